@@ -1,0 +1,86 @@
+"""Explicit configuration: defaults, then a TOML file (``serve --config FILE``), then command-line flags.
+
+Every key, with its default (a config file may give any subset)::
+
+    [server]
+    host = "127.0.0.1"      # 127.0.0.1 keeps the dashboard on this machine
+    port = 5000
+    threads = 48            # each open dashboard page holds one thread for its live updates
+
+    [game]
+    database = "~/.local/share/nessie-companion/companion.sqlite"
+    box = ""                # a box profile file; empty: the house default
+    players = 4             # the game set up when the database holds none (1-5)
+    expeditions = []        # empty: the rulebook's default for that many players
+    sponsor = ""            # empty: the rulebook's default
+
+    [simulation]
+    seed = 0                # the virtual die's seed; -1: a new seed every start
+    autoplay = false        # a self-playing table
+    interval_s = 1.5        # seconds between autoplayed actions
+    pause_after_human_s = 20  # autoplay waits this long after a person acts
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+
+class ConfigError(CompanionError, ValueError):
+    pass
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("NESSIE_COMPANION_DATA", Path.home() / ".local" / "share" / "nessie-companion"))
+
+
+@dataclass
+class Config:
+    host: str = "127.0.0.1"
+    port: int = 5000
+    threads: int = 48
+    database: str = field(default_factory=lambda: str(default_data_dir() / "companion.sqlite"))
+    box: str = ""
+    players: int = 4
+    expeditions: list = field(default_factory=list)
+    sponsor: str = ""
+    seed: int = 0
+    autoplay: bool = False
+    interval_s: float = 1.5
+    pause_after_human_s: float = 20.0
+
+    SECTIONS = {"server": ("host", "port", "threads"),
+                "game": ("database", "box", "players", "expeditions", "sponsor"),
+                "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s")}
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "Config":
+        path = Path(path)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: no such config file") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        config = cls()
+        types = {f.name: f.type for f in fields(cls)}
+        for section, table in data.items():
+            if section not in cls.SECTIONS or not isinstance(table, dict):
+                raise ConfigError(f"{path}: unknown section [{section}]; sections are {', '.join(cls.SECTIONS)}")
+            for key, value in table.items():
+                if key not in cls.SECTIONS[section]:
+                    raise ConfigError(f"{path}: [{section}] has no key {key!r}; keys: {', '.join(cls.SECTIONS[section])}")
+                want = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list}[types[key]]
+                if isinstance(value, bool) and want is not bool or not isinstance(value, want):
+                    raise ConfigError(f"{path}: [{section}] {key} must be {types[key]}, got {value!r}")
+                setattr(config, key, float(value) if types[key] == "float" else value)
+        if config.database and not Path(config.database).is_absolute() and config.database != ":memory:":
+            config.database = str((path.parent / os.path.expanduser(config.database)).resolve())
+        if config.box and not Path(config.box).is_absolute():
+            config.box = str((path.parent / config.box).resolve())
+        return config

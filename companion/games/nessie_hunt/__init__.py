@@ -1,0 +1,18 @@
+"""Nessie Hunt (Searchglen, 1986): board, tracks, box profile, actions, rules and the table view.
+
+Everything in this package is pure (no I/O, no clock, no randomness); ``tests/test_purity.py``
+checks its imports.
+"""
+
+from .actions import Action, Advance, LogisticsDealt, NewGame, Throw, action_from_json, action_to_json
+from .board import Hex, HexGrid, Loch, Submerged
+from .box import BoxProfile, parse_box
+from .rules import NessieHunt
+from .state import NessieState, Step
+from .view import table_view
+
+__all__ = [
+    "Action", "Advance", "LogisticsDealt", "NewGame", "Throw", "action_from_json", "action_to_json",
+    "Hex", "HexGrid", "Loch", "Submerged", "BoxProfile", "parse_box", "NessieHunt", "NessieState", "Step",
+    "table_view",
+]

@@ -1,0 +1,282 @@
+"""The box profile: the board (and later prices and cards) as data, validated on load.
+
+``parse_box(data, source)`` turns the already-decoded TOML/JSON document into a :class:`BoxProfile`
+or raises :class:`BoxProfileError` naming the file, the key and the reason. Reading the file is
+the caller's job (``companion.box_profiles``), so this module stays pure.
+
+Schema ``nessie-hunt-box/1`` (the README's "Box profile" section documents every key).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import BoxProfileError, InvalidAddress
+
+from .board import HexGrid, Loch, Point
+from .tracks import EXPEDITIONS, REVEALS, Track, TrackSpace
+
+SCHEMA = "nessie-hunt-box/1"
+EQUIPMENT = ("eye_witness", "surface_camera", "underwater_camera", "sonar", "biological_unit", "cage")
+ARUCO_DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_5X5_100", "DICT_6X6_50", "DICT_6X6_250")
+
+
+@dataclass(frozen=True)
+class Marker:
+    id: int
+    corners: tuple[Point, Point, Point, Point]  # top-left, top-right, bottom-right, bottom-left
+
+
+@dataclass(frozen=True)
+class EvidencePack:
+    equipment: str
+    label: str
+    rect: tuple[float, float, float, float]  # x, y, width, height in mm
+
+
+@dataclass(frozen=True)
+class BoxProfile:
+    name: str
+    source: str
+    digest: str  # sha256 of the canonical JSON of the document, to tell boxes apart in exports
+    width: float
+    height: float
+    loch: Loch
+    markers_dictionary: str
+    markers: tuple[Marker, ...]
+    tracks: dict[str, Track]
+    evidence_packs: tuple[EvidencePack, ...]
+
+    def to_json(self) -> dict:
+        """The ``board --json`` document."""
+        return {
+            "name": self.name,
+            "digest": self.digest,
+            "board_mm": [self.width, self.height],
+            "hexes": [
+                {"address": h.address, "column": h.column, "row": h.row, "center_mm": list(h.center),
+                 "polygon_mm": [list(p) for p in h.polygon]}
+                for h in self.loch.hexes
+            ],
+            "shore_outline_mm": [list(p) for p in self.loch.shore_outline],
+            "markers": {
+                "dictionary": self.markers_dictionary,
+                "markers": [{"id": m.id, "corners_mm": [list(c) for c in m.corners]} for m in self.markers],
+            },
+            "tracks": [self.tracks[e].to_json() for e in EXPEDITIONS],
+            "evidence_packs": [
+                {"equipment": p.equipment, "label": p.label, "rect_mm": list(p.rect)} for p in self.evidence_packs
+            ],
+        }
+
+
+class _Reader:
+    """Walks the document, remembering the key path so every error names it."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, key: str, reason: str) -> BoxProfileError:
+        return BoxProfileError(self.source, key, reason)
+
+    def get(self, table: Any, key: str, path: str, kind: type | tuple, default: Any = ...) -> Any:
+        if not isinstance(table, dict):
+            raise self.fail(path, "expected a table")
+        if key not in table:
+            if default is ...:
+                raise self.fail(f"{path}.{key}" if path else key, "missing")
+            return default
+        value = table[key]
+        full = f"{path}.{key}" if path else key
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, bool) and kind is not bool:
+            raise self.fail(full, f"expected {_kind_name(kind)}, got true/false")
+        if not isinstance(value, kind):
+            raise self.fail(full, f"expected {_kind_name(kind)}, got {type(value).__name__}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise self.fail(full, "must be a finite number")
+        return value
+
+    def point(self, value: Any, path: str) -> Point:
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in value)
+        ):
+            raise self.fail(path, "expected a point [x_mm, y_mm]")
+        return (float(value[0]), float(value[1]))
+
+    def positive(self, table: dict, key: str, path: str) -> float:
+        value = self.get(table, key, path, float)
+        if value <= 0:
+            raise self.fail(f"{path}.{key}", f"must be greater than 0, got {value:g}")
+        return value
+
+
+def _kind_name(kind: type | tuple) -> str:
+    names = {str: "text", float: "a number", int: "a whole number", list: "a list", dict: "a table", bool: "true/false"}
+    if isinstance(kind, tuple):
+        return " or ".join(names.get(k, k.__name__) for k in kind)
+    return names.get(kind, kind.__name__)
+
+
+def parse_box(data: Any, source: str = "<box profile>") -> BoxProfile:
+    """Validate a decoded box-profile document and build the board from it."""
+    r = _Reader(source)
+    if not isinstance(data, dict):
+        raise r.fail("(document)", "expected a table at the top level")
+    schema = r.get(data, "schema", "", str)
+    if schema != SCHEMA:
+        raise r.fail("schema", f"unknown schema {schema!r}; this companion reads {SCHEMA!r}")
+    name = r.get(data, "name", "", str)
+
+    board = r.get(data, "board", "", dict)
+    width = r.positive(board, "width_mm", "board")
+    height = r.positive(board, "height_mm", "board")
+
+    loch = _parse_loch(r, r.get(data, "loch", "", dict), width, height)
+    dictionary, markers = _parse_markers(r, r.get(data, "markers", "", dict), width, height)
+    tracks = _parse_tracks(r, r.get(data, "tracks", "", list), loch)
+    packs = _parse_packs(r, r.get(data, "evidence_packs", "", list))
+
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return BoxProfile(name, source, digest, width, height, loch, dictionary, markers, tracks, packs)
+
+
+def _parse_loch(r: _Reader, t: dict, width: float, height: float) -> Loch:
+    origin = r.point(r.get(t, "origin_mm", "loch", list), "loch.origin_mm")
+    hex_width = r.positive(t, "hex_width_mm", "loch")
+    hex_height = r.positive(t, "hex_height_mm", "loch")
+    sectors = r.get(t, "sectors", "loch", str, "ABCDEFGH")
+    rows = r.get(t, "rows", "loch", str, "abcdef")
+    per_sector = r.get(t, "columns_per_sector", "loch", int, 6)
+    if not sectors or not sectors.isalpha() or not sectors.isupper() or len(set(sectors)) != len(sectors):
+        raise r.fail("loch.sectors", "expected distinct capital letters, e.g. 'ABCDEFGH'")
+    if not rows or not rows.isalpha() or not rows.islower() or len(set(rows)) != len(rows):
+        raise r.fail("loch.rows", "expected distinct small letters, e.g. 'abcdef'")
+    if not 1 <= per_sector <= 9:
+        raise r.fail("loch.columns_per_sector", f"must be 1 to 9 (one digit), got {per_sector}")
+    grid = HexGrid(origin, hex_width, hex_height, sectors, per_sector, rows)
+
+    hexes = t.get("hexes", "all")
+    if hexes == "all":
+        addresses = None
+    elif isinstance(hexes, list) and all(isinstance(a, str) for a in hexes) and hexes:
+        addresses = hexes
+    else:
+        raise r.fail("loch.hexes", 'expected "all" or a non-empty list of addresses such as ["A1a", "A1b"]')
+    outline = None
+    if "shore_outline_mm" in t:
+        raw = r.get(t, "shore_outline_mm", "loch", list)
+        if len(raw) < 3:
+            raise r.fail("loch.shore_outline_mm", "a shore outline needs at least 3 points")
+        outline = [r.point(p, f"loch.shore_outline_mm[{i}]") for i, p in enumerate(raw)]
+    try:
+        loch = Loch.from_grid(grid, addresses, outline)
+    except InvalidAddress as exc:
+        raise r.fail("loch.hexes", str(exc)) from None
+    for h in loch.hexes:
+        for x, y in h.polygon:
+            if not (0 <= x <= width and 0 <= y <= height):
+                raise r.fail("loch", f"hex {h.address} reaches off the board ({x:g}, {y:g}) mm")
+    return loch
+
+
+def _parse_markers(r: _Reader, t: dict, width: float, height: float) -> tuple[str, tuple[Marker, ...]]:
+    dictionary = r.get(t, "dictionary", "markers", str)
+    if dictionary not in ARUCO_DICTIONARIES:
+        raise r.fail("markers.dictionary", f"unknown ArUco dictionary {dictionary!r}; one of {', '.join(ARUCO_DICTIONARIES)}")
+    raw = r.get(t, "marker", "markers", list)
+    if len(raw) != 4:
+        raise r.fail("markers.marker", f"expected 4 markers, got {len(raw)}")
+    markers = []
+    for i, m in enumerate(raw):
+        path = f"markers.marker[{i}]"
+        mid = r.get(m, "id", path, int)
+        corners = r.get(m, "corners_mm", path, list)
+        if len(corners) != 4:
+            raise r.fail(f"{path}.corners_mm", "expected four corners: top-left, top-right, bottom-right, bottom-left")
+        pts = tuple(r.point(c, f"{path}.corners_mm[{j}]") for j, c in enumerate(corners))
+        for x, y in pts:
+            if not (0 <= x <= width and 0 <= y <= height):
+                raise r.fail(f"{path}.corners_mm", f"corner ({x:g}, {y:g}) mm lies off the board")
+        markers.append(Marker(mid, pts))  # type: ignore[arg-type]
+    ids = [m.id for m in markers]
+    if len(set(ids)) != len(ids):
+        raise r.fail("markers.marker", f"marker ids must differ, got {ids}")
+    return dictionary, tuple(markers)
+
+
+def _parse_tracks(r: _Reader, raw: list, loch: Loch) -> dict[str, Track]:
+    grid = loch.grid
+    allowed = {
+        "sector": set(grid.sectors),
+        "column": {str(n) for n in range(1, grid.columns_per_sector + 1)},
+        "row": set(grid.rows),
+        "none": set(),
+    }
+    tracks: dict[str, Track] = {}
+    for i, t in enumerate(raw):
+        path = f"tracks[{i}]"
+        expedition = r.get(t, "expedition", path, str)
+        if expedition not in EXPEDITIONS:
+            raise r.fail(f"{path}.expedition", f"unknown expedition {expedition!r}; one of {', '.join(EXPEDITIONS)}")
+        if expedition in tracks:
+            raise r.fail(f"{path}.expedition", f"a second track for {expedition}")
+        colour = r.get(t, "colour", path, str)
+        reveals = r.get(t, "reveals", path, str)
+        if reveals not in REVEALS:
+            raise r.fail(f"{path}.reveals", f"expected one of {', '.join(REVEALS)}, got {reveals!r}")
+        diameter = r.positive(t, "space_diameter_mm", path)
+        raw_spaces = r.get(t, "spaces", path, list)
+        if len(raw_spaces) < 7:
+            raise r.fail(f"{path}.spaces", f"a track needs at least 7 spaces (one throw must not lap it), got {len(raw_spaces)}")
+        spaces = []
+        for j, s in enumerate(raw_spaces):
+            sp = f"{path}.spaces[{j}]"
+            at = r.point(r.get(s, "at_mm", sp, list), f"{sp}.at_mm")
+            symbol = r.get(s, "symbol", sp, str, None)
+            star = r.get(s, "star", sp, bool, False)
+            start = r.get(s, "start", sp, str, None)
+            unknown = set(s) - {"at_mm", "symbol", "star", "start"}
+            if unknown:
+                raise r.fail(sp, f"unknown key(s) {', '.join(sorted(unknown))}")
+            if (start is not None) != (j == 0):
+                raise r.fail(sp, "the first space, and only the first, is the start space (start = NAME)")
+            if start is not None and symbol is not None:
+                raise r.fail(sp, "the start space shows the expedition's name and hides no symbol")
+            if symbol is not None and symbol not in allowed[reveals]:
+                expect = "no symbols" if reveals == "none" else "one of " + " ".join(sorted(allowed[reveals]))
+                raise r.fail(f"{sp}.symbol", f"{symbol!r} cannot hide on a '{reveals}' track ({expect})")
+            spaces.append(TrackSpace(j, at, symbol, star, start))
+        tracks[expedition] = Track(expedition, colour, reveals, diameter, tuple(spaces))
+    missing = [e for e in EXPEDITIONS if e not in tracks]
+    if missing:
+        raise r.fail("tracks", f"missing the track of {', '.join(missing)}")
+    reveal_of = {t.reveals for t in tracks.values()}
+    for needed in ("sector", "column", "row"):
+        if needed not in reveal_of:
+            raise r.fail("tracks", f"no track reveals the {needed} of the monster's address")
+    return tracks
+
+
+def _parse_packs(r: _Reader, raw: list) -> tuple[EvidencePack, ...]:
+    packs = []
+    for i, p in enumerate(raw):
+        path = f"evidence_packs[{i}]"
+        equipment = r.get(p, "equipment", path, str)
+        if equipment not in EQUIPMENT:
+            raise r.fail(f"{path}.equipment", f"unknown equipment {equipment!r}; one of {', '.join(EQUIPMENT)}")
+        label = r.get(p, "label", path, str)
+        rect = r.get(p, "rect_mm", path, list)
+        if len(rect) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rect):
+            raise r.fail(f"{path}.rect_mm", "expected [x, y, width, height] in mm")
+        packs.append(EvidencePack(equipment, label, tuple(float(v) for v in rect)))  # type: ignore[arg-type]
+    if sorted(p.equipment for p in packs) != sorted(EQUIPMENT):
+        raise r.fail("evidence_packs", f"expected one pack space for each of {', '.join(EQUIPMENT)}")
+    return tuple(packs)

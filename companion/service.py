@@ -1,0 +1,92 @@
+"""Wires the pieces together: box profile, rules, event store, table, input devices, autoplay.
+
+The web app and the command line both build a :class:`Service`; tests build one on a temporary
+database and hand it to ``create_app``.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from companion.box_profiles import load_box
+from companion.config import Config
+from companion.errors import CompanionError
+from companion.games.nessie_hunt import Advance, LogisticsDealt, NessieHunt, Throw
+from companion.inputs import DiceSource, InputEvent, VirtualDie
+from companion.simulator import Autoplayer, default_setup
+from companion.store import EventStore
+from companion.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Service:
+    def __init__(self, config: Config | None = None, start_game: bool = True):
+        self.config = config or Config()
+        self.box = load_box(self.config.box or None)
+        self.game = NessieHunt(self.box)
+        self.store = EventStore(self.config.database)
+        self.table = Table(self.game, self.store, on_change=self._changed)
+        seed = None if self.config.seed == -1 else self.config.seed
+        self.die = VirtualDie(seed)
+        self.sources: list[DiceSource] = [self.die]
+        for source in self.sources:
+            source.start(self.handle_input)
+        self.autoplayer = None
+        if self.config.autoplay:
+            self.autoplayer = Autoplayer(self.table, self.die, self.config.interval_s, self.config.pause_after_human_s)
+        if start_game and self.table.state is None:
+            self.table.new_game(default_setup(self.config.players, self.config.expeditions, self.config.sponsor),
+                                origin="resume")
+        if self.autoplayer is not None:
+            self.autoplayer.start()
+
+    def _changed(self, view: dict, origin: str) -> None:
+        if getattr(self, "autoplayer", None) is not None:
+            self.autoplayer.noticed(origin)
+
+    def handle_input(self, event: InputEvent) -> dict | None:
+        """Feed a device's event to the table exactly as the on-screen buttons would."""
+        try:
+            if event.kind == "throw":
+                return self.table.submit(Throw(event.value, event.source), origin=event.source)
+            if event.kind == "undo":
+                return self.table.undo(origin=event.source)
+            legal = self.table.view()["legal"]
+            kinds = {a["type"] for a in legal}
+            if "logistics-dealt" in kinds:
+                return self.table.submit(LogisticsDealt(), origin=event.source)
+            if "advance" in kinds:
+                return self.table.submit(Advance(), origin=event.source)
+            return None
+        except CompanionError as exc:
+            for source in self.sources:
+                if source.name == event.source or source.kind == event.source:
+                    source.fail(str(exc))
+            log.info("input %s refused: %s", event, exc)
+            return None
+
+    def health(self) -> dict:
+        return {s.name: {"kind": s.kind, **s.health.as_dict()} for s in self.sources}
+
+    def close(self) -> None:
+        if self.autoplayer is not None:
+            self.autoplayer.stop()
+        for source in self.sources:
+            source.close()
+        self.table.broadcast.close()
+        self.store.close()
+
+
+def run_server(service: Service, host: str, port: int, threads: int = 48) -> None:
+    """Serve the dashboard with waitress (a production WSGI server) until interrupted."""
+    import waitress
+
+    from companion.web import create_app
+
+    app = create_app(service)
+    print(f"Nessie Hunt Companion: dashboard on http://{host}:{port}/  (Ctrl+C stops)", flush=True)
+    try:
+        waitress.serve(app, host=host, port=port, threads=threads, channel_timeout=120, ident="nessie-companion")
+    finally:
+        service.close()

@@ -1,0 +1,73 @@
+"""The self-playing table (``--autoplay``): makes whatever move is legal next, with the virtual die.
+
+It steps aside while people play: after any action that did not come from it, it waits
+``pause_after_human_s`` before moving again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from companion.errors import CompanionError
+from companion.games.nessie_hunt import Advance, LogisticsDealt, NewGame, Throw
+
+log = logging.getLogger(__name__)
+
+
+def default_setup(players: int = 4, expeditions=(), sponsor: str = "") -> NewGame:
+    """The rulebook's default seating for a player count (four players: Independent is Sponsor)."""
+    if players in (4, 5):
+        exps = ("independent", "japanese", "british", "american")
+        return NewGame(players, exps, sponsor or ("independent" if players == 4 else "fifth-player"))
+    defaults = {1: ("american",), 2: ("british", "american"), 3: ("japanese", "british", "american")}
+    exps = tuple(expeditions) or defaults.get(players, ())
+    return NewGame(players, exps, sponsor or (exps[-1] if exps else ""))
+
+
+class Autoplayer:
+    def __init__(self, table, die, interval_s: float = 1.5, pause_after_human_s: float = 20.0):
+        self.table, self.die = table, die
+        self.interval_s, self.pause_after_human_s = interval_s, pause_after_human_s
+        self._last_human = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def noticed(self, origin: str) -> None:
+        """Called by the service after every change; a person's action pauses the autoplay."""
+        if origin not in ("autoplay", "resume"):
+            self._last_human = time.monotonic()
+
+    def step(self) -> dict | None:
+        """Make the next legal move; returns the new view (None if nothing could be done)."""
+        legal = self.table.view()["legal"]
+        if not legal:
+            return None
+        kind = legal[0]["type"]
+        if kind == "throw":
+            action = Throw(self.die.roll(), "autoplay")
+        elif kind == "logistics-dealt":
+            action = LogisticsDealt()
+        elif kind == "advance":
+            action = Advance()
+        else:
+            action = default_setup()
+        return self.table.submit(action, origin="autoplay")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            if time.monotonic() - self._last_human < self.pause_after_human_s:
+                continue
+            try:
+                self.step()
+            except CompanionError as exc:  # a person moved first; try again next tick
+                log.info("autoplay skipped a move: %s", exc)

@@ -1,0 +1,130 @@
+"""The JSON API: read the table, send actions, undo, roll the virtual die, export and import.
+
+Every refusal is a 4xx with ``{"error": message}`` and changes nothing:
+400 malformed request, 409 illegal now (with the rule) or stale, 413 too large, 415 not JSON.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from companion.errors import GameImportError, IllegalAction, InvalidAddress, MalformedAction, StaleRequest
+from companion.games.nessie_hunt import Throw, action_from_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _service():
+    return current_app.extensions["companion"]
+
+
+def _body(optional: bool = False) -> dict:
+    if not request.data and optional:
+        return {}
+    if not request.is_json:
+        raise _Refusal(415, "send JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if data is None and request.data:
+        raise _Refusal(400, "the request body is not valid JSON")
+    if not isinstance(data, dict):
+        raise _Refusal(400, "the request body must be a JSON object")
+    return data
+
+
+def _expect(data: dict) -> int | None:
+    expect = data.pop("expect_version", None)
+    if expect is not None and (not isinstance(expect, int) or isinstance(expect, bool)):
+        raise _Refusal(400, "expect_version must be a whole number")
+    return expect
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, message: str, **extra):
+        self.status, self.message, self.extra = status, message, extra
+
+
+@bp.errorhandler(_Refusal)
+def _refused(exc: _Refusal):
+    return jsonify(error=exc.message, status=exc.status, **exc.extra), exc.status
+
+
+@bp.errorhandler(MalformedAction)
+def _malformed(exc):
+    return jsonify(error=str(exc), status=400), 400
+
+
+@bp.errorhandler(IllegalAction)
+def _illegal(exc: IllegalAction):
+    return jsonify(error=exc.reason, rule=exc.rule, status=409), 409
+
+
+@bp.errorhandler(StaleRequest)
+def _stale(exc):
+    return jsonify(error=str(exc), status=409, version=_service().table.version), 409
+
+
+@bp.errorhandler(GameImportError)
+def _bad_import(exc):
+    return jsonify(error=str(exc), status=400), 400
+
+
+@bp.get("/state")
+def state():
+    return jsonify(_service().table.view())
+
+
+@bp.post("/actions")
+def actions():
+    data = _body()
+    expect = _expect(data)
+    action = action_from_json(data)
+    return jsonify(_service().table.submit(action, expect, origin=getattr(action, "source", "screen")))
+
+
+@bp.post("/undo")
+def undo():
+    data = _body(optional=True)
+    return jsonify(_service().table.undo(_expect(data)))
+
+
+@bp.post("/roll")
+def roll():
+    """Throw the simulated die for whoever must throw now (the demo's stand-in for a real die)."""
+    service = _service()
+    data = _body(optional=True)
+    expect = _expect(data)
+    if not any(a["type"] == "throw" for a in service.table.view()["legal"]):
+        raise IllegalAction(f"no throw is due now: {service.game.prompt(service.table.state)}", "Stage one")
+    return jsonify(service.table.submit(Throw(service.die.roll(), "virtual-die"), expect, origin="virtual-die"))
+
+
+@bp.get("/board")
+def board():
+    return jsonify(_service().box.to_json())
+
+
+@bp.get("/locate/<address>")
+def locate(address: str):
+    try:
+        return jsonify(_service().box.loch.locate(address))
+    except InvalidAddress as exc:
+        raise _Refusal(400, str(exc)) from None
+
+
+@bp.get("/export")
+def export():
+    response = jsonify(_service().table.export())
+    response.headers["Content-Disposition"] = "attachment; filename=nessie-hunt-game.json"
+    return response
+
+
+@bp.post("/import")
+def import_game():
+    return jsonify(_service().table.import_game(_body()))
+
+
+@bp.get("/health")
+def health():
+    service = _service()
+    return jsonify(devices=service.health(), game_id=service.table.view().get("game_id"),
+                   box=service.box.name, database=service.store.path)

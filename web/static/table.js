@@ -1,0 +1,212 @@
+// The table screen: draws the board from /api/board once, then redraws the live parts from every
+// view the server pushes (/api/events). Buttons are enabled only for what the rules allow now.
+"use strict";
+
+const NS = "http://www.w3.org/2000/svg";
+const NAMES = { independent: "Independent", japanese: "Japanese", british: "British", american: "American" };
+const COLOURS = { independent: "var(--independent)", japanese: "var(--japanese)", british: "var(--british)", american: "var(--american)" };
+const SOURCES = { screen: "on-screen button", keyboard: "keyboard", "virtual-die": "virtual die", autoplay: "self-playing table",
+                  camera: "camera", gpio: "button board (GPIO)", serial: "button board (USB)", import: "imported game" };
+let board = null;
+let view = null;
+const hexes = {};
+const tracks = {};
+
+function el(tag, attrs, parent, text) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+const pts = (poly) => poly.map((p) => p.join(",")).join(" ");
+
+function drawBoard() {
+  const svg = document.getElementById("map");
+  svg.setAttribute("viewBox", `0 0 ${board.board_mm[0]} ${board.board_mm[1]}`);
+  const g = document.getElementById("board-layer");
+  g.innerHTML = "";
+  el("polygon", { class: "shore", points: pts(board.shore_outline_mm) }, g);
+  for (const h of board.hexes) {
+    const poly = el("polygon", { class: "hex", points: pts(h.polygon_mm), "data-address": h.address }, g);
+    el("title", {}, poly, h.address);
+    el("text", { class: "hex-label", x: h.center_mm[0], y: h.center_mm[1] }, g, h.address);
+    hexes[h.address] = { poly, center: h.center_mm };
+  }
+  for (const m of board.markers.markers) {
+    el("polygon", { class: "marker", points: pts(m.corners_mm) }, g);
+    const c = m.corners_mm.reduce((a, p) => [a[0] + p[0] / 4, a[1] + p[1] / 4], [0, 0]);
+    el("text", { class: "marker-label", x: c[0], y: c[1] }, g, `ArUco ${m.id}`);
+  }
+  for (const p of board.evidence_packs) {
+    const [x, y, w, h] = p.rect_mm;
+    el("rect", { class: "pack", x, y, width: w, height: h, rx: 2 }, g);
+    p.label.split(" ").reduce((rows, word) => {
+      const last = rows[rows.length - 1];
+      if (last && (last + " " + word).length <= 14) rows[rows.length - 1] = last + " " + word; else rows.push(word);
+      return rows;
+    }, []).forEach((line, i) => el("text", { class: "pack-label", x: x + w / 2, y: y + h / 2 - 4 + i * 4.2 }, g, line));
+  }
+  for (const t of board.tracks) {
+    tracks[t.expedition] = t;
+    const r = t.space_diameter_mm / 2;
+    for (const s of t.spaces) {
+      const c = el("circle", { class: "track-space" + (s.star ? " star" : ""), cx: s.at_mm[0], cy: s.at_mm[1], r,
+                               stroke: COLOURS[t.expedition], "data-track": t.expedition, "data-index": s.index }, g);
+      el("title", {}, c, `${NAMES[t.expedition]} track, space ${s.index}${s.star ? " (*: LOGISTICS card)" : ""}`);
+      if (s.start) el("text", { class: "track-start", x: s.at_mm[0], y: s.at_mm[1] }, g, s.start);
+      else if (s.star) el("text", { class: "track-star", x: s.at_mm[0], y: s.at_mm[1] }, g, "*");
+    }
+  }
+}
+
+function render(v) {
+  if (view && v.game_id === view.game_id && v.version < view.version) return; // an older answer arrived late
+  view = v;
+  document.getElementById("prompt").textContent = v.prompt;
+  const legal = Object.fromEntries((v.legal || []).map((a) => [a.type, a]));
+  document.querySelectorAll("button.die").forEach((b) => { b.disabled = !legal.throw; });
+  document.getElementById("roll").disabled = !legal.throw;
+  const next = document.getElementById("next");
+  next.disabled = !(legal.advance || legal["logistics-dealt"]);
+  next.textContent = legal.advance ? legal.advance.label : legal["logistics-dealt"] ? "LOGISTICS card dealt with" : "Next";
+  document.getElementById("undo").disabled = !v.can_undo;
+  if (!v.started) return;
+  document.getElementById("round").textContent = `Round ${v.round}`;
+  document.getElementById("stage").textContent = `Stage ${v.stage}`;
+  const turn = document.getElementById("turn");
+  if (legal.throw) {
+    turn.innerHTML = "";
+    const by = legal.throw.by === legal.throw.token ? NAMES[legal.throw.token] : `${NAMES[legal.throw.by]} for ${NAMES[legal.throw.token]}`;
+    turn.textContent = `To throw: ${by}`;
+  } else turn.textContent = legal["logistics-dealt"] ? `LOGISTICS: ${NAMES[legal["logistics-dealt"].by]}` : "";
+  drawLeaders(v);
+  drawMonster(v);
+  const last = document.getElementById("last-throw");
+  last.textContent = v.last_throw
+    ? `Last throw: ${v.last_throw.value} for ${NAMES[v.last_throw.token]} (space ${v.last_throw.from} → ${v.last_throw.to}), from the ${SOURCES[v.last_throw.source] || v.last_throw.source}.`
+    : "No throw yet.";
+  const list = document.getElementById("leaders");
+  list.innerHTML = "";
+  for (const l of v.leaders) {
+    const li = document.createElement("li");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = COLOURS[l.expedition];
+    li.appendChild(sw);
+    const role = l.human ? "" : l.moving ? " (moved for the monster)" : " (not used)";
+    li.appendChild(document.createTextNode(`${NAMES[l.expedition]}: space ${l.space}${role}`));
+    list.appendChild(li);
+  }
+}
+
+function drawLeaders(v) {
+  const g = document.getElementById("leader-layer");
+  for (const l of v.leaders) {
+    let node = g.querySelector(`[data-expedition="${l.expedition}"]`);
+    if (!node) {
+      node = el("g", { class: "leader", "data-expedition": l.expedition }, g);
+      el("circle", { r: 7, fill: COLOURS[l.expedition] }, node);
+      el("text", {}, node, NAMES[l.expedition][0]);
+      el("title", {}, node, `${NAMES[l.expedition]} expedition leader`);
+    }
+    node.setAttribute("data-space", l.space);
+    node.setAttribute("transform", `translate(${l.at_mm[0]} ${l.at_mm[1]})`);
+    node.classList.toggle("idle", !l.moving);
+    node.classList.toggle("current", v.turn === l.expedition);
+  }
+  const reveal = document.getElementById("reveal-layer");
+  reveal.innerHTML = "";
+  for (const l of v.leaders) {
+    if (l.moving && v.step === "monster") {
+      el("text", { class: "reveal", x: l.at_mm[0], y: l.at_mm[1] - 13 }, reveal, l.symbol || "–");
+    }
+  }
+}
+
+function drawMonster(v) {
+  const g = document.getElementById("monster-layer");
+  g.innerHTML = "";
+  document.querySelectorAll(".hex.surface, .hex.submerged").forEach((h) => h.classList.remove("surface", "submerged"));
+  const info = document.getElementById("monster");
+  const m = v.monster;
+  if (!m) { info.textContent = ""; return; }
+  if (!m.surface) { info.textContent = `No monster: ${m.reason}.`; return; }
+  const head = hexes[m.surface];
+  head.poly.classList.add("surface");
+  const [x, y] = head.center;
+  const nessie = el("g", { id: "nessie", "data-address": m.surface, transform: `translate(${x} ${y})` }, g);
+  el("path", { class: "nessie", d: "M-7 4 C-5 -1 -2 -1 0 3 C1 -3 1 -8 4 -9 C6 -9.5 7.5 -8 7 -6.5 L4.5 -6.5 C3 -4 3.5 0 3 4 Z" }, nessie);
+  el("title", {}, nessie, `Head and neck on ${m.surface}`);
+  const parts = [];
+  for (const [dir, addr] of Object.entries(m.submerged)) {
+    if (!addr) continue;
+    const h = hexes[addr];
+    if (m.submerged_in_play) h.poly.classList.add("submerged");
+    const o = el("ellipse", { class: "submerged-outline" + (m.submerged_in_play ? "" : " not-in-play"),
+                              cx: h.center[0], cy: h.center[1], rx: 6.5, ry: 3.5, "data-address": addr, "data-direction": dir }, g);
+    el("title", {}, o, `Submerged monster (${dir}) on ${addr}${m.submerged_in_play ? "" : ": not placed, no underwater equipment in use"}`);
+    parts.push(`${dir} ${addr}`);
+  }
+  info.textContent = `Head and neck: ${m.surface}. Submerged${m.submerged_in_play ? "" : " (not in play yet)"}: ${parts.join(", ") || "none on the loch"}.`;
+}
+
+function showMessage(text) {
+  const box = document.getElementById("message");
+  box.textContent = text;
+  box.hidden = !text;
+  if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 6000);
+}
+
+async function post(path, body) {
+  const payload = Object.assign({}, body || {});
+  if (view && view.version !== undefined) payload.expect_version = view.version;
+  try {
+    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload) });
+    const data = await res.json();
+    if (!res.ok) { showMessage(data.error + (data.rule ? ` (${data.rule})` : "")); return; }
+    showMessage("");
+    render(data);
+  } catch (err) {
+    showMessage(`The companion did not answer: ${err}`);
+  }
+}
+
+function throwDie(value, source) { return post("/api/actions", { type: "throw", value, source }); }
+function next() {
+  if (!view) return;
+  const kinds = (view.legal || []).map((a) => a.type);
+  if (kinds.includes("logistics-dealt")) return post("/api/actions", { type: "logistics-dealt" });
+  if (kinds.includes("advance")) return post("/api/actions", { type: "advance" });
+}
+
+function bind() {
+  document.querySelectorAll("button.die").forEach((b) => b.addEventListener("click", () => throwDie(Number(b.dataset.value), "screen")));
+  document.getElementById("roll").addEventListener("click", () => post("/api/roll"));
+  document.getElementById("next").addEventListener("click", next);
+  document.getElementById("undo").addEventListener("click", () => post("/api/undo"));
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.target.tagName === "INPUT") return;
+    if (e.key >= "1" && e.key <= "6") { if (view && view.legal.some((a) => a.type === "throw")) throwDie(Number(e.key), "keyboard"); }
+    else if (e.key === "n" || e.key === "Enter") next();
+    else if (e.key === "u") post("/api/undo");
+    else if (e.key === "r") post("/api/roll");
+  });
+}
+
+function connect() {
+  const status = document.getElementById("status");
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => { status.dataset.connected = "true"; status.textContent = "live"; });
+  source.addEventListener("error", () => { status.dataset.connected = "false"; status.textContent = "reconnecting…"; });
+  source.addEventListener("view", (e) => render(JSON.parse(e.data)));
+}
+
+async function init() {
+  board = await (await fetch("/api/board")).json();
+  drawBoard();
+  bind();
+  render(await (await fetch("/api/state")).json());
+  connect();
+}
+init();
