@@ -11,11 +11,13 @@ Exit status: 0 done, 2 bad input (a one-line reason on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from pathlib import Path
 
 from companion import __version__
+from companion.commands import COMMAND_MODULES
 from companion.errors import CompanionError
 
 
@@ -109,6 +111,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=int)
     s.add_argument("--host")
     s.set_defaults(func=cmd_serve)
+
+    for name in COMMAND_MODULES:  # commands that live beside their room
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
     return p
 
 

@@ -39,6 +39,24 @@ class EvidencePack:
 
 
 @dataclass(frozen=True)
+class EquipmentType:
+    """One of the six transparencies: prices, stock and shape (house defaults in the profile)."""
+
+    id: str
+    label: str
+    price: int
+    running_cost: int
+    per_colour: int
+    sees: str  # "surface" or "both"
+    pointed: bool  # the pointed end must touch the shore
+    shape: tuple[Point, ...]  # outline in the sheet's own frame, mm (pointed end at the origin)
+
+    @property
+    def sees_submerged(self) -> bool:
+        return self.sees == "both"
+
+
+@dataclass(frozen=True)
 class BoxProfile:
     name: str
     source: str
@@ -50,6 +68,8 @@ class BoxProfile:
     markers: tuple[Marker, ...]
     tracks: dict[str, Track]
     evidence_packs: tuple[EvidencePack, ...]
+    equipment: dict[str, EquipmentType]
+    sheet_colours: dict[str, tuple[int, int, int]]
 
     def to_json(self) -> dict:
         """The ``board --json`` document."""
@@ -71,6 +91,12 @@ class BoxProfile:
             "evidence_packs": [
                 {"equipment": p.equipment, "label": p.label, "rect_mm": list(p.rect)} for p in self.evidence_packs
             ],
+            "equipment": {
+                e.id: {"label": e.label, "price": e.price, "running_cost": e.running_cost, "per_colour": e.per_colour,
+                       "sees": e.sees, "pointed": e.pointed, "shape_mm": [list(p) for p in e.shape]}
+                for e in self.equipment.values()
+            },
+            "sheet_colours": {k: list(v) for k, v in self.sheet_colours.items()},
         }
 
 
@@ -143,9 +169,11 @@ def parse_box(data: Any, source: str = "<box profile>") -> BoxProfile:
     dictionary, markers = _parse_markers(r, r.get(data, "markers", "", dict), width, height)
     tracks = _parse_tracks(r, r.get(data, "tracks", "", list), loch)
     packs = _parse_packs(r, r.get(data, "evidence_packs", "", list))
+    equipment = _parse_equipment(r, r.get(data, "equipment", "", dict))
+    colours = _parse_colours(r, r.get(data, "sheet_colours", "", dict))
 
     digest = hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return BoxProfile(name, source, digest, width, height, loch, dictionary, markers, tracks, packs)
+    return BoxProfile(name, source, digest, width, height, loch, dictionary, markers, tracks, packs, equipment, colours)
 
 
 def _parse_loch(r: _Reader, t: dict, width: float, height: float) -> Loch:
@@ -280,3 +308,47 @@ def _parse_packs(r: _Reader, raw: list) -> tuple[EvidencePack, ...]:
     if sorted(p.equipment for p in packs) != sorted(EQUIPMENT):
         raise r.fail("evidence_packs", f"expected one pack space for each of {', '.join(EQUIPMENT)}")
     return tuple(packs)
+
+
+def _parse_equipment(r: _Reader, t: dict) -> dict[str, EquipmentType]:
+    unknown = set(t) - set(EQUIPMENT)
+    if unknown:
+        raise r.fail("equipment", f"unknown equipment {', '.join(sorted(unknown))}; one of {', '.join(EQUIPMENT)}")
+    out = {}
+    for eq in EQUIPMENT:
+        path = f"equipment.{eq}"
+        e = r.get(t, eq, "equipment", dict)
+        label = r.get(e, "label", path, str)
+        numbers = {}
+        for key in ("price", "running_cost", "per_colour"):
+            value = r.get(e, key, path, int)
+            if value < 0:
+                raise r.fail(f"{path}.{key}", f"must not be negative, got {value}")
+            numbers[key] = value
+        sees = r.get(e, "sees", path, str)
+        if sees not in ("surface", "both"):
+            raise r.fail(f"{path}.sees", f'expected "surface" or "both", got {sees!r}')
+        pointed = r.get(e, "pointed", path, bool)
+        raw = r.get(e, "shape_mm", path, list)
+        if len(raw) < 3:
+            raise r.fail(f"{path}.shape_mm", "a shape needs at least 3 points")
+        shape = tuple(r.point(p, f"{path}.shape_mm[{i}]") for i, p in enumerate(raw))
+        if _area(shape) <= 0:
+            raise r.fail(f"{path}.shape_mm", "the outline encloses no area")
+        out[eq] = EquipmentType(eq, label, numbers["price"], numbers["running_cost"], numbers["per_colour"],
+                                sees, pointed, shape)
+    return out
+
+
+def _area(poly: tuple[Point, ...]) -> float:
+    return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]))) / 2
+
+
+def _parse_colours(r: _Reader, t: dict) -> dict[str, tuple[int, int, int]]:
+    out = {}
+    for e in EXPEDITIONS:
+        raw = r.get(t, e, "sheet_colours", list)
+        if len(raw) != 3 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in raw):
+            raise r.fail(f"sheet_colours.{e}", "expected [red, green, blue], each 0-255")
+        out[e] = (raw[0], raw[1], raw[2])
+    return out
