@@ -34,7 +34,10 @@ def create_app(service, config: dict | None = None) -> Flask:
     def http_error(exc: HTTPException):
         # The JSON API answers in JSON; pages keep Flask's HTML error pages.
         if request.path.startswith("/api/"):
-            return jsonify(error=exc.description or exc.name, status=exc.code), exc.code
+            message = exc.description or exc.name
+            if exc.code == 413:
+                message = f"the request is too large (at most {app.config['MAX_CONTENT_LENGTH'] // 1024} kB)"
+            return jsonify(error=message, status=exc.code), exc.code
         return exc
 
     return app

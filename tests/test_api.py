@@ -1,0 +1,116 @@
+"""The JSON API: what it answers, and that every bad request gets a 4xx with a message and changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def state(client):
+    return client.get("/api/state").get_json()
+
+
+def test_state_after_start_is_a_four_player_game(client):
+    s = state(client)
+    assert s["started"] and s["round"] == 1 and s["turn"] == "independent"
+    assert s["prompt"] == "Stage one, round 1. INDEPENDENT: throw the die."
+    assert s["legal"] == [{"type": "throw", "token": "independent", "by": "independent", "values": [1, 2, 3, 4, 5, 6]}]
+
+
+def test_a_throw_moves_the_leader(client):
+    before = state(client)
+    r = client.post("/api/actions", json={"type": "throw", "value": 4, "expect_version": before["version"]})
+    assert r.status_code == 200
+    after = r.get_json()
+    leader = {l["expedition"]: l for l in after["leaders"]}["independent"]
+    assert leader["space"] == 4 and after["last_throw"]["source"] == "screen"
+    assert after["version"] == before["version"] + 1
+    assert state(client) == after
+
+
+def test_undo_and_roll(client):
+    client.post("/api/actions", json={"type": "throw", "value": 2})
+    r = client.post("/api/undo")
+    assert r.status_code == 200 and r.get_json()["last_throw"] is None
+    r = client.post("/api/roll")
+    assert r.status_code == 200 and r.get_json()["last_throw"]["source"] == "virtual-die"
+
+
+BAD = [
+    ("post", "/api/actions", {"data": "not json", "content_type": "application/json"}, 400, "not valid JSON"),
+    ("post", "/api/actions", {"data": "type=throw", "content_type": "application/x-www-form-urlencoded"}, 415, "send JSON"),
+    ("post", "/api/actions", {"json": [1, 2]}, 400, "JSON object"),
+    ("post", "/api/actions", {"json": {"type": "teleport"}}, 400, "unknown action type"),
+    ("post", "/api/actions", {"json": {"type": "throw", "value": 7}}, 400, "1-6"),
+    ("post", "/api/actions", {"json": {"type": "throw", "value": 3, "expect_version": "x"}}, 400, "expect_version"),
+    ("post", "/api/actions", {"json": {"type": "throw", "value": 3, "expect_version": 999}}, 409, "moved on"),
+    ("post", "/api/actions", {"json": {"type": "advance"}}, 409, "not yet"),
+    ("post", "/api/actions", {"json": {"type": "logistics-dealt"}}, 409, "no LOGISTICS card"),
+    ("post", "/api/actions", {"json": {"type": "new-game", "players": 7, "expeditions": [], "sponsor": "x"}}, 409, "1 (solitaire) to 5"),
+    ("post", "/api/undo", {}, 409, "nothing to undo"),
+    ("post", "/api/import", {"json": {"format": "nope"}}, 400, "unknown export format"),
+    ("get", "/api/locate/Z9z", {}, 400, "not a loch address"),
+    ("get", "/api/nowhere", {}, 404, "Not Found"),
+    ("delete", "/api/state", {}, 405, "not allowed"),
+    ("post", "/api/actions", {"data": "x" * (2 * 1024 * 1024), "content_type": "application/json"}, 413, "large"),
+]
+
+
+@pytest.mark.parametrize("method,path,kwargs,status,message", BAD, ids=[f"{b[1]}-{b[3]}-{b[4]}" for b in BAD])
+def test_bad_requests_get_a_4xx_with_a_message_and_change_nothing(client, method, path, kwargs, status, message):
+    before = state(client)
+    r = getattr(client, method)(path, **kwargs)
+    assert r.status_code == status
+    body = r.get_json()
+    assert message.lower() in body["error"].lower()
+    assert state(client) == before
+
+
+def test_an_illegal_move_names_the_rule(client):
+    r = client.post("/api/actions", json={"type": "advance"})
+    assert r.get_json()["rule"].startswith("INDEPENDENT always plays first")
+
+
+def test_board_and_locate(client):
+    board = client.get("/api/board").get_json()
+    assert len(board["hexes"]) == 288
+    assert client.get("/api/locate/D3b").get_json()["submerged"]["left"] == "C5b"
+
+
+def test_export_then_import_starts_the_same_game_anew(client):
+    client.post("/api/actions", json={"type": "throw", "value": 5})
+    exported = client.get("/api/export")
+    assert "attachment" in exported.headers["Content-Disposition"]
+    doc = exported.get_json()
+    r = client.post("/api/import", data=json.dumps(doc), content_type="application/json")
+    assert r.status_code == 200
+    imported = r.get_json()
+    assert imported["game_id"] != doc.get("game_id") and imported["actions"] == 2
+    assert {l["expedition"]: l["space"] for l in imported["leaders"]}["independent"] == 5
+
+
+def test_event_stream_sends_the_current_view_first(app):
+    client = app.test_client()
+    response = client.get("/api/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = response.response
+    first = b""
+    while b"event: view" not in first:
+        first += next(chunks)
+    payload = next(chunks) if not first.rstrip().endswith(b"}") else b""
+    text = (first + payload).decode()
+    data = json.loads(text.split("data: ", 1)[1].split("\n", 1)[0])
+    assert data["turn"] == "independent"
+    response.close()
+
+
+def test_health_lists_the_virtual_die(client):
+    devices = client.get("/api/health").get_json()["devices"]
+    assert devices["virtual die"]["connected"] is True
+
+
+def test_table_page_is_served(client):
+    r = client.get("/")
+    assert r.status_code == 200 and b'id="map"' in r.data
+    assert client.get("/static/table.js").status_code == 200
