@@ -1,0 +1,104 @@
+"""The command line, run as a user runs it (a subprocess of the installed package)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+CLI = [sys.executable, "-m", "companion"]
+
+
+def run(*args, **kw):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=60, **kw)
+
+
+def test_locate_json_contract():
+    r = run("locate", "D3b", "--json")
+    assert r.returncode == 0
+    assert json.loads(r.stdout) == {"surface": "D3b", "submerged": {"left": "C5b", "right": "E1b", "up": None, "down": "D3f"}}
+
+
+@pytest.mark.parametrize("address", ["Z9z", "d3b", ""])
+def test_locate_invalid_address_exits_2_with_one_line_on_stderr(address):
+    r = run("locate", address, "--json")
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1 and "not a loch address" in r.stderr
+
+
+def test_board_json():
+    r = run("board", "--json")
+    doc = json.loads(r.stdout)
+    assert len(doc["hexes"]) == 288
+    assert {"address", "polygon_mm"} <= set(doc["hexes"][0])
+    assert len(doc["shore_outline_mm"]) > 6
+    assert [m["id"] for m in doc["markers"]["markers"]] == [0, 1, 2, 3]
+    assert len(doc["tracks"]) == 4
+
+
+def test_bad_box_profile_exits_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('schema = "nessie-hunt-box/1"\nname = "x"\n')
+    r = run("board", "--json", "--box", str(bad))
+    assert r.returncode == 2 and str(bad) in r.stderr and "board" in r.stderr
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_state(port, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as r:
+                return json.loads(r.read())
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def test_demo_autoplays_and_a_pulled_plug_loses_nothing(tmp_path):
+    """The embedded default plays by itself; killed without warning (SIGKILL) and started again, it
+    resumes the same game at the same action."""
+    env = {**os.environ, "NESSIE_COMPANION_DATA": str(tmp_path)}
+    port = free_port()
+    args = [*CLI, "demo", "--autoplay", "--interval", "0.05", "--port", str(port)]
+    proc = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        first = get_state(port)
+        deadline = time.monotonic() + 20
+        while get_state(port)["actions"] < first["actions"] + 10:
+            assert time.monotonic() < deadline, "the demo did not play by itself"
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    db = tmp_path / "demo.sqlite"
+    assert db.exists()
+    import sqlite3
+
+    entries = sqlite3.connect(db).execute("SELECT COUNT(*) FROM log").fetchone()[0]
+    port2 = free_port()
+    proc2 = subprocess.Popen([*CLI, "demo", "--port", str(port2)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        resumed = get_state(port2)
+        assert resumed["game_id"] == first["game_id"]
+        assert resumed["version"] == entries  # every acknowledged action is back
+        assert resumed["actions"] >= first["actions"] + 10
+    finally:
+        proc2.terminate()
+        proc2.wait(timeout=10)
