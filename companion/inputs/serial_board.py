@@ -1,0 +1,248 @@
+"""The Pi Pico button board on USB serial (pyserial): handshake, events, LEDs, reconnects.
+
+Wiring and flashing: docs/button-boards.md; the protocol: firmware/PROTOCOL.md. One worker thread
+does all the talking: it finds the board (an explicit port, or ``"auto"``: a USB serial port with
+the Raspberry Pi vendor id 0x2E8A that answers the hello), reads frames, acknowledges events,
+pings every ``heartbeat_s``, sends the LED wanted, and after an unplug, a read error or
+``silence_s`` without a frame, reconnects with backoff. Garbled lines are logged and counted in
+``health.details`` and change nothing else.
+
+Each press is taken exactly once: the board numbers its events and resends them until
+acknowledged; this side takes them only in order and remembers, per board boot, the number it
+expects next -- so neither a dropped frame, nor a resend, nor a reconnect loses or doubles a press.
+
+    board = SerialBoard("auto")            # or "/dev/ttyACM0", or a pty path in tests
+    board.start(service.handle_input)
+    board.show_turn("american")            # whose turn the LEDs show
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable
+
+from . import board_protocol as bp
+from .base import DiceSource, InputEvent
+
+log = logging.getLogger(__name__)
+
+PICO_VID = 0x2E8A  # Raspberry Pi (the Pico's USB vendor id)
+
+
+class BoardLost(Exception):
+    """The session with the board ended (unplugged, silent, or no hello); the text says why."""
+
+
+def find_pico_ports() -> list:
+    """pyserial's port infos for USB serial ports with the Raspberry Pi vendor id, by device name."""
+    from serial.tools import list_ports
+
+    return sorted((p for p in list_ports.comports() if p.vid == PICO_VID), key=lambda p: p.device)
+
+
+class SerialBoard(DiceSource):
+    """A Pico button board on a serial port. ``port``: a device path or ``"auto"``."""
+
+    kind = "serial-board"
+
+    def __init__(self, port: str = "auto", name: str = "serial board", *, baudrate: int = 115200,
+                 heartbeat_s: float = 1.0, silence_s: float = 3.0, hello_timeout_s: float = 1.0,
+                 backoff_s: tuple[float, float] = (0.2, 5.0)):
+        super().__init__(name)
+        self.port = port
+        self.baudrate = baudrate
+        self.heartbeat_s, self.silence_s, self.hello_timeout_s = heartbeat_s, silence_s, hello_timeout_s
+        self.backoff_s = backoff_s
+        self.counters = {"garbled": 0, "impossible": 0, "duplicates": 0, "out_of_order": 0,
+                         "board_errors": 0, "retries": 0, "sessions": 0}
+        self.health.details = {"state": "stopped", "port": None, "board": None, "counters": self.counters}
+        self._expected: int | None = None  # the event number wanted next from this boot
+        self._boot_id: str | None = None
+        self._led_wanted: str = "off"
+        self._led_seq = 0
+        self._led_pending: tuple[int, str, float] | None = None  # (seq, expedition, sent at)
+        self._led_shown: str | None = None  # acknowledged by the board
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.connected_event = threading.Event()  # set while a handshaken session runs (tests wait on it)
+
+    # -- DiceSource ----------------------------------------------------------------------------
+    def start(self, callback: Callable[[InputEvent], None]) -> None:
+        self._callback = callback
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=f"{self.name} worker", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self._thread = None
+        super().close()
+        self.health.details["state"] = "stopped"
+
+    def show_turn(self, expedition: str | None) -> None:
+        """Light the LED of the expedition whose turn it is (``None``: all out). Sent when connected."""
+        bp.format_led(0, expedition)  # validates the name
+        self._led_wanted = expedition or "off"
+
+    # -- the worker ----------------------------------------------------------------------------
+    def _set_state(self, state: str, error: str | None = None) -> None:
+        self.health.details["state"] = state
+        self.health.connected = state == "connected"
+        if state == "connected":
+            self.connected_event.set()
+        else:
+            self.connected_event.clear()
+        if error:
+            self.fail(error)
+
+    def _find_port(self) -> str | None:
+        if self.port != "auto":
+            return self.port
+        found = find_pico_ports()
+        return found[0].device if found else None
+
+    def _run(self) -> None:
+        import serial
+
+        delay = self.backoff_s[0]
+        while not self._stop.is_set():
+            path = self._find_port()
+            if path is None:
+                self._set_state("searching", "no Pico board (USB vendor 2E8A) found")
+            else:
+                self.health.details["port"] = path
+                self._set_state("connecting")
+                try:
+                    with serial.Serial(path, self.baudrate, timeout=0.05, write_timeout=1) as link:
+                        if self._session(link):
+                            delay = self.backoff_s[0]  # a good session resets the backoff
+                except (OSError, serial.SerialException, BoardLost) as exc:
+                    message = f"{path}: {exc}"
+                    log.warning("serial board: %s", message)
+                    self._set_state("disconnected", message)
+            if self._stop.is_set():
+                break
+            self.counters["retries"] += 1
+            self._stop.wait(delay)
+            delay = min(delay * 2, self.backoff_s[1])
+
+    def _session(self, link) -> bool:
+        """Talk to one opened port until stopped; raises :class:`BoardLost` when the board goes."""
+        link.reset_input_buffer()
+        reader = _LineReader(link)
+        hello = self._handshake(link, reader)
+        self._on_hello(hello)
+        self.counters["sessions"] += 1
+        self._set_state("connected")
+        self._led_pending = None
+        self._led_shown = None  # tell the board again what it should show
+        last_heard = last_ping = time.monotonic()
+        while not self._stop.is_set():
+            for raw in reader.lines():
+                last_heard = time.monotonic()
+                self._on_line(link, raw)
+            now = time.monotonic()
+            if now - last_heard > self.silence_s:
+                raise BoardLost(f"board silent for {self.silence_s:g} s")
+            if now - last_ping >= self.heartbeat_s:
+                link.write(bp.format_ping())
+                last_ping = now
+            self._send_led(link, now)
+        return True
+
+    def _handshake(self, link, reader: "_LineReader") -> bp.Message:
+        deadline = time.monotonic() + self.hello_timeout_s
+        link.write(bp.format_hello())
+        while time.monotonic() < deadline and not self._stop.is_set():
+            for raw in reader.lines():
+                try:
+                    message = bp.parse_line(raw)
+                except bp.GarbledLine:
+                    continue  # noise before the hello (a board booting) is no error yet
+                if message.kind == "HELLO":
+                    if int(message.args[1]) != bp.PROTOCOL:
+                        raise BoardLost(f"board speaks protocol {message.args[1]}, this host {bp.PROTOCOL}")
+                    return message
+        raise BoardLost(f"no hello within {self.hello_timeout_s:g} s: not a Nessie board?")
+
+    def _on_hello(self, hello: bp.Message) -> None:
+        _, _, firmware, boot_id, first = hello.args
+        if boot_id != self._boot_id:  # a new boot: its events start at the number it says
+            self._boot_id, self._expected = boot_id, int(first)
+        self.health.details["board"] = {"firmware": firmware, "boot_id": boot_id}
+        log.info("serial board: hello from firmware %s, boot %s", firmware, boot_id)
+
+    def _on_line(self, link, raw: bytes) -> None:
+        try:
+            message = bp.parse_line(raw)
+        except bp.GarbledLine as exc:
+            self.counters["garbled"] += 1
+            log.error("serial board: garbled line %r: %s", raw[:40], exc)
+            self.fail(f"garbled line: {exc}")
+            return
+        if message.is_event:
+            self._on_event(link, message)
+        elif message.kind == "HELLO":  # the board rebooted without the port closing
+            self._on_hello(message)
+            self._led_shown = self._led_pending = None
+        elif message.kind == "ACK":
+            if self._led_pending and int(message.args[0]) == self._led_pending[0]:
+                self._led_shown, self._led_pending = self._led_pending[1], None
+        elif message.kind == "PONG":
+            if message.args[0] != self._led_wanted and self._led_pending is None:
+                self._led_shown = None  # the board lost it: send again
+        elif message.kind == "ERR":
+            self.counters["board_errors"] += 1
+            log.warning("serial board reports: %s", message.args[0])
+
+    def _on_event(self, link, message: bp.Message) -> None:
+        if message.seq != self._expected:
+            if self._expected is not None and bp.seq_before(message.seq, self._expected):
+                self.counters["duplicates"] += 1  # a resend of one taken already: acknowledge again
+                link.write(bp.format_ack(message.seq))
+            else:
+                self.counters["out_of_order"] += 1  # one before it was lost; the board resends both
+            return
+        self._expected = bp.next_seq(message.seq)
+        link.write(bp.format_ack(message.seq))
+        try:
+            event = bp.to_input_event(message, self.name)
+        except bp.GarbledLine as exc:
+            self.counters["impossible"] += 1
+            log.error("serial board: %s", exc)
+            self.fail(str(exc))
+            return
+        self.emit(event)
+
+    def _send_led(self, link, now: float) -> None:
+        want = self._led_wanted
+        if want == self._led_shown:
+            return
+        if self._led_pending and self._led_pending[1] == want and now - self._led_pending[2] < 0.5:
+            return  # sent, waiting for its acknowledgement
+        self._led_seq = bp.next_seq(self._led_seq)
+        link.write(bp.format_led(self._led_seq, want))
+        self._led_pending = (self._led_seq, want, now)
+
+
+class _LineReader:
+    """Splits what arrives on a port into lines; an over-long run without a newline is dropped."""
+
+    def __init__(self, link):
+        self.link = link
+        self.buffer = b""
+
+    def lines(self) -> list[bytes]:
+        data = self.link.read(max(1, self.link.in_waiting))  # waits up to the port's timeout
+        if not data:
+            return []
+        self.buffer += data
+        *lines, self.buffer = self.buffer.split(b"\n")
+        if len(self.buffer) > 4 * bp.MAX_LINE:
+            lines.append(self.buffer)  # reported as garbled, then forgotten
+            self.buffer = b""
+        return [line for line in lines if line.strip(b"\r")]

@@ -1,0 +1,185 @@
+"""A virtual Pico button board on a pseudo-terminal: the serial board's twin for tests and the demo.
+
+It runs the firmware's own logic (``firmware/board_logic.py``, under CPython with fake pins) and
+speaks through a real pty, so :class:`SerialBoard` talks to it exactly as to a Pico on
+``/dev/ttyACM0``. The port is a symlink that stays put across :meth:`unplug`/:meth:`plug`, the way
+udev's ``/dev/nessie-board`` does. Faults can be injected: garbage bytes, dropped or doubled
+frames, a silent board, an unplug with or without losing power.
+
+    twin = VirtualSerialBoard()
+    twin.plug()
+    source = SerialBoard(twin.port)
+    twin.press("4")                     # a throw of 4 reaches source's callback
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import secrets
+import select
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+from .serial_board import SerialBoard
+
+FIRMWARE_DIR = Path(os.environ.get("NESSIE_FIRMWARE_DIR", Path(__file__).resolve().parents[2] / "firmware"))
+BUTTONS = ("1", "2", "3", "4", "5", "6", "undo", "next")
+EXPEDITIONS = ("independent", "japanese", "british", "american")
+
+
+def load_firmware(directory: Path = FIRMWARE_DIR):
+    """Import the firmware's ``board_logic.py`` as a CPython module."""
+    path = Path(directory) / "board_logic.py"
+    if not path.is_file():
+        raise FileNotFoundError(f"no firmware at {path} (set NESSIE_FIRMWARE_DIR)")
+    spec = importlib.util.spec_from_file_location("nessie_board_logic", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _now_ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+class VirtualSerialBoard:
+    """The firmware with fake pins, on the far end of a pty whose slave is reached at :attr:`port`."""
+
+    def __init__(self, port: str | None = None, buttons=BUTTONS, tick_s: float = 0.001):
+        self.logic = load_firmware()
+        self._dir = None
+        if port is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="nessie-board-")
+            port = os.path.join(self._dir.name, "ttyNESSIE")
+        self.port = port
+        self.tick_s = tick_s
+        self.pins = {name: self.logic.FakePin(1) for name in buttons}
+        self.led_pins = {name: self.logic.FakePin(0) for name in EXPEDITIONS}
+        self.board = None
+        self._fds: tuple[int, int] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._releases: dict[str, float] = {}
+        self._out: list[str] = []
+        self.drop_frames = 0  # the next N frames to the host are lost
+        self.duplicate_frames = 0  # the next N frames to the host are sent twice
+        self.silent = False  # the board hangs: it reads but sends nothing
+        self.sent: list[str] = []  # every frame that went out, for tests
+
+    # -- the cable -----------------------------------------------------------------------------
+    def plug(self, power_cycle: bool = False) -> None:
+        """Connect (a new pty at the same :attr:`port` path); ``power_cycle``: the board reboots."""
+        if self._fds is not None:
+            return
+        if self.board is None or power_cycle:
+            self.board = self.logic.Board(list(self.pins.items()), list(self.led_pins.items()),
+                                          self._out.append, secrets.token_hex(2), _now_ms())
+        master, slave = os.openpty()
+        tty.setraw(slave)  # no echo, no line editing, as on a USB serial port
+        os.set_blocking(master, False)
+        self._fds = (master, slave)
+        tmp = self.port + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.port)
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="virtual serial board", daemon=True)
+        self._thread.start()
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty goes away (reads on the host fail) and so does the port path."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self._thread = None
+        if self._fds is not None:
+            for fd in self._fds:
+                os.close(fd)
+            self._fds = None
+        if os.path.lexists(self.port):
+            os.unlink(self.port)
+
+    def close(self) -> None:
+        self.unplug()
+        if self._dir is not None:
+            self._dir.cleanup()
+
+    # -- the player and the faults -------------------------------------------------------------
+    def press(self, name: str, hold_s: float = 0.04) -> None:
+        """Press a button (1-6, undo, next) and let go after ``hold_s``; returns at once."""
+        with self._lock:
+            self.pins[name].press()
+            self._releases[name] = time.monotonic() + hold_s
+
+    def inject(self, raw: bytes) -> None:
+        """Bytes straight onto the line, as electrical noise would."""
+        with self._lock:
+            self._out.append(raw.decode("latin-1"))
+
+    @property
+    def led(self) -> str | None:
+        lit = [name for name, pin in self.led_pins.items() if pin.value()]
+        return lit[0] if len(lit) == 1 else (None if not lit else ",".join(lit))
+
+    # -- the loop ------------------------------------------------------------------------------
+    def _run(self) -> None:
+        master = self._fds[0]
+        while not self._stop.is_set():
+            ready, _, _ = select.select([master], [], [], self.tick_s)
+            now = _now_ms()
+            with self._lock:
+                if ready:
+                    try:
+                        data = os.read(master, 4096)
+                    except OSError:  # nobody has the port open
+                        data = b""
+                    self.board.feed(data, now)
+                for name, at in list(self._releases.items()):
+                    if time.monotonic() >= at:
+                        self.pins[name].release()
+                        del self._releases[name]
+                self.board.tick(now)
+                out, self._out[:] = list(self._out), []
+            for text in out:
+                self._send(master, text)
+
+    def _send(self, master: int, text: str) -> None:
+        if self.silent:
+            return
+        if self.drop_frames > 0:
+            self.drop_frames -= 1
+            return
+        copies = 1
+        if self.duplicate_frames > 0:
+            self.duplicate_frames -= 1
+            copies = 2
+        self.sent.append(text)
+        for _ in range(copies):
+            try:
+                os.write(master, text.encode("latin-1"))
+            except BlockingIOError:
+                pass  # the host is not reading and the pty is full: the bytes are lost, like on USB
+
+
+class SimulatedSerialBoard(SerialBoard):
+    """A :class:`SerialBoard` wired to its own :class:`VirtualSerialBoard`: the demo's twin.
+
+    ``source.twin.press("3")`` throws a 3 through the whole serial path.
+    """
+
+    kind = "serial-board-twin"
+
+    def __init__(self, name: str = "serial board (simulated)", **kwargs):
+        self.twin = VirtualSerialBoard()
+        self.twin.plug()
+        super().__init__(self.twin.port, name, **kwargs)
+
+    def close(self) -> None:
+        super().close()
+        self.twin.close()
