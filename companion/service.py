@@ -11,6 +11,7 @@ import logging
 from companion.box_profiles import load_box
 from companion.config import Config
 from companion.errors import CompanionError
+from companion.games import available_modules
 from companion.games.nessie_hunt import Advance, LogisticsDealt, NessieHunt, Throw
 from companion.inputs import DiceSource, InputEvent, VirtualDie
 from companion.simulator import Autoplayer, default_setup
@@ -27,6 +28,13 @@ class Service:
         self.game = NessieHunt(self.box)
         self.store = EventStore(self.config.database)
         self.table = Table(self.game, self.store, on_change=self._changed)
+        # The other Loch-monster games run beside Nessie Hunt, each on its own table in the same log.
+        self.tables: dict[str, Table] = {self.game.id: self.table}
+        for module in available_modules():
+            if module.__name__.endswith(".nessie_hunt"):
+                continue
+            other = module.make_game()
+            self.tables[other.id] = Table(other, self.store)
         seed = None if self.config.seed == -1 else self.config.seed
         self.die = VirtualDie(seed)
         self.sources: list[DiceSource] = [self.die]
@@ -74,7 +82,8 @@ class Service:
             self.autoplayer.stop()
         for source in self.sources:
             source.close()
-        self.table.broadcast.close()
+        for table in self.tables.values():
+            table.broadcast.close()
         self.store.close()
 
 

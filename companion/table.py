@@ -18,8 +18,7 @@ import threading
 from typing import Any, Callable
 
 from companion.errors import GameImportError, IllegalAction, MalformedAction, NothingToUndo, StaleRequest
-from companion.games.nessie_hunt import NewGame, action_from_json, action_to_json, table_view
-from companion.store import EventStore, effective_actions
+from companion.store import EventStore, StoreError, effective_actions
 
 EXPORT_FORMAT = "nessie-companion-game/1"
 
@@ -57,7 +56,7 @@ class Broadcast:
 
 
 class Table:
-    """Runs one game at a time for one rules module, on top of an :class:`EventStore`."""
+    """Runs one game at a time for one rules module (see ``companion.games.Game``) on an :class:`EventStore`."""
 
     def __init__(self, game, store: EventStore, on_change: Callable[[dict, str], None] | None = None):
         self.game = game
@@ -70,6 +69,7 @@ class Table:
         self._states: list = []  # the state after each of them (undo by snapshot)
         self._version = 0  # log entries so far: changes on every action and undo
         self._published = 0  # views published, so pages can tell a new view from an old one
+        self.notice: str | None = None  # why the latest stored game was not resumed, if it was not
         self.resume()
 
     # -- reading -------------------------------------------------------------------------------
@@ -84,7 +84,7 @@ class Table:
 
     def view(self) -> dict:
         with self._lock:
-            out = table_view(self.game, self.state)
+            out = self.game.view(self.state)
             out.update(
                 version=self._version,
                 game_id=self._record.id if self._record else None,
@@ -99,25 +99,34 @@ class Table:
         """Load the latest game of this kind from the store (after a restart or a pulled plug)."""
         with self._lock:
             record = self.store.latest_game(self.game.id)
+            self.notice = None
+            if record is not None and record.box_digest != self._box()[1]:
+                # Played on another box profile: replaying it on this board would be wrong.
+                self.notice = (f"game {record.id} was played on the box profile {record.box_name!r}; "
+                               "start the companion with that profile to carry on with it")
+                record = None
             if record is None:
                 self._record, self._actions, self._states, self._version = None, [], [], 0
             else:
                 entries = self.store.entries(record.id)
-                actions = [action_from_json(a) for a in effective_actions(entries)]
+                actions = [self.game.parse_action(a) for a in effective_actions(entries)]
                 self._record, self._version = record, len(entries)
                 self._actions, self._states = [], []
                 state = None
-                for a in actions:
-                    state = self.game.apply(state, a)
+                for i, a in enumerate(actions):
+                    try:
+                        state = self.game.apply(state, a)
+                    except IllegalAction as exc:
+                        raise StoreError(f"{self.store.path}: game {record.id}, action {i + 1} no longer "
+                                         f"replays: {exc}") from None
                     self._actions.append(a)
                     self._states.append(state)
             self._publish("resume")
 
-    def new_game(self, setup: NewGame, origin: str = "screen") -> dict:
+    def new_game(self, setup, origin: str = "screen") -> dict:
         with self._lock:
             state = self.game.apply(None, setup)  # judge before writing
-            self._record = self.store.create_game(self.game.id, self.game.box.name, self.game.box.digest,
-                                                  [action_to_json(setup)])
+            self._record = self.store.create_game(self.game.id, *self._box(), [self.game.action_to_json(setup)])
             self._actions, self._states, self._version = [setup], [state], 1
             return self._publish(origin)
 
@@ -125,12 +134,12 @@ class Table:
         """Apply ``action``: refused with IllegalAction (nothing changes), or logged durably and published."""
         with self._lock:
             self._check_version(expect_version)
-            if isinstance(action, NewGame):
+            if self.game.is_setup(action):
                 return self.new_game(action, origin)
             if self._record is None:
                 raise IllegalAction("no game yet: set one up first")
             state = self.game.apply(self.state, action)
-            self.store.append(self._record.id, "action", action_to_json(action))
+            self.store.append(self._record.id, "action", self.game.action_to_json(action))
             self._actions.append(action)
             self._states.append(state)
             self._version += 1
@@ -146,6 +155,11 @@ class Table:
             self._states.pop()
             self._version += 1
             return self._publish(origin)
+
+    def _box(self) -> tuple[str, str]:
+        """The box profile a game is played on (name, digest); games without a board have none."""
+        box = getattr(self.game, "box", None)
+        return (box.name, box.digest) if box is not None else ("none", "none")
 
     def _check_version(self, expect: int | None) -> None:
         if expect is not None and expect != self._version:
@@ -169,8 +183,8 @@ class Table:
             return {
                 "format": EXPORT_FORMAT,
                 "game": self.game.id,
-                "box": {"name": self.game.box.name, "digest": self.game.box.digest},
-                "actions": [action_to_json(a) for a in self._actions],
+                "box": dict(zip(("name", "digest"), self._box())),
+                "actions": [self.game.action_to_json(a) for a in self._actions],
             }
 
     def import_game(self, doc: Any, origin: str = "import") -> dict:
@@ -192,8 +206,8 @@ class Table:
         actions, states, state = [], [], None
         for i, a in enumerate(raw):
             try:
-                action = action_from_json(a)
-                if i == 0 and not isinstance(action, NewGame):
+                action = self.game.parse_action(a)
+                if i == 0 and not self.game.is_setup(action):
                     raise IllegalAction("the first action must be the game's setup (new-game)")
                 state = self.game.apply(state, action)
             except (MalformedAction, IllegalAction) as exc:
@@ -201,7 +215,7 @@ class Table:
             actions.append(action)
             states.append(state)
         with self._lock:
-            self._record = self.store.create_game(self.game.id, self.game.box.name, self.game.box.digest,
-                                                  [action_to_json(a) for a in actions])
+            self._record = self.store.create_game(self.game.id, *self._box(),
+                                                  [self.game.action_to_json(a) for a in actions])
             self._actions, self._states, self._version = actions, states, len(actions)
             return self._publish(origin)

@@ -114,3 +114,11 @@ def test_table_page_is_served(client):
     r = client.get("/")
     assert r.status_code == 200 and b'id="map"' in r.data
     assert client.get("/static/table.js").status_code == 200
+
+
+def test_games_are_listed_and_an_unknown_game_is_a_404(client):
+    games = client.get("/api/games").get_json()
+    assert games[0] == {"id": "nessie-hunt", "name": "Nessie Hunt", "rulebook": "000_5221d2090e374035.txt", "started": True}
+    assert client.get("/api/games/nessie-hunt/state").get_json() == client.get("/api/state").get_json()
+    r = client.get("/api/games/chess/state")
+    assert r.status_code == 404 and "no game 'chess'" in r.get_json()["error"]

@@ -102,3 +102,9 @@ def test_demo_autoplays_and_a_pulled_plug_loses_nothing(tmp_path):
     finally:
         proc2.terminate()
         proc2.wait(timeout=10)
+
+
+def test_games_json_lists_nessie_hunt_first():
+    games = json.loads(run("games", "--json").stdout)
+    assert games[0] == {"id": "nessie-hunt", "name": "Nessie Hunt", "rulebook": "000_5221d2090e374035.txt"}
+    assert len({g["id"] for g in games}) == len(games)

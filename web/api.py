@@ -9,13 +9,24 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 from companion.errors import GameImportError, IllegalAction, InvalidAddress, MalformedAction, StaleRequest
-from companion.games.nessie_hunt import Throw, action_from_json
+from companion.games.nessie_hunt import Throw
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _service():
     return current_app.extensions["companion"]
+
+
+def _table(gid: str):
+    """The table of one game; Nessie Hunt's also answers on the short paths (/api/state ...)."""
+    table = _service().tables.get(gid)
+    if table is None:
+        raise _Refusal(404, f"no game {gid!r}; games: {', '.join(_service().tables)}")
+    return table
+
+
+NESSIE = {"gid": "nessie-hunt"}
 
 
 def _body(optional: bool = False) -> dict:
@@ -60,7 +71,7 @@ def _illegal(exc: IllegalAction):
 
 @bp.errorhandler(StaleRequest)
 def _stale(exc):
-    return jsonify(error=str(exc), status=409, version=_service().table.version), 409
+    return jsonify(error=str(exc), status=409), 409
 
 
 @bp.errorhandler(GameImportError)
@@ -68,23 +79,35 @@ def _bad_import(exc):
     return jsonify(error=str(exc), status=400), 400
 
 
-@bp.get("/state")
-def state():
-    return jsonify(_service().table.view())
+@bp.get("/games")
+def games():
+    return jsonify([
+        {"id": gid, "name": t.game.name, "rulebook": t.game.rulebook, "started": t.state is not None}
+        for gid, t in _service().tables.items()
+    ])
 
 
-@bp.post("/actions")
-def actions():
+@bp.get("/state", defaults=NESSIE)
+@bp.get("/games/<gid>/state")
+def state(gid):
+    return jsonify(_table(gid).view())
+
+
+@bp.post("/actions", defaults=NESSIE)
+@bp.post("/games/<gid>/actions")
+def actions(gid):
+    table = _table(gid)
     data = _body()
     expect = _expect(data)
-    action = action_from_json(data)
-    return jsonify(_service().table.submit(action, expect, origin=getattr(action, "source", "screen")))
+    action = table.game.parse_action(data)
+    return jsonify(table.submit(action, expect, origin=getattr(action, "source", "screen")))
 
 
-@bp.post("/undo")
-def undo():
+@bp.post("/undo", defaults=NESSIE)
+@bp.post("/games/<gid>/undo")
+def undo(gid):
     data = _body(optional=True)
-    return jsonify(_service().table.undo(_expect(data)))
+    return jsonify(_table(gid).undo(_expect(data)))
 
 
 @bp.post("/roll")
@@ -111,16 +134,18 @@ def locate(address: str):
         raise _Refusal(400, str(exc)) from None
 
 
-@bp.get("/export")
-def export():
-    response = jsonify(_service().table.export())
-    response.headers["Content-Disposition"] = "attachment; filename=nessie-hunt-game.json"
+@bp.get("/export", defaults=NESSIE)
+@bp.get("/games/<gid>/export")
+def export(gid):
+    response = jsonify(_table(gid).export())
+    response.headers["Content-Disposition"] = f"attachment; filename={gid}-game.json"
     return response
 
 
-@bp.post("/import")
-def import_game():
-    return jsonify(_service().table.import_game(_body()))
+@bp.post("/import", defaults=NESSIE)
+@bp.post("/games/<gid>/import")
+def import_game(gid):
+    return jsonify(_table(gid).import_game(_body()))
 
 
 @bp.get("/health")

@@ -8,19 +8,23 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, abort, current_app
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 
-@bp.get("/events")
-def stream():
+@bp.get("/events", defaults={"gid": "nessie-hunt"})
+@bp.get("/games/<gid>/events")
+def stream(gid):
     service = current_app.extensions["companion"]
-    broadcast = service.table.broadcast
+    table = service.tables.get(gid)
+    if table is None:
+        abort(404, f"no game {gid!r}")
+    broadcast = table.broadcast
     keepalive = float(current_app.config["SSE_KEEPALIVE_S"])
 
     def generate():
-        seen, first = broadcast.version, service.table.view()
+        seen, first = broadcast.version, table.view()
         yield "retry: 1000\n\n"
         yield f"event: view\ndata: {json.dumps(first, separators=(',', ':'))}\n\n"
         while not broadcast.closed:

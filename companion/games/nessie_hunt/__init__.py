@@ -16,3 +16,10 @@ __all__ = [
     "Hex", "HexGrid", "Loch", "Submerged", "BoxProfile", "parse_box", "NessieHunt", "NessieState", "Step",
     "table_view",
 ]
+
+
+def make_game(box_path=None) -> NessieHunt:
+    """Nessie Hunt on the box profile at ``box_path`` (the house default when None)."""
+    from companion.box_profiles import load_box  # the only file access, kept out of the rules
+
+    return NessieHunt(load_box(box_path))

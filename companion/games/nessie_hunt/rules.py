@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from companion.errors import IllegalAction
 
-from .actions import Action, Advance, LogisticsDealt, NewGame, Throw
+from .actions import Action, Advance, LogisticsDealt, NewGame, Throw, action_from_json, action_to_json
 from .box import BoxProfile
 from .state import UNDERWATER_EQUIPMENT, LastThrow, Monster, NessieState, Seating, Step
 from .tracks import EXPEDITIONS
@@ -194,6 +194,20 @@ class NessieHunt:
         else:
             text += " No underwater equipment is in use, so no submerged monsters."
         return text + f" Next: round {s.round + 1}."
+
+    # -- the Game protocol (companion.games) -----------------------------------------------------
+
+    parse_action = staticmethod(action_from_json)
+    action_to_json = staticmethod(action_to_json)
+
+    @staticmethod
+    def is_setup(action: Action) -> bool:
+        return isinstance(action, NewGame)
+
+    def view(self, s: NessieState | None) -> dict:
+        from .view import table_view
+
+        return table_view(self, s)
 
     def legal_actions(self, s: NessieState | None) -> list[dict]:
         """What may be done now, as the dashboard draws it (never an illegal move)."""
