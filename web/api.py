@@ -26,7 +26,13 @@ def _table(gid: str):
     return table
 
 
-NESSIE = {"gid": "nessie-hunt"}
+def game_route(rule: str, method: str):
+    """Serve a view on ``/api/games/<gid>RULE`` and, for Nessie Hunt, on the short ``/api/RULE`` too."""
+    def register(view):
+        bp.add_url_rule(f"/games/<gid>{rule}", view.__name__, view, methods=[method])
+        bp.add_url_rule(rule, f"{view.__name__}_nessie", lambda: view("nessie-hunt"), methods=[method])
+        return view
+    return register
 
 
 def _body(optional: bool = False) -> dict:
@@ -87,14 +93,12 @@ def games():
     ])
 
 
-@bp.get("/state", defaults=NESSIE)
-@bp.get("/games/<gid>/state")
+@game_route("/state", "GET")
 def state(gid):
     return jsonify(_table(gid).view())
 
 
-@bp.post("/actions", defaults=NESSIE)
-@bp.post("/games/<gid>/actions")
+@game_route("/actions", "POST")
 def actions(gid):
     table = _table(gid)
     data = _body()
@@ -103,8 +107,7 @@ def actions(gid):
     return jsonify(table.submit(action, expect, origin=getattr(action, "source", "screen")))
 
 
-@bp.post("/undo", defaults=NESSIE)
-@bp.post("/games/<gid>/undo")
+@game_route("/undo", "POST")
 def undo(gid):
     data = _body(optional=True)
     return jsonify(_table(gid).undo(_expect(data)))
@@ -134,16 +137,14 @@ def locate(address: str):
         raise _Refusal(400, str(exc)) from None
 
 
-@bp.get("/export", defaults=NESSIE)
-@bp.get("/games/<gid>/export")
+@game_route("/export", "GET")
 def export(gid):
     response = jsonify(_table(gid).export())
     response.headers["Content-Disposition"] = f"attachment; filename={gid}-game.json"
     return response
 
 
-@bp.post("/import", defaults=NESSIE)
-@bp.post("/games/<gid>/import")
+@game_route("/import", "POST")
 def import_game(gid):
     return jsonify(_table(gid).import_game(_body()))
 

@@ -13,7 +13,11 @@ from flask import Blueprint, Response, abort, current_app
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 
-@bp.get("/events", defaults={"gid": "nessie-hunt"})
+@bp.get("/events")
+def nessie_stream():
+    return stream("nessie-hunt")
+
+
 @bp.get("/games/<gid>/events")
 def stream(gid):
     service = current_app.extensions["companion"]
