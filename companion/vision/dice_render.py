@@ -351,6 +351,12 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                     t = 0.5 + 0.5 * np.sin(t * rng.uniform(8, 16))
                     other = np.clip(colour * 0.55 + 90 * shade, 0, 255)
                     face_img[y0:y0 + bh, x0:x0 + bw] = colour * (1 - t[..., None]) + other * t[..., None]
+            # the rounded edge between two faces reads as a darker band
+            bevel = max(1, int(round(die_px * rng.uniform(0.02, 0.05))))
+            edge_mask = np.zeros((rh, rw), np.float32)
+            cv2.polylines(edge_mask, poly, True, 1.0, bevel, cv2.LINE_AA, shift=4)
+            edge_mask *= face_mask
+            face_img = face_img * (1 - edge_mask[..., None] * rng.uniform(0.2, 0.45))
             a = 0.72 if translucent else 1.0
             if translucent:  # what lies behind shows through, tinted
                 face_img = face_img * 0.7 + under * (colour / 255.0) * 0.6
@@ -381,10 +387,12 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                     gx, gy = rng.uniform(-0.6, 0.6, 2)
                     gp, _ = cam.project((fc + (gx * uw + gy * vw) * die_mm / 2)[None])
                     spot = np.zeros((rh, rw), np.float32)
-                    gr = max(1.5, side * rng.uniform(0.05, 0.16))
-                    cv2.ellipse(spot, (int(gp[0, 0] - X0), int(gp[0, 1] - Y0)), (int(gr * 1.6), int(gr)),
+                    # a specular patch: soft, often long, seldom as crisp or as round as a pip
+                    gr = max(1.5, side * rng.uniform(0.08, 0.22))
+                    cv2.ellipse(spot, (int(gp[0, 0] - X0), int(gp[0, 1] - Y0)),
+                                (int(gr * rng.uniform(1.3, 2.5)), int(gr)),
                                 float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
-                    spot = cv2.GaussianBlur(spot, (0, 0), gr * 0.4) * face_mask * rng.uniform(0.5, 0.95)
+                    spot = cv2.GaussianBlur(spot, (0, 0), gr * 0.6) * face_mask * rng.uniform(0.35, 0.85)
                     layer = layer * (1 - spot[..., None]) + 250 * spot[..., None]
         img[Y0:Y1, X0:X1] = under * (1 - alpha[..., None]) + layer * alpha[..., None]
 

@@ -1,0 +1,371 @@
+"""The camera dice reader: from a photo (a BGR numpy array) to the dice on it and their values.
+
+    >>> from companion.vision.dice_render import render_scene
+    >>> scene = render_scene(seed=11, n_dice=2, tilt_deg=0, blur="none", touching=False)
+    >>> sorted(d.value for d in read_dice(scene.image)) == sorted(d.value for d in scene.dice)
+    True
+
+How (docs/dice-camera.md has the long version):
+
+1. **Where the dice are.** The background's colours are learnt from the image border (k-means in
+   Lab); every pixel far from all of them, relative to their spread, is foreground. Holes are filled
+   (pips, the white face of a white die inside its own shadowed outline), specks removed.
+2. **Scale.** Each foreground blob is cut from the full-resolution photo and scaled so a die is
+   about ``FACE_PX`` pixels across, so every later threshold is relative to the die.
+3. **Top face.** Inside a blob the commonest colour is the top face's; pixels near it, the largest
+   regions, are faces. Side faces of a tilted die are shaded differently and drop out; a blob of
+   several touching dice gives several face regions, or one that is split by erosion + watershed.
+4. **Pips** are the holes in a face region, so dark pips on a light die and light pips on a dark
+   die are found alike; they must be round and of one size.
+5. **Layout.** The pip centres must fit the canonical layout of 1..6 under a similarity transform;
+   a bad fit leaves the die *unreadable* (reported, never guessed). The fit's centre is the die's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+
+WORK_PX = 800  # the long side of the image the dice are looked for in
+
+
+class DiceImageError(CompanionError, ValueError):
+    """A photo that cannot be read: missing, empty, corrupt, or not an image."""
+
+
+@dataclass
+class Die:
+    value: int | None  # 1..6, or None for a die seen but not read
+    center: tuple[float, float]  # pixels in the photo given
+    confidence: float  # 0..1
+    side_px: float = 0.0
+    reason: str = ""  # why a die is unreadable
+
+    @property
+    def readable(self) -> bool:
+        return self.value is not None
+
+    def as_dict(self) -> dict:
+        d = {"value": self.value, "center": [round(self.center[0], 1), round(self.center[1], 1)],
+             "confidence": round(float(self.confidence), 3)}
+        if self.value is None:
+            d["reason"] = self.reason
+        return d
+
+
+@dataclass
+class ReaderSettings:
+    """Knobs of the reader; the defaults are the tested ones."""
+
+    work_px: int = WORK_PX
+    background_sigmas: float = 4.0  # a pixel this many spreads from every background colour is foreground
+    min_die_frac: float = 0.012  # smallest die side, as a fraction of the image's shorter side
+    max_die_frac: float = 0.45
+    extra: dict = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- loading
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """Read a photo file into a BGR array, or raise :class:`DiceImageError` saying why not."""
+    p = Path(path)
+    if not p.exists():
+        raise DiceImageError(f"{path}: no such file")
+    if p.is_dir():
+        raise DiceImageError(f"{path}: is a directory")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise DiceImageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not data:
+        raise DiceImageError(f"{path}: empty file")
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if img is None or img.size == 0:
+        raise DiceImageError(f"{path}: not a readable image (corrupt or unknown format)")
+    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-1024:]:
+        # OpenCV decodes a truncated JPEG with a grey tail; a cut-off photo is not to be trusted
+        raise DiceImageError(f"{path}: truncated JPEG")
+    return img
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.size == 0:
+        raise DiceImageError("not an image")
+    if image.dtype != np.uint8:
+        if np.issubdtype(image.dtype, np.floating) and image.max() <= 1.0:
+            image = image * 255.0
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.ndim == 2:
+        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim == 3 and image.shape[2] == 3:
+        return image
+    raise DiceImageError(f"not a BGR image: shape {image.shape}")
+
+
+# ---------------------------------------------------------------- foreground
+
+
+def background_distance(small: np.ndarray, border_frac: float = 0.03) -> np.ndarray:
+    """Per pixel: how far its colour is from the border's colours, in units of their spread."""
+    lab = flatten_lighting(cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB).astype(np.float32))
+    h, w = lab.shape[:2]
+    b = max(2, int(round(min(h, w) * border_frac)))
+    border = np.concatenate([lab[:b].reshape(-1, 3), lab[-b:].reshape(-1, 3),
+                             lab[:, :b].reshape(-1, 3), lab[:, -b:].reshape(-1, 3)])
+    if len(border) > 6000:
+        border = border[:: len(border) // 6000]
+    weights = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
+    samples = border * weights
+    k = 4
+    cv2.setRNGSeed(12345)
+    _, labels, centres = cv2.kmeans(samples, k, None,
+                                    (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 2,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    wlab = lab * weights
+    best = np.full((h, w), np.inf, np.float32)
+    for i in range(k):
+        members = samples[labels == i]
+        if len(members) < max(10, len(samples) // 50):  # a die or a hand on the border: not background
+            continue
+        spread = float(np.sqrt(((members - centres[i]) ** 2).sum(axis=1).mean()))
+        spread = max(spread, 3.0)
+        d = np.sqrt(((wlab - centres[i]) ** 2).sum(axis=2)) / spread
+        np.minimum(best, d, out=best)
+    return best
+
+
+def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
+    """Remove a smooth lighting gradient (vignetting, a lamp to one side) from a Lab image.
+
+    A quadratic surface per channel is fitted to the image robustly (pixels far from the fit, the
+    dice, are left out of the next pass), then subtracted, keeping the mean.
+    """
+    h, w = lab.shape[:2]
+    gw, gh = grid, max(8, round(grid * h / w))
+    tiny = cv2.resize(lab, (gw, gh), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    xx, yy = (xx.ravel() / gw - 0.5), (yy.ravel() / gh - 0.5)
+    A = np.stack([np.ones_like(xx), xx, yy, xx * xx, xx * yy, yy * yy], 1)
+    keep = np.ones(len(A), bool)
+    coef = np.zeros((6, 3), np.float32)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[keep], tiny[keep], rcond=None)
+        res = np.abs(tiny - A @ coef).sum(axis=1)
+        mad = float(np.median(res[keep])) + 1e-3
+        keep = res < 3.0 * mad + 2.0
+        if keep.sum() < 12:
+            break
+    Y, X = np.mgrid[0:h, 0:w].astype(np.float32)
+    X, Y = X / w - 0.5, Y / h - 0.5
+    terms = [X * 0 + 1, X, Y, X * X, X * Y, Y * Y]
+    out = lab.copy()
+    for c in range(3):
+        surf = sum(coef[k, c] * terms[k] for k in range(1, 6))
+        out[..., c] -= surf
+    return out
+
+
+def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
+    dist = background_distance(small)
+    fg = (dist > sigmas).astype(np.uint8) * 255
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    fg = fill_holes(fg)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return fg
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list[Die]:
+    """Every die in ``image`` (BGR): readable ones with a value, unreadable ones with ``value=None``."""
+    settings = settings or ReaderSettings()
+    img = _as_bgr(image)
+    H, W = img.shape[:2]
+    if min(H, W) < 16:
+        return []
+    f = min(1.0, settings.work_px / max(H, W))
+    small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
+    fg = foreground_mask(small, settings.background_sigmas)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, 8)
+    sh, sw = small.shape[:2]
+    min_side = settings.min_die_frac * min(sh, sw)
+    max_side = settings.max_die_frac * min(sh, sw)
+    blobs = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < min_side * min_side or max(bw, bh) < min_side:
+            continue
+        if x == 0 and y == 0 and bw == sw and bh == sh:
+            continue
+        blobs.append((i, x, y, bw, bh, area))
+    # the typical die size: from blobs that look like one die (squarish, full)
+    singles = []
+    for i, x, y, bw, bh, area in blobs:
+        cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        if rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7:
+            singles.append(math.sqrt(area))
+    typical = float(np.median(singles)) if singles else None
+
+    dice: list[Die] = []
+    for i, x, y, bw, bh, area in blobs:
+        est = math.sqrt(area)
+        if typical is not None:
+            est = min(est, typical * 1.15)
+        if est > max_side * 1.5:
+            continue
+        dice.extend(_read_blob(img, labels[y:y + bh, x:x + bw] == i, (x, y), f, est))
+    return _dedupe(dice)
+
+
+def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float, est_small: float) -> list[Die]:
+    """Read the dice in one foreground blob, at full resolution scaled to FACE_PX per die."""
+    H, W = img.shape[:2]
+    x, y = origin
+    bh, bw = blob_small.shape
+    pad = int(est_small * 0.25) + 2
+    # blob box in full-resolution pixels
+    X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
+    X1, Y1 = min(W, int(math.ceil((x + bw + pad) / f))), min(H, int(math.ceil((y + bh + pad) / f)))
+    s = FACE_PX / max(est_small / f * 0.9, 1.0)  # full-res -> normalised crop
+    s = min(s, 4.0)
+    crop = img[Y0:Y1, X0:X1]
+    cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
+    crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
+    # the blob mask, in crop pixels
+    m = np.zeros((int(bh + 2 * pad), int(bw + 2 * pad)), np.uint8)
+    m[pad:pad + bh, pad:pad + bw] = blob_small.astype(np.uint8) * 255
+    # align: small-image box (x - pad, y - pad) maps to full-res X0/Y0 up to clipping
+    sx0, sy0 = X0 * f - (x - pad), Y0 * f - (y - pad)
+    M = np.array([[1 / f * s, 0, -sx0 / f * s], [0, 1 / f * s, -sy0 / f * s]], np.float32)
+    mask = cv2.warpAffine(m, M, (cw, ch), flags=cv2.INTER_NEAREST)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    readings = read_crop(crop, mask)
+    out = []
+    for r in readings:
+        cx, cy = r.center
+        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason))
+    return out
+
+
+def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
+    """The faces in a normalised crop (a die about FACE_PX across) within ``mask``."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    expected = FACE_PX * FACE_PX
+    remaining = mask.copy()
+    results: list[FaceReading] = []
+    for _ in range(6):
+        if cv2.countNonZero(remaining) < 0.25 * expected:
+            break
+        inner = cv2.erode(remaining, np.ones((5, 5), np.uint8))
+        colour = _face_colour(lab, inner if cv2.countNonZero(inner) > 50 else remaining)
+        dist = _colour_distance(lab, colour)
+        vals = dist[remaining > 0]
+        otsu, _ = cv2.threshold(np.clip(vals, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255,
+                                cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        t = float(np.clip(otsu, 14, 40))
+        face = ((dist < t) & (remaining > 0)).astype(np.uint8) * 255
+        face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(face, 4)
+        found_any = False
+        for i in range(1, n):
+            area = stats[i, cv2.CC_STAT_AREA]
+            if area < 0.2 * expected:
+                continue
+            found_any = True
+            part = (labels == i).astype(np.uint8) * 255
+            results.extend(_read_region(part, dist, crop))
+            remaining[cv2.dilate(fill_holes(part), np.ones((7, 7), np.uint8)) > 0] = 0
+        if not found_any:
+            break
+    return results
+
+
+def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray) -> list[FaceReading]:
+    """One face region; if it is too big or reads badly, try it as several touching faces."""
+    expected = FACE_PX * FACE_PX
+    area = cv2.countNonZero(fill_holes(part))
+    whole = read_face(part, dist)
+    if whole.value is not None and area < 1.7 * expected:
+        return [whole]
+    pieces = split_faces(part, crop)
+    if len(pieces) >= 2:
+        readings = [read_face(p, dist) for p in pieces]
+        readings = [r for r in readings if cv2.countNonZero(r.face_mask) > 0.2 * expected]
+        if readings and sum(r.value is not None for r in readings) >= max(1, sum(whole.value is not None for _ in [0])):
+            return readings
+    if whole.value is None and not _die_like(whole.face_mask):
+        return []
+    return [whole]
+
+
+def split_faces(part: np.ndarray, crop: np.ndarray) -> list[np.ndarray]:
+    """Split a face region of touching dice: erode until it falls apart, then grow back (watershed)."""
+    filled = fill_holes(part)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    core = filled.copy()
+    min_piece = 0.08 * FACE_PX * FACE_PX
+    for _ in range(FACE_PX // 3):
+        core = cv2.erode(core, kernel)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece * 0.3]
+        if len(big) >= 2:
+            break
+        if n <= 1:
+            return []
+    else:
+        return []
+    if len(big) < 2:
+        return []
+    markers = np.zeros(part.shape, np.int32)
+    for k, i in enumerate(big, start=1):
+        markers[labels == i] = k
+    markers[filled == 0] = len(big) + 1
+    cv2.watershed(crop, markers)
+    pieces = []
+    for k in range(1, len(big) + 1):
+        piece = ((markers == k) & (part > 0)).astype(np.uint8) * 255
+        if cv2.countNonZero(piece) >= min_piece:
+            pieces.append(piece)
+    return pieces
+
+
+def _die_like(filled: np.ndarray | None) -> bool:
+    """Does an unread region look like a die's face (square-ish, full, die-sized)?"""
+    if filled is None:
+        return False
+    area = cv2.countNonZero(filled)
+    if not 0.35 * FACE_PX ** 2 <= area <= 2.0 * FACE_PX ** 2:
+        return False
+    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+    return rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.4 and area / (rw * rh) > 0.7
+
+
+def _dedupe(dice: list[Die]) -> list[Die]:
+    out: list[Die] = []
+    for d in sorted(dice, key=lambda d: (d.value is None, -d.confidence)):
+        if all(math.hypot(d.center[0] - o.center[0], d.center[1] - o.center[1]) > 0.5 * max(o.side_px, d.side_px, 1)
+               for o in out):
+            out.append(d)
+    return sorted(out, key=lambda d: (d.center[1], d.center[0]))
+
+
+def read_dice_file(path: str | Path, settings: ReaderSettings | None = None) -> list[Die]:
+    return read_dice(load_image(path), settings)

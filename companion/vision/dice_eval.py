@@ -1,0 +1,75 @@
+"""Score the dice reader against rendered scenes: shared by the tests and the benchmark.
+
+A die counts as *right* when a reading with its value lies within half a die of its centre;
+*wrong* when the nearest reading there has another value; *unread* when only an unreadable die was
+reported there; *missed* when nothing was. Readings near no die are *extra*.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .dice import Die, read_dice
+from .dice_render import Scene, render_scene
+
+
+@dataclass
+class Score:
+    counts: Counter = field(default_factory=Counter)
+
+    def add(self, other: "Score") -> None:
+        self.counts.update(other.counts)
+
+    @property
+    def dice(self) -> int:
+        return sum(self.counts[k] for k in ("right", "wrong", "unread", "missed"))
+
+    @property
+    def accuracy(self) -> float:
+        return self.counts["right"] / self.dice if self.dice else 1.0
+
+    def line(self) -> str:
+        c = self.counts
+        return (f"{100 * self.accuracy:5.1f}% right of {self.dice} dice (wrong {c['wrong']}, unread {c['unread']}, "
+                f"missed {c['missed']}, extra {c['extra']})")
+
+
+def score_scene(scene: Scene, found: list[Die]) -> Score:
+    score = Score()
+    used: set[int] = set()
+    for truth in scene.dice:
+        near = [(math.hypot(d.center[0] - truth.center[0], d.center[1] - truth.center[1]), k)
+                for k, d in enumerate(found) if k not in used]
+        near = [(dd, k) for dd, k in near if dd < 0.5 * truth.side_px]
+        if not near:
+            score.counts["missed"] += 1
+            continue
+        dd, k = min(near)
+        used.add(k)
+        d = found[k]
+        score.counts["right" if d.value == truth.value else "unread" if d.value is None else "wrong"] += 1
+    score.counts["extra"] += sum(1 for k, d in enumerate(found) if k not in used and d.value is not None)
+    return score
+
+
+def evaluate(seeds, **render_args) -> tuple[Score, dict[str, dict[str, Score]]]:
+    """Render a scene per seed, read it, and score overall and per category value."""
+    total = Score()
+    by: dict[str, dict[str, Score]] = defaultdict(lambda: defaultdict(Score))
+    for seed in seeds:
+        scene = render_scene(seed, **render_args)
+        found = read_dice(scene.image)
+        s = score_scene(scene, found)
+        total.add(s)
+        p = scene.params
+        by["surface"][p["surface"]].add(s)
+        by["tilt"]["tilted" if p["tilt"] > 0 else "top-down"].add(s)
+        by["blur"][p["blur"]].add(s)
+        by["touching"]["touching" if p["touching"] else "apart"].add(s)
+        for truth in scene.dice:  # per die colour; extras are not split by colour
+            one = score_scene(Scene(scene.image, [truth], scene.params), found)
+            one.counts["extra"] = 0
+            by["colour"][truth.style].add(one)
+    return total, by

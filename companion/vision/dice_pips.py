@@ -1,0 +1,260 @@
+"""Reading one die: its top face, the pips on it, and which of the six layouts they make.
+
+Works on a crop normalised so the die is about :data:`FACE_PX` pixels across, whatever the photo's
+scale. The top face is the largest region of one colour in the crop; pips are the holes in it
+(so darker and lighter pips are found the same way); the pips must then fit one of the canonical
+layouts of 1..6 under a similarity transform (any rotation, any scale), or the die is unreadable.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
+
+# Canonical pip positions, in units of half the face's side.
+LAYOUTS: dict[int, np.ndarray] = {
+    n: np.array([complex(x, y) for x, y in pts]) for n, pts in {
+        1: [(0, 0)],
+        2: [(-0.5, -0.5), (0.5, 0.5)],
+        3: [(-0.5, -0.5), (0, 0), (0.5, 0.5)],
+        4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+        5: [(-0.5, -0.5), (0.5, -0.5), (0, 0), (-0.5, 0.5), (0.5, 0.5)],
+        6: [(-0.5, -0.5), (-0.5, 0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0), (0.5, 0.5)],
+    }.items()
+}
+_PERMS = {n: np.array(list(itertools.permutations(range(n)))) for n in range(2, 7)}
+
+
+@dataclass
+class Pip:
+    x: float
+    y: float
+    area: float
+    circularity: float
+    contrast: float
+    fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
+
+
+@dataclass
+class FaceReading:
+    value: int | None  # None: a die seen but not read
+    center: tuple[float, float]  # in crop pixels
+    confidence: float
+    side: float  # face side in crop pixels (as fitted, or estimated)
+    reason: str = ""
+    face_mask: np.ndarray | None = None
+
+
+def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float]:
+    """Which canonical layout ``points`` make: (value, rms error in half-sides, centre, half-side).
+
+    The error is after the best similarity transform (rotation, scale, shift) and the best pairing
+    of points to layout positions; a reflection is not needed (every layout is symmetric).
+    """
+    n = len(points)
+    if n < 2 or n > 6:
+        return None, math.inf, complex(0, 0), 0.0
+    z = np.asarray(points, complex)
+    zc = z - z.mean()
+    best = (math.inf, complex(0, 0), 0.0)
+    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
+    cc = canon - canon.mean(axis=1, keepdims=True)
+    denom = (np.abs(cc) ** 2).sum(axis=1)
+    alpha = (np.conj(cc) * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
+    resid = np.abs(zc[None, :] - alpha[:, None] * cc) ** 2
+    scale = np.abs(alpha)
+    rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)
+    k = int(np.argmin(rms))
+    beta = z.mean() - alpha[k] * canon[k].mean()
+    best = (float(rms[k]), complex(beta), float(scale[k]))
+    return n, best[0], best[1], best[2]
+
+
+def _lab(img: np.ndarray) -> np.ndarray:
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab
+
+
+def _colour_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    d = lab - colour
+    return np.sqrt(0.6 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _face_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The commonest colour among the masked pixels (a coarse 3-D histogram's fullest bin)."""
+    px = lab[mask > 0]
+    if len(px) == 0:
+        return np.array([128, 128, 128], np.float32)
+    q = np.clip((px / 16).astype(np.int32), 0, 15)
+    keys = q[:, 0] * 256 + q[:, 1] * 16 + q[:, 2]
+    counts = np.bincount(keys, minlength=4096).reshape(16, 16, 16).astype(np.float32)
+    # smooth the histogram so a colour on a bin border is not split in two
+    counts = cv2.GaussianBlur(counts.reshape(16, 256), (3, 3), 0).reshape(16, 16, 16)
+    k = int(np.argmax(counts))
+    centre = np.array([k // 256, (k // 16) % 16, k % 16], np.float32) * 16 + 8
+    near = np.sqrt(((px - centre) ** 2).sum(axis=1)) < 24
+    return px[near].mean(axis=0) if near.sum() > 10 else centre
+
+
+def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float) -> list[Pip]:
+    """Pips: the holes in the face region, round and of a size that fits the face."""
+    holes = cv2.bitwise_and(face_filled, cv2.bitwise_not(face))
+    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, 8)
+    area_face = side * side
+    pips = []
+    for i in range(1, n):
+        a = float(stats[i, cv2.CC_STAT_AREA])
+        if not 0.003 * area_face <= a <= 0.1 * area_face:
+            continue
+        blob = (labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
+        blob = blob.astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            continue
+        c = max(contours, key=cv2.contourArea)
+        per = cv2.arcLength(c, True)
+        circ = 4 * math.pi * a / max(per * per, 1e-6)
+        if len(c) >= 5:
+            (_, _), (ea, eb), _ = cv2.fitEllipse(c)
+            aspect = max(ea, eb) / max(min(ea, eb), 1e-6)
+        else:
+            aspect = 1.0
+        if circ < 0.5 or aspect > 1.8:
+            continue
+        inside = dist[labels == i]
+        contrast = float(np.median(inside))
+        fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
+        pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill))
+    return pips
+
+
+def _consistent(pips: list[Pip]) -> list[Pip]:
+    """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
+    if len(pips) <= 2:
+        return pips
+    med = float(np.median([p.area for p in pips]))
+    pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
+    if len(pips) <= 2:
+        return pips
+    con = float(np.median([p.contrast for p in pips]))
+    return [p for p in pips if p.contrast >= 0.6 * con]
+
+
+def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, float, list[Pip]]:
+    """Fit a layout; if all pips do not fit, drop up to two that lie outside the fitted face.
+
+    Pips outside the face are side-face pips of a tilted die or specks on the table; a pip inside
+    the fitted face is never dropped (that could turn a six with a missed pip into a four).
+    """
+    value, rms, centre, half = fit_layout([complex(p.x, p.y) for p in pips])
+    if value is not None and rms <= 0.16:
+        return value, rms, centre, half, pips
+    best = (None, math.inf, complex(0, 0), 0.0, pips)
+    for drop in (1, 2):
+        if len(pips) - drop < 4:  # two or three points fit a layout too easily
+            break
+        for keep in itertools.combinations(range(len(pips)), len(pips) - drop):
+            sub = [pips[i] for i in keep]
+            v, r, c, hf = fit_layout([complex(p.x, p.y) for p in sub])
+            if v is None or r > 0.16 or r >= best[1]:
+                continue
+            dropped = [pips[i] for i in range(len(pips)) if i not in keep]
+            if all(max(abs(q.real), abs(q.imag)) > 1.05 for q in
+                   ((complex(p.x, p.y) - c) / max(hf, 1e-6) * _unrot(sub, c) for p in dropped)):
+                best = (v, r, c, hf, sub)
+        if best[0] is not None:
+            return best
+    return value, rms, centre, half, pips
+
+
+def _unrot(sub: list[Pip], centre: complex) -> complex:
+    """The rotation that takes the face's axes to x/y (from the pip farthest from the centre)."""
+    far = max(sub, key=lambda p: abs(complex(p.x, p.y) - centre))
+    d = complex(far.x, far.y) - centre
+    if abs(d) < 1e-6:
+        return complex(1, 0)
+    # corner pips sit on the diagonals: rotate the farthest one onto 45 degrees
+    return complex(math.cos(math.pi / 4), math.sin(math.pi / 4)) / (d / abs(d))
+
+
+def read_face(face: np.ndarray, dist: np.ndarray) -> FaceReading:
+    """Read one top face given its mask (uint8 0/255, face colour only) and the colour distance."""
+    filled = fill_holes(face)
+    area = float(cv2.countNonZero(filled))
+    side = math.sqrt(max(area, 1.0))
+    m = cv2.moments(filled, binaryImage=True)
+    cx, cy = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (0.0, 0.0)
+    pips = _consistent(find_pips(filled, face, dist, side))
+    if not pips:
+        return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
+    if len(pips) == 1:
+        p = pips[0]
+        off = math.hypot(p.x - cx, p.y - cy) / side
+        rel = math.sqrt(p.area) / side
+        if off < 0.18 and 0.06 <= rel <= 0.4:
+            conf = _confidence(off / 0.18, pips)
+            return FaceReading(1, (p.x, p.y), conf, side, "", filled)
+        return FaceReading(None, (cx, cy), 0.0, side, "lone pip off centre", filled)
+    value, rms, centre, half, pips = fit_with_outliers(pips)
+    if value is None:
+        return FaceReading(None, (cx, cy), 0.0, side, f"{len(pips)} pips", filled)
+    pip_r = math.sqrt(np.median([p.area for p in pips]) / math.pi)
+    ratio = pip_r / max(half, 1e-6)  # pip radius in half-sides: about 0.1-0.25 on real dice
+    size_ok = 0.4 * side <= 2 * half <= 1.5 * side
+    ok_geometry = True
+    inside = 0 <= int(centre.imag) < filled.shape[0] and 0 <= int(centre.real) < filled.shape[1] \
+        and filled[int(centre.imag), int(centre.real)] > 0
+    if value in (2, 3) and ok_geometry and not _agrees_with_face(filled, centre, half, alpha_angle(pips, centre)):
+        ok_geometry = False
+    if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
+        why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f})"
+        return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
+    return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
+
+
+def alpha_angle(pips: list[Pip], centre: complex) -> float:
+    """Direction (radians) from the centre to the farthest pip: a diagonal of the face for 2 and 3."""
+    far = max(pips, key=lambda p: abs(complex(p.x, p.y) - centre))
+    return math.atan2(far.y - centre.imag, far.x - centre.real)
+
+
+def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: float) -> bool:
+    """For two or three pips (which fit a line too easily): do they run along a diagonal of the
+    face region, with their middle near its centre?"""
+    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return False
+    (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+    side = (rw + rh) / 2
+    if abs(complex(rx, ry) - centre) > 0.22 * side:
+        return False
+    # the face's diagonals are at ang + 45 (mod 90) degrees
+    rel = (math.degrees(diag) - ang - 45.0) % 90.0
+    return min(rel, 90.0 - rel) < 18.0
+
+
+def _confidence(misfit: float, pips: list[Pip]) -> float:
+    """0..1 from how well the layout fits (misfit 0..1), how round and how contrasted the pips are."""
+    circ = min(1.0, float(np.mean([p.circularity for p in pips])) / 0.85)
+    contrast = min(1.0, float(np.median([p.contrast for p in pips])) / 40.0)
+    areas = np.array([p.area for p in pips])
+    spread = float(areas.std() / areas.mean()) if len(pips) > 1 else 0.0
+    c = (1 - 0.5 * misfit) * (0.6 + 0.4 * circ) * (0.6 + 0.4 * contrast) * (1 - min(0.3, spread * 0.5))
+    return round(max(0.0, min(1.0, c)), 3)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every hole filled (regions not reachable from the border)."""
+    h, w = mask.shape
+    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = pad.copy()
+    ff = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(flood, ff, (0, 0), 255)
+    return cv2.bitwise_or(mask, cv2.bitwise_not(flood)[1:-1, 1:-1])
