@@ -280,14 +280,17 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         t = float(np.clip(otsu, 14, 40))
         face = ((dist < t) & (remaining > 0)).astype(np.uint8) * 255
         face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(face, 4)
+        # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
+        cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, 4)
         found_any = False
         for i in range(1, n):
             area = stats[i, cv2.CC_STAT_AREA]
             if area < 0.2 * expected:
                 continue
             found_any = True
-            part = (labels == i).astype(np.uint8) * 255
+            part = cv2.dilate((labels == i).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
+            part = cv2.bitwise_and(part, face)
             results.extend(_read_region(part, dist, crop))
             remaining[cv2.dilate(fill_holes(part), np.ones((7, 7), np.uint8)) > 0] = 0
         if not found_any:
@@ -300,37 +303,38 @@ def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray) -> list[F
     expected = FACE_PX * FACE_PX
     area = cv2.countNonZero(fill_holes(part))
     whole = read_face(part, dist)
-    if whole.value is not None and area < 1.7 * expected:
+    if whole.value is not None and area < 1.6 * expected:
         return [whole]
     pieces = split_faces(part, crop)
     if len(pieces) >= 2:
         readings = [read_face(p, dist) for p in pieces]
-        readings = [r for r in readings if cv2.countNonZero(r.face_mask) > 0.2 * expected]
-        if readings and sum(r.value is not None for r in readings) >= max(1, sum(whole.value is not None for _ in [0])):
-            return readings
+        good = [r for r in readings if r.value is not None]
+        if len(good) > (1 if whole.value is not None else 0):
+            return good + [r for r in readings if r.value is None and _die_like(r.face_mask)]
     if whole.value is None and not _die_like(whole.face_mask):
         return []
     return [whole]
 
 
 def split_faces(part: np.ndarray, crop: np.ndarray) -> list[np.ndarray]:
-    """Split a face region of touching dice: erode until it falls apart, then grow back (watershed)."""
+    """Split a face region of touching dice: erode until it falls into the most pieces, then grow
+    the pieces back over the region (watershed)."""
     filled = fill_holes(part)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     core = filled.copy()
-    min_piece = 0.08 * FACE_PX * FACE_PX
+    min_piece = 0.03 * FACE_PX * FACE_PX
+    best: tuple[int, np.ndarray | None, list[int]] = (1, None, [])
     for _ in range(FACE_PX // 3):
         core = cv2.erode(core, kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece * 0.3]
-        if len(big) >= 2:
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece]
+        if len(big) > best[0]:
+            best = (len(big), labels, big)
+        if not big:
             break
-        if n <= 1:
-            return []
-    else:
+    if best[1] is None:
         return []
-    if len(big) < 2:
-        return []
+    _, labels, big = best
     markers = np.zeros(part.shape, np.int32)
     for k, i in enumerate(big, start=1):
         markers[labels == i] = k
@@ -339,7 +343,7 @@ def split_faces(part: np.ndarray, crop: np.ndarray) -> list[np.ndarray]:
     pieces = []
     for k in range(1, len(big) + 1):
         piece = ((markers == k) & (part > 0)).astype(np.uint8) * 255
-        if cv2.countNonZero(piece) >= min_piece:
+        if cv2.countNonZero(piece) >= 0.2 * FACE_PX * FACE_PX:
             pieces.append(piece)
     return pieces
 

@@ -102,16 +102,32 @@ def _face_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return px[near].mean(axis=0) if near.sum() > 10 else centre
 
 
+def face_hull(face: np.ndarray) -> np.ndarray:
+    """The convex hull of the face region's largest part, shrunk past the die's rounded edge."""
+    cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(face)
+    if not cnts:
+        return hull
+    c = max(cnts, key=cv2.contourArea)
+    cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    k = max(3, int(0.06 * math.sqrt(max(cv2.contourArea(c), 1.0)))) | 1
+    return cv2.erode(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
 def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float) -> list[Pip]:
-    """Pips: the holes in the face region, round and of a size that fits the face."""
-    holes = cv2.bitwise_and(face_filled, cv2.bitwise_not(face))
+    """Pips: what is not face colour inside the face's hull, round and of a size that fits the face.
+
+    Taking the hull (not only holes the face region encloses) keeps a pip whose ring of face
+    colour is broken at the die's edge.
+    """
+    holes = cv2.bitwise_and(cv2.bitwise_or(face_filled, face_hull(face)), cv2.bitwise_not(face))
     holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, 8)
     area_face = side * side
     pips = []
     for i in range(1, n):
         a = float(stats[i, cv2.CC_STAT_AREA])
-        if not 0.003 * area_face <= a <= 0.1 * area_face:
+        if not 0.003 * area_face <= a <= 0.35 * area_face:
             continue
         blob = (labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
         blob = blob.astype(np.uint8)
@@ -126,13 +142,42 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             aspect = max(ea, eb) / max(min(ea, eb), 1e-6)
         else:
             aspect = 1.0
-        if circ < 0.5 or aspect > 1.8:
-            continue
         inside = dist[labels == i]
         contrast = float(np.median(inside))
         fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
-        pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill))
+        if circ >= 0.5 and aspect <= 1.8 and a <= 0.1 * area_face:
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill))
+            continue
+        # pips that run together (big pips, blur): a chain of round blobs, split at the necks
+        for (px, py, pa) in split_touching_pips(blob):
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, contrast, fill))
     return pips
+
+
+def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
+    """A blob of two to six touching round pips: their centres (x, y) and areas, or [] if it is
+    not such a chain (the peaks of its distance transform must be alike and explain its area)."""
+    padded = cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    dt = cv2.distanceTransform(padded, cv2.DIST_L2, 5)
+    r = float(dt.max())
+    if r < 2:
+        return []
+    k = max(3, int(r * 1.2)) | 1
+    peaks = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (dt >= 0.7 * r)
+    n, lab, st, cen = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
+    if not 2 <= n - 1 <= 6:
+        return []
+    centres = [(float(cen[j, 0]) - 1, float(cen[j, 1]) - 1) for j in range(1, n)]
+    radii = [float(dt[int(round(cy)) + 1, int(round(cx)) + 1]) for cx, cy in centres]
+    for a_, b_ in itertools.combinations(range(len(centres)), 2):
+        if math.dist(centres[a_], centres[b_]) < 1.5 * r:
+            return []
+    area = float(cv2.countNonZero(blob))
+    circles = sum(math.pi * (rr + 0.5) ** 2 for rr in radii)
+    if not 0.75 <= area / max(circles, 1e-6) <= 1.6 or min(radii) < 0.7 * r:
+        return []
+    each = area / len(centres)
+    return [(cx, cy, each) for cx, cy in centres]
 
 
 def _consistent(pips: list[Pip]) -> list[Pip]:

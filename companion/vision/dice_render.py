@@ -352,11 +352,11 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                     other = np.clip(colour * 0.55 + 90 * shade, 0, 255)
                     face_img[y0:y0 + bh, x0:x0 + bw] = colour * (1 - t[..., None]) + other * t[..., None]
             # the rounded edge between two faces reads as a darker band
-            bevel = max(1, int(round(die_px * rng.uniform(0.02, 0.05))))
+            bevel = max(1, int(round(die_px * rng.uniform(0.04, 0.09))))
             edge_mask = np.zeros((rh, rw), np.float32)
             cv2.polylines(edge_mask, poly, True, 1.0, bevel, cv2.LINE_AA, shift=4)
             edge_mask *= face_mask
-            face_img = face_img * (1 - edge_mask[..., None] * rng.uniform(0.2, 0.45))
+            face_img = face_img * (1 - edge_mask[..., None] * rng.uniform(0.25, 0.5))
             a = 0.72 if translucent else 1.0
             if translucent:  # what lies behind shows through, tinted
                 face_img = face_img * 0.7 + under * (colour / 255.0) * 0.6

@@ -1,0 +1,310 @@
+"""Coverage: which expedition's sheets lie over which hex, from a registered photo.
+
+The photo is resampled onto the board plane (the loch and a margin, ``PPM`` px per mm) and divided
+by a *reference*: the empty board, either a calibration photo or the board rendered from the box
+profile.  A smooth lighting field (uneven light, colour temperature) is fitted to the uncovered
+paper and divided out too, so what remains is each pixel's transmission.  Transparencies multiply
+light, so log-transmissions add: a pixel's log-transmission is matched against every combination of
+the four expeditions' sheets (up to two of each, plus a grey term for shading); the best match
+names the expeditions present.  Pixels that are too bright (glare), saturated, too dark (deep
+shadow) or fit no combination (a hand) are *unknown*.
+
+A hex counts as covered by an expedition when any cleaned pixel of that expedition's colour lies
+on the hex or on its border lines (polygon grown by half the printed line width); tiny specks of
+colour (under ``MIN_BLOB_MM2``) are noise.  A hex not seen covered, with unknown pixels on it, is
+*unknown*, never "uncovered".
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from . import boardart
+from .registration import Registration, warp_to_board
+from .sheets import LINE_MM, point_in_polygon, _seg_dist
+
+EXPEDITIONS = ("independent", "japanese", "british", "american")
+PPM = 4.0  # board-plane pixels per mm
+MARGIN_MM = 4.0
+MIN_BLOB_MM2 = 2.0
+GLARE_LOG = 0.22  # brighter than the paper by this much (natural log): glare
+DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
+RESIDUAL_MAX = 0.30
+UNKNOWN_GROW_MM = 1.0
+LINE_GROW_MM = 1.5  # how far a colour seen on paper is followed into a printed line
+
+_LUT_LO, _LUT_HI, _LUT_N = -4.5, 1.0, 48
+
+
+@dataclass
+class Layout:
+    """The board-plane grid over the loch and every hex's pixels on it (cached per box)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    ppm: float
+    shape: tuple[int, int]
+    addresses: list[str]
+    index: np.ndarray  # concatenated flat pixel indices of every hex's region
+    offsets: np.ndarray  # start of each hex's run in ``index``
+    reference: np.ndarray  # the rendered board, RGB float32 0..1
+    paper: np.ndarray  # bool: plain loch paper, away from printed lines
+    land: np.ndarray  # bool: plain land in the margin round the loch, away from printed lines
+
+    def per_hex_any(self, mask: np.ndarray) -> np.ndarray:
+        flat = mask.reshape(-1)[self.index].astype(np.int32)
+        return np.add.reduceat(flat, self.offsets) > 0
+
+    def hexes_touching(self, mask: np.ndarray) -> list[str]:
+        return [a for a, hit in zip(self.addresses, self.per_hex_any(mask)) if hit]
+
+
+_LAYOUTS: dict = {}
+
+
+def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
+    key = (box.digest, ppm, line_mm)
+    if key in _LAYOUTS:
+        return _LAYOUTS[key]
+    shore = np.asarray(box.loch.shore_outline, float)
+    x0, y0 = np.floor(shore.min(0) - MARGIN_MM)
+    x1, y1 = np.ceil(shore.max(0) + MARGIN_MM)
+    w, h = int(round((x1 - x0) * ppm)), int(round((y1 - y0) * ppm))
+    ref = np.zeros((h, w, 3), np.float32)
+    boardart.draw_board(ref, box, boardart.plane_mapper(ppm, x0, y0), tracks=True, line_mm=line_mm)
+    # paper: loch pixels at least ~1 mm from any printed line
+    loch = np.zeros((h, w), np.uint8)
+    boardart.fill(loch, [shore], 255, boardart.plane_mapper(ppm, x0, y0))
+    lines = (ref.min(-1) < 0.8).astype(np.uint8)
+    k = int(round(1.0 * ppm)) * 2 + 1
+    near_line = cv2.dilate(lines, np.ones((k, k), np.uint8)) > 0
+    paper = (loch > 250) & ~near_line
+    land_px = np.zeros((h, w), np.uint8)
+    boardart.fill(land_px, [shore], 255, boardart.plane_mapper(ppm, x0, y0))
+    land = (land_px == 0) & ~near_line
+    half = line_mm / 2
+    index, offsets, addresses = [], [], []
+    n = 0
+    for hx in box.loch.hexes:
+        poly = np.asarray(hx.polygon, float)
+        lo = np.floor(((poly.min(0) - half) - [x0, y0]) * ppm - 1).astype(int)
+        hi = np.ceil(((poly.max(0) + half) - [x0, y0]) * ppm + 1).astype(int)
+        lo = np.maximum(lo, 0)
+        hi = np.minimum(hi, [w, h])
+        ii, jj = np.meshgrid(np.arange(lo[0], hi[0]), np.arange(lo[1], hi[1]))
+        pts = np.c_[x0 + (ii.ravel() + 0.5) / ppm, y0 + (jj.ravel() + 0.5) / ppm]
+        inside = point_in_polygon(pts, poly)
+        near = _seg_dist(pts, poly, np.roll(poly, -1, 0)).min(1) <= half + 1e-9
+        sel = inside | near
+        flat = (jj.ravel() * w + ii.ravel())[sel]
+        addresses.append(hx.address)
+        offsets.append(n)
+        index.append(flat)
+        n += len(flat)
+    out = Layout(float(x0), float(y0), float(x1), float(y1), ppm, (h, w), addresses,
+                 np.concatenate(index), np.array(offsets), ref, paper, land)
+    _LAYOUTS[key] = out
+    return out
+
+
+@lru_cache(maxsize=8)
+def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Classify quantised log-transmissions: (code, grey term) per bin.
+
+    Candidates: up to two sheets of each expedition (four in all), and, over up to two whole
+    sheets, part of one more sheet (a blurred edge): present when at least half covers the pixel.
+    code: bit i set = expedition i present; bit 4 = fits no candidate.
+    """
+    T = np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0)
+    a = np.log(T)  # (4, 3)
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    vecs, bits, cost = [full @ a], [(full > 0) @ (1 << np.arange(4))], [full.sum(1)]
+    base = full[full.sum(1) <= 2]
+    for k in range(4):
+        for alpha in (0.25, 0.5, 0.75):
+            part = np.log(1 - alpha + alpha * T[k])
+            vecs.append(base @ a + part)
+            b = (base > 0) @ (1 << np.arange(4))
+            bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
+            cost.append(base.sum(1) + alpha)
+    vec = np.concatenate(vecs)
+    bit = np.concatenate(bits).astype(np.uint8)
+    pen = 0.02 * np.concatenate(cost)
+    c = (np.arange(_LUT_N) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO
+    L = np.stack(np.meshgrid(c, c, c, indexing="ij"), -1).reshape(-1, 3).astype(np.float32)
+    code = np.empty(len(L), np.uint8)
+    grey = np.empty(len(L), np.float32)
+    vec32 = vec.astype(np.float32)
+    for i in range(0, len(L), 4096):
+        diff = L[i:i + 4096, None, :] - vec32[None]
+        s = np.clip(diff.mean(-1), s_lo, s_hi)
+        res = np.sqrt(((diff - s[..., None]) ** 2).sum(-1)) + pen[None, :]
+        best = res.argmin(1)
+        idx = np.arange(len(best))
+        code[i:i + 4096] = bit[best] | np.where(res[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
+        grey[i:i + 4096] = s[idx, best]
+    return code, grey
+
+
+def _lighting(D: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
+              window_mm: float = 96.0, glare_mm: float = 64.0) -> np.ndarray:
+    """The log-lighting field (per channel) over the grid, from the uncovered paper.
+
+    Sheets only ever darken a channel, so the lighting is the *upper envelope* of the paper's
+    brightness: per cell a high percentile, then a grey-level closing wider than any sheet (which
+    fills the dips under sheets), smoothed and interpolated to every pixel.
+    """
+    h, w = paper.shape
+    cs = max(4, int(cell_mm * ppm))
+    ny, nx = -(-h // cs), -(-w // cs)
+    V = np.full((ny, nx, 3), np.nan, np.float32)
+    for j in range(ny):
+        for i in range(nx):
+            m = paper[j * cs:(j + 1) * cs, i * cs:(i + 1) * cs]
+            if m.sum() >= cs * cs * 0.15:
+                V[j, i] = np.percentile(D[j * cs:(j + 1) * cs, i * cs:(i + 1) * cs][m], 90, axis=0)
+    good = ~np.isnan(V[..., 0])
+    if good.sum() == 0:
+        return np.zeros((h, w, 3), np.float32)
+    fill_value = np.nanmedian(V.reshape(-1, 3), axis=0)
+    win = int(window_mm / cell_mm) | 1
+    kernel = np.ones((win, 2 * win + 1), np.uint8)  # rows x columns: the loch is long and narrow
+    small = np.ones((int(glare_mm / cell_mm) | 1,) * 2, np.uint8)
+    out = np.empty_like(V)
+    for c in range(3):
+        ch = np.where(good, V[..., c], -20.0).astype(np.float32)
+        ch = cv2.dilate(ch, kernel, borderType=cv2.BORDER_REPLICATE)  # closing: fill dips under sheets
+        ch = cv2.erode(ch, kernel, borderType=cv2.BORDER_REPLICATE)
+        ch = cv2.erode(ch, small, borderType=cv2.BORDER_REPLICATE)  # opening: drop glare peaks
+        ch = cv2.dilate(ch, small, borderType=cv2.BORDER_REPLICATE)
+        ch[ch < -10] = fill_value[c]
+        out[..., c] = cv2.GaussianBlur(ch, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
+    # cell centres -> pixels
+    big = cv2.resize(out, (nx * cs, ny * cs), interpolation=cv2.INTER_LINEAR)
+    return big[:h, :w]
+
+
+@dataclass
+class CoverageResult:
+    covered: dict[str, list[str]]  # expedition -> hexes
+    unknown: dict[str, list[str]]  # expedition -> hexes it cannot decide
+    unknown_hexes: list[str]  # hexes with unseen pixels (any expedition)
+    unknown_regions: list[dict]
+    masks: dict[str, np.ndarray]  # expedition -> bool mask on the layout grid
+    unknown_mask: np.ndarray
+    dark_fraction: float
+    debug: dict | None = None
+
+
+def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray | None = None,
+            colours: dict | None = None, ppm: float = PPM) -> CoverageResult:
+    """Per-expedition covered hexes of a registered RGB photo."""
+    lay = layout(box, ppm)
+    warped, valid = warp_to_board(photo_rgb, reg, lay.x0, lay.y0, lay.x1, lay.y1, ppm)
+    img = warped.astype(np.float32) * (1 / 255.0)
+    ref = lay.reference if reference is None else reference
+    if reference is None:
+        # the camera softens printed lines; soften the drawn reference alike
+        scale = _photo_scale(reg, lay)
+        sigma = max(0.5, 0.5 * ppm / max(scale, 0.5))
+        ref = cv2.GaussianBlur(ref, (0, 0), sigma)
+    D = cv2.log(np.maximum(img, 1 / 512)) - cv2.log(np.maximum(ref, 1 / 64))
+    paper = lay.paper & valid
+    light = _lighting(D, paper, ppm)
+    L = D - light
+    cols = colours or box.sheet_colours
+    # the land's printed colour may differ from the drawing: take its median as uncovered
+    land = lay.land & valid
+    if land.sum() > 200:
+        L = np.where(lay.land[..., None], L - np.median(L[land], axis=0), L)
+    key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
+    narrow_code, narrow_s = _lut(key, -1.2, 0.25)
+    wide_code, _ = _lut(key, -2.0, 0.8)
+    flat_area = lay.paper | lay.land
+    Ls = np.where(flat_area[..., None], L, cv2.blur(L, (3, 3)))
+    q = np.clip(((Ls - _LUT_LO) / (_LUT_HI - _LUT_LO) * _LUT_N).astype(np.int32), 0, _LUT_N - 1)
+    flat = (q[..., 0] * _LUT_N + q[..., 1]) * _LUT_N + q[..., 2]
+    on_paper = lay.paper
+    code = np.where(flat_area, narrow_code[flat], wide_code[flat] & 15)
+    s = narrow_s[flat]
+    glare = flat_area & (L.max(-1) > GLARE_LOG)
+    saturated = (warped.min(-1) >= 250) & (L.max(-1) > 0.08)
+    dark = (s < DEEP_SHADOW_LOG) & flat_area
+    too_dark_px = warped.max(-1) < 25
+    misfit = ((code & 16) > 0) & flat_area
+    ko = int(round(1.0 * ppm)) | 1
+    misfit = cv2.morphologyEx(misfit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
+    unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit
+    unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
+    k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
+    unknown = cv2.dilate(unknown.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    seen = ~unknown
+    loch_px = lay.paper.sum()
+    dark_fraction = float((too_dark_px & lay.paper).sum() / max(loch_px, 1))
+    grow = int(round(LINE_GROW_MM * ppm))
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+    masks, covered, undecided = {}, {}, {}
+    unk_hex = lay.per_hex_any(unknown)
+    for i, e in enumerate(EXPEDITIONS):
+        has = ((code & (1 << i)) > 0) & seen & valid
+        m = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
+        # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
+        allowed = (has & ~flat_area).astype(np.uint8)
+        mm = m.astype(np.uint8)
+        for _ in range(grow):
+            mm = cv2.dilate(mm, cross) & (allowed | mm)
+        m = mm > 0
+        masks[e] = m
+        hit = lay.per_hex_any(m)
+        covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
+        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_hex) if u and not h]
+    regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px, ~valid)
+    return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
+                          masks, unknown, dark_fraction,
+                          {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
+                           'misfit': misfit, 'L': L, 'light': light})
+
+
+def _photo_scale(reg: Registration, lay: Layout) -> float:
+    """Photo pixels per board mm in the middle of the loch."""
+    c = np.array([[(lay.x0 + lay.x1) / 2, (lay.y0 + lay.y1) / 2]])
+    p = reg.to_photo(np.vstack([c, c + [1.0, 0.0]]))
+    return float(np.linalg.norm(p[1] - p[0]))
+
+
+def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return mask.astype(bool)
+    keep = stats[:, cv2.CC_STAT_AREA] >= min_px
+    keep[0] = False
+    return keep[labels]
+
+
+def _regions(unknown, lay: Layout, glare, saturated, dark, outside) -> list[dict]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(unknown.astype(np.uint8), connectivity=8)
+    out = []
+    for k in range(1, n):
+        m = labels == k
+        kinds = []
+        for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside)):
+            if (src & m).any():
+                kinds.append(name)
+        x, y, w, h = stats[k, :4]
+        hexes = lay.hexes_touching(m)
+        if not hexes:
+            continue
+        out.append({"reason": ", ".join(kinds) or "unrecognised (a hand or an object?)",
+                    "bbox_mm": [round(lay.x0 + x / lay.ppm, 1), round(lay.y0 + y / lay.ppm, 1),
+                                round(w / lay.ppm, 1), round(h / lay.ppm, 1)],
+                    "hexes": hexes})
+    return out
