@@ -105,12 +105,13 @@ class Debouncer:
     """Turns raw contact readings into presses: closed for PRESS_MS is a press, open for RELEASE_MS ends it.
 
     ``update(closed, now_ms)`` returns True exactly once per press, however long it is held and
-    however much the contact bounces.
+    however much the contact bounces. ``held`` (the contact closed at boot) makes it start pressed,
+    so a button held down at boot, or a stuck one, counts only after it has been seen open.
     """
 
-    def __init__(self, press_ms=PRESS_MS, release_ms=RELEASE_MS):
+    def __init__(self, press_ms=PRESS_MS, release_ms=RELEASE_MS, held=False):
         self.press_ms, self.release_ms = press_ms, release_ms
-        self.pressed = False
+        self.pressed = held
         self.raw = False
         self.since = None
 
@@ -141,7 +142,7 @@ class Board:
         for name, _ in leds:
             if name not in EXPEDITIONS:
                 raise ValueError("unknown LED " + str(name))
-        self.buttons = [(name, pin, Debouncer(press_ms, release_ms)) for name, pin in buttons]
+        self.buttons = [(name, pin, Debouncer(press_ms, release_ms, pin.value() == 0)) for name, pin in buttons]
         self.leds = list(leds)
         self.write = write
         self.boot_id = boot_id

@@ -42,6 +42,34 @@ def find_pico_ports() -> list:
     return sorted((p for p in list_ports.comports() if p.vid == PICO_VID), key=lambda p: p.device)
 
 
+def probe(path: str, timeout_s: float = 1.0, baudrate: int = 115200) -> dict:
+    """Open ``path``, say hello, and return the board's hello as a dict; :class:`BoardLost` if none.
+
+    ``nessie-companion doctor --probe`` uses it. It opens the port, so do not probe a port that a
+    running companion holds.
+    """
+    import serial
+
+    try:
+        with serial.Serial(path, baudrate, timeout=0.05, write_timeout=1) as link:
+            link.reset_input_buffer()
+            link.write(bp.format_hello())
+            reader = _LineReader(link)
+            deadline = time.monotonic() + timeout_s
+            while time.monotonic() < deadline:
+                for raw in reader.lines():
+                    try:
+                        message = bp.parse_line(raw)
+                    except bp.GarbledLine:
+                        continue
+                    if message.kind == "HELLO":
+                        _, protocol, firmware, boot_id, _ = message.args
+                        return {"protocol": int(protocol), "firmware": firmware, "boot_id": boot_id}
+    except (OSError, serial.SerialException) as exc:
+        raise BoardLost(str(exc)) from None
+    raise BoardLost(f"no hello within {timeout_s:g} s: not a Nessie board, or busy")
+
+
 class SerialBoard(DiceSource):
     """A Pico button board on a serial port. ``port``: a device path or ``"auto"``."""
 
@@ -230,19 +258,25 @@ class SerialBoard(DiceSource):
 
 
 class _LineReader:
-    """Splits what arrives on a port into lines; an over-long run without a newline is dropped."""
+    """Splits what arrives on a port into lines; an over-long run is reported once, then skipped
+    up to its newline."""
 
     def __init__(self, link):
         self.link = link
         self.buffer = b""
+        self.skipping = False
 
     def lines(self) -> list[bytes]:
         data = self.link.read(max(1, self.link.in_waiting))  # waits up to the port's timeout
         if not data:
             return []
-        self.buffer += data
-        *lines, self.buffer = self.buffer.split(b"\n")
-        if len(self.buffer) > 4 * bp.MAX_LINE:
-            lines.append(self.buffer)  # reported as garbled, then forgotten
-            self.buffer = b""
+        *lines, rest = (self.buffer + data).split(b"\n")
+        if self.skipping and lines:
+            lines, self.skipping = lines[1:], False  # the tail of the over-long line
+        if self.skipping:
+            rest = b""
+        elif len(rest) > 4 * bp.MAX_LINE:
+            lines.append(rest)  # reported as garbled (too long), the rest of it dropped
+            rest, self.skipping = b"", True
+        self.buffer = rest
         return [line for line in lines if line.strip(b"\r")]

@@ -69,6 +69,7 @@ class VirtualSerialBoard:
         self.drop_frames = 0  # the next N frames to the host are lost
         self.duplicate_frames = 0  # the next N frames to the host are sent twice
         self.silent = False  # the board hangs: it reads but sends nothing
+        self.deaf = False  # what the host sends is lost (its acknowledgements too)
         self.sent: list[str] = []  # every frame that went out, for tests
 
     # -- the cable -----------------------------------------------------------------------------
@@ -139,7 +140,8 @@ class VirtualSerialBoard:
                         data = os.read(master, 4096)
                     except OSError:  # nobody has the port open
                         data = b""
-                    self.board.feed(data, now)
+                    if not self.deaf:
+                        self.board.feed(data, now)
                 for name, at in list(self._releases.items()):
                     if time.monotonic() >= at:
                         self.pins[name].release()
