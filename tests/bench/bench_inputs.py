@@ -1,0 +1,114 @@
+"""Button boards: press to callback latency, GPIO (mock pins) and Pico serial (pty), vs baselines.
+
+GPIO: from a MockFactory pin driven low to our callback (through our 3 ms debounce); baseline:
+gpiozero's own ``when_pressed`` on the same kind of pin, no debounce. Serial: from the firmware
+logic queueing a press (``Board.press``) to our callback, through the pty, parsing, ordering and
+acknowledging; baseline: one line written to a pty master and read back with pyserial. Targets
+(issue 4): GPIO 5 ms and serial 10 ms at the 99th percentile.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+N = 200
+
+
+def _pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def _fmt(name, values, target=None, baseline=None):
+    p50, p99 = _pct(values, 50) * 1000, _pct(values, 99) * 1000
+    text = f"{name}: p50 {p50:.2f} ms, p99 {p99:.2f} ms over {len(values)}"
+    if target is not None:
+        text += f" (target p99 <= {target} ms: {'met' if p99 <= target else 'NOT met'})"
+    if baseline is not None:
+        text += f"; {p99 / max(_pct(baseline, 99) * 1000, 1e-6):.1f}x baseline p99"
+    return text
+
+
+def _gpio():
+    from gpiozero import Button
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.inputs.gpio_board import DEFAULT_BUTTONS, GPIOBoard
+
+    factory = MockFactory()
+    arrived = threading.Event()
+    base = []
+    button = Button(4, pin_factory=factory)
+    button.when_pressed = lambda: arrived.set()
+    pin = factory.pin(4)
+    for _ in range(N):
+        arrived.clear()
+        t0 = time.perf_counter()
+        pin.drive_low()
+        arrived.wait(1)
+        base.append(time.perf_counter() - t0)
+        pin.drive_high()
+    button.close()
+    ours = []
+    board = GPIOBoard(pin_factory=factory)
+    board.start(lambda e: arrived.set())
+    pin = factory.pin(DEFAULT_BUTTONS["4"])
+    for _ in range(N):
+        arrived.clear()
+        t0 = time.perf_counter()
+        pin.drive_low()
+        arrived.wait(1)
+        ours.append(time.perf_counter() - t0)
+        time.sleep(0.002)
+        pin.drive_high()
+        time.sleep(0.03)  # past the 25 ms release window
+    board.close()
+    return base, ours
+
+
+def _serial():
+    import serial
+
+    from companion.inputs.serial_board import SerialBoard
+    from companion.inputs.simulated_board import VirtualSerialBoard
+
+    master, slave = os.openpty()
+    link = serial.Serial(os.ttyname(slave), timeout=1)
+    base = []
+    for _ in range(N):
+        t0 = time.perf_counter()
+        os.write(master, b"1 BTN 4*9A\n")
+        link.readline()
+        base.append(time.perf_counter() - t0)
+    link.close()
+    os.close(master)
+    os.close(slave)
+
+    twin = VirtualSerialBoard()
+    twin.plug()
+    arrived = threading.Event()
+    board = SerialBoard(twin.port)
+    board.start(lambda e: arrived.set())
+    board.connected_event.wait(5)
+    ours = []
+    for _ in range(N):
+        arrived.clear()
+        with twin._lock:
+            t0 = time.perf_counter()
+            twin.board.press("4", int(time.monotonic() * 1000))
+        arrived.wait(1)
+        ours.append(time.perf_counter() - t0)
+    board.close()
+    twin.close()
+    return base, ours
+
+
+def run():
+    base, ours = _gpio()
+    yield _fmt("gpio baseline (gpiozero when_pressed, no debounce)", base)
+    yield _fmt("gpio board press -> callback (3 ms debounce included)", ours, 5, base)
+    base, ours = _serial()
+    yield _fmt("serial baseline (one line through a pty, pyserial readline)", base)
+    yield _fmt("serial board event -> callback (virtual board's 1 ms loop included)", ours, 10, base)
