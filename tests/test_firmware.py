@@ -139,6 +139,71 @@ def test_scenario_on_real_micropython(fw, capsys):
     assert result.stdout == on_cpython  # the same bytes, checksums included
 
 
+# main.py's loop, with its I/O faked: bytes in, frames out, Ctrl-C handling.
+MAIN_SCENARIO = r'''
+clock = [0]
+def ticks():
+    return clock[0]
+def sleep_ms(ms):
+    clock[0] += ms
+incoming = list(bl.encode(0, "PING").encode())
+def ready():
+    return len(incoming) > 0
+def read():
+    return bytes([incoming.pop(0)])
+out = []
+pin = bl.FakePin(1)
+board = bl.Board([("4", pin)], [], out.append, "cafe", 0)
+fw_main.serve(board, ready, read, ticks, sleep_ms, 5)
+pin.press()
+fw_main.serve(board, ready, read, ticks, sleep_ms, 10)
+print([line.strip() for line in out], clock[0])
+interrupts = [clock[0] + 10, clock[0] + 3000]  # two stray Ctrl-C bytes, far apart: the board goes on
+# (a loop that meets one skips its 1 ms sleep, hence 4013 below)
+def ready_int():
+    return bool(interrupts) and clock[0] >= interrupts[0]
+def read_int():
+    interrupts.pop(0)
+    raise KeyboardInterrupt
+fw_main.serve(board, ready_int, read_int, ticks, sleep_ms, 4000)
+print("still serving", clock[0])
+interrupts = [clock[0] + 10, clock[0] + 400]  # two within a second: back to the REPL
+try:
+    fw_main.serve(board, ready_int, read_int, ticks, sleep_ms, 4000)
+except KeyboardInterrupt:
+    print("to the REPL", clock[0])
+'''
+
+MAIN_EXPECTED = """\
+['0 HELLO nessie-board 1 0.1.0 cafe 1*F5', '0 PONG off*37', '1 BTN 4*B6'] 15
+still serving 4013
+to the REPL 4413
+"""
+
+
+def test_main_loop_on_cpython(fw, capsys):
+    import importlib.util
+    import sys
+
+    sys.modules["board_logic"] = fw  # main.py imports it by its name on the Pico
+    try:
+        spec = importlib.util.spec_from_file_location("nessie_main", FIRMWARE / "main.py")
+        fw_main = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(fw_main)  # not __main__: defines, does not run
+        exec(MAIN_SCENARIO, {"bl": fw, "fw_main": fw_main})
+    finally:
+        del sys.modules["board_logic"]
+    assert capsys.readouterr().out == MAIN_EXPECTED
+
+
+def test_main_loop_on_real_micropython():
+    with MicroPythonSession(readonly_dir=str(FIRMWARE), fuel=4_000_000_000) as mp:
+        result = mp.run('import sys\nsys.path.insert(0, "/input")\nimport board_logic as bl\n'
+                        'import main as fw_main\n' + MAIN_SCENARIO)
+    assert result.stderr == ""
+    assert result.stdout == MAIN_EXPECTED
+
+
 def test_micropython_uses_its_own_wrapping_ticks_diff():
     with MicroPythonSession(readonly_dir=str(FIRMWARE), fuel=400_000_000) as mp:
         result = mp.run('import sys\nsys.path.insert(0, "/input")\nimport board_logic as bl\n'
