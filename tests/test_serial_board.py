@@ -222,9 +222,9 @@ def test_garbage_bytes_are_logged_and_counted_and_change_nothing(host, twin, cap
 
 
 def test_the_board_counts_what_the_host_garbles(host, twin):
-    # The host never sends garbage itself; feed the board's own logic directly, as a line would.
-    twin.board.feed(b"LED american\n", 0)
-    twin.board.feed(bp.frame(0, "DANCE"), 0)
+    # The host never sends garbage itself; hand it to the board as if the line had garbled it.
+    twin.receive(b"LED american\n")
+    twin.receive(bp.frame(0, "DANCE"))
     assert twin.board.counters["garbled"] == 1 and twin.board.counters["unknown"] == 1
     assert wait_for(lambda: host.counters["board_errors"] == 2)
 

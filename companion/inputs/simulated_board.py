@@ -123,6 +123,11 @@ class VirtualSerialBoard:
         with self._lock:
             self._out.append(raw.decode("latin-1"))
 
+    def receive(self, data: bytes) -> None:
+        """Hand the firmware bytes as if the host had sent them (to test what it does with garbage)."""
+        with self._lock:
+            self.board.feed(data, _now_ms())
+
     @property
     def led(self) -> str | None:
         lit = [name for name, pin in self.led_pins.items() if pin.value()]
