@@ -12,7 +12,7 @@ from companion.box_profiles import load_box
 from companion.config import Config
 from companion.errors import CompanionError
 from companion.games import available_modules
-from companion.games.nessie_hunt import Advance, LogisticsDealt, NessieHunt, Throw
+from companion.games.nessie_hunt import Advance, EndTurn, LogisticsDealt, NessieHunt, Throw
 from companion.inputs import DiceSource, InputEvent, VirtualDie
 from companion.simulator import Autoplayer, default_setup
 from companion.store import EventStore
@@ -60,12 +60,11 @@ class Service:
                 return self.table.submit(Throw(event.value, event.source), origin=event.source)
             if event.kind == "undo":
                 return self.table.undo(origin=event.source)
-            legal = self.table.view()["legal"]
-            kinds = {a["type"] for a in legal}
-            if "logistics-dealt" in kinds:
-                return self.table.submit(LogisticsDealt(), origin=event.source)
-            if "advance" in kinds:
-                return self.table.submit(Advance(), origin=event.source)
+            # Next: whatever "go on" means now (a card settled at the table, end of a purchase turn, Next).
+            kinds = {a["type"] for a in self.table.view()["legal"]}
+            for kind, action in (("logistics-dealt", LogisticsDealt()), ("end-turn", EndTurn()), ("advance", Advance())):
+                if kind in kinds:
+                    return self.table.submit(action, origin=event.source)
             return None
         except CompanionError as exc:
             for source in self.sources:

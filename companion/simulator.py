@@ -11,19 +11,19 @@ import threading
 import time
 
 from companion.errors import CompanionError
-from companion.games.nessie_hunt import Advance, LogisticsDealt, NewGame, Throw
+from companion.games.nessie_hunt import NewGame, Throw
 
 log = logging.getLogger(__name__)
 
 
 def default_setup(players: int = 4, expeditions=(), sponsor: str = "") -> NewGame:
-    """The rulebook's default seating for a player count (four players: Independent is Sponsor)."""
+    """The rulebook's default seating for a player count, with the companion as Sponsor."""
     if players in (4, 5):
         exps = ("independent", "japanese", "british", "american")
-        return NewGame(players, exps, sponsor or ("independent" if players == 4 else "fifth-player"))
+        return NewGame(players, exps, sponsor or "companion")
     defaults = {1: ("american",), 2: ("british", "american"), 3: ("japanese", "british", "american")}
     exps = tuple(expeditions) or defaults.get(players, ())
-    return NewGame(players, exps, sponsor or (exps[-1] if exps else ""))
+    return NewGame(players, exps, sponsor or "companion")
 
 
 class Autoplayer:
@@ -33,6 +33,7 @@ class Autoplayer:
         self._last_human = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
+        self._players = None
 
     def start(self) -> None:
         self._thread.start()
@@ -49,19 +50,27 @@ class Autoplayer:
 
     def step(self) -> dict | None:
         """Make the next legal move; returns the new view (None if nothing could be done)."""
-        legal = self.table.view()["legal"]
-        if not legal:
+        state = self.table.state
+        if state is None:
+            return self.table.submit(default_setup(), origin="autoplay")
+        if state.step.value == "over":
             return None
-        kind = legal[0]["type"]
-        if kind == "throw":
-            action = Throw(self.die.roll(), "autoplay")
-        elif kind == "logistics-dealt":
-            action = LogisticsDealt()
-        elif kind == "advance":
-            action = Advance()
-        else:
-            action = default_setup()
+        if self._players is None or self._players.setup is not self.table.setup:
+            self._players = self._new_players()
+        action = self._players.next_action(state)
+        if isinstance(action, Throw):
+            action = Throw(self.die.roll(), "autoplay")  # the demo's own seeded die
         return self.table.submit(action, origin="autoplay")
+
+    def _new_players(self):
+        """Simulated players for every seat of the current game (strategies as in the simulator)."""
+        from companion.sim.runner import Simulation
+        from companion.sim.strategies import STRATEGIES
+
+        setup = self.table.setup
+        names = ("prudent", "greedy")
+        strategies = {n: STRATEGIES[names[i % 2]]() for i, n in enumerate(setup.expeditions)}
+        return Simulation(self.table.game, setup, strategies, seed=self.die.seed or 0)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval_s):

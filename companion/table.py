@@ -79,6 +79,11 @@ class Table:
         return self._states[-1] if self._states else None
 
     @property
+    def setup(self):
+        """The action that started the current game, or None."""
+        return self._actions[0] if self._actions else None
+
+    @property
     def version(self) -> int:
         return self._version
 

@@ -10,24 +10,27 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.errors import GameImportError, IllegalAction, MalformedAction, NothingToUndo, StaleRequest
-from companion.games.nessie_hunt import (Advance, LogisticsDealt, NessieHunt, NewGame, Throw, action_from_json,
+from companion.games.nessie_hunt import (Advance, Buy, ClaimTrump, Coverage, EndTurn, EvidenceCard, LogisticsDealt,
+                                          NessieHunt, NewGame, PlayTrump, RepayLoan, Return, Throw, action_from_json,
                                           action_to_json)
 from companion.store import EventStore, StoreError
 from companion.table import Table
 
-SETUPS = [
-    NewGame(4, ("independent", "japanese", "british", "american"), "independent"),
-    NewGame(5, ("independent", "japanese", "british", "american"), "fifth-player", target=600),
-    NewGame(3, ("japanese", "british", "american"), "american"),
-    NewGame(2, ("japanese", "american"), "japanese"),
-    NewGame(1, ("british",), "british"),
-]
+from tests.nessie_helpers import SETUPS  # noqa: E402
 
 actions = st.one_of(
     st.builds(Throw, st.integers(1, 6), st.sampled_from(["screen", "camera", "gpio", "serial", "autoplay"])),
     st.builds(LogisticsDealt, st.one_of(st.none(), st.text(min_size=1, max_size=10))),
     st.just(Advance()),
     st.sampled_from(SETUPS),
+    st.builds(Coverage, st.lists(st.tuples(st.integers(1, 60), st.sampled_from(["surface", "left", "right", "up", "down"])), max_size=5).map(tuple)),
+    st.builds(EvidenceCard, st.integers(0, 500)),
+    st.builds(Buy, st.sampled_from(["sonar", "cage", "eye_witness"]), st.one_of(st.none(), st.just("D3b"))),
+    st.builds(Return, st.integers(1, 60)),
+    st.builds(RepayLoan, st.integers(1, 900)),
+    st.just(EndTurn()),
+    st.builds(ClaimTrump, st.sampled_from(["british", "american"])),
+    st.builds(PlayTrump, st.sampled_from(["D", "3", "b"])),
 )
 
 
@@ -59,11 +62,16 @@ def test_malformed_actions_are_refused_with_a_reason(data, match):
 
 
 def legal_script(game, setup, choices):
-    """Turn a list of random numbers into a legal game: at each step take what the rules allow."""
+    """Turn a list of random numbers into a legal game: at each step one of the moves the rules list."""
+    import random
+
+    from tests.nessie_helpers import random_action
+
     state, out = game.start(setup), [setup]
     for c in choices:
-        kind = game.legal_actions(state)[0]["type"]
-        action = {"throw": Throw(c % 6 + 1), "logistics-dealt": LogisticsDealt(), "advance": Advance()}[kind]
+        if state.step.value == "over":
+            break
+        action = random_action(game, state, random.Random(c))
         state = game.apply(state, action)
         out.append(action)
     return out, state
@@ -82,6 +90,9 @@ def test_replay_is_deterministic(box, setup, choices):
 @given(setup=st.sampled_from(SETUPS),
        steps=st.lists(st.tuples(st.integers(0, 1000), st.booleans()), min_size=1, max_size=40))
 def test_undo_is_replay_without_the_last_action_and_survives_reopening(box, tmp_path_factory, setup, steps):
+    import random
+
+    from tests.nessie_helpers import random_action
     game = NessieHunt(box)
     path = tmp_path_factory.mktemp("db") / "log.sqlite"
     table = Table(game, EventStore(path))
@@ -94,8 +105,9 @@ def test_undo_is_replay_without_the_last_action_and_survives_reopening(box, tmp_
             in_force.pop()
             assert table.state == before_last
             continue
-        kind = game.legal_actions(table.state)[0]["type"]
-        action = {"throw": Throw(choice % 6 + 1), "logistics-dealt": LogisticsDealt(), "advance": Advance()}[kind]
+        if table.state.step.value == "over":
+            continue
+        action = random_action(game, table.state, random.Random(choice))
         table.submit(action)
         in_force.append(action)
     assert table.state == game.replay(in_force)
@@ -166,9 +178,13 @@ def test_export_and_import_round_trip(box):
     game = NessieHunt(box)
     table = Table(game, EventStore())
     table.new_game(SETUPS[2])
-    for v in (3, 5, 1, 2, 6):
-        kind = table.view()["legal"][0]["type"]
-        table.submit(Throw(v) if kind == "throw" else LogisticsDealt() if kind == "logistics-dealt" else Advance())
+    import random
+
+    from tests.nessie_helpers import random_action
+
+    rng = random.Random(4)
+    for _ in range(40):
+        table.submit(random_action(game, table.state, rng))
     doc = json.loads(json.dumps(table.export()))
     other = Table(NessieHunt(box), EventStore())
     other.import_game(doc)

@@ -10,8 +10,10 @@ import pytest
 from companion.errors import IllegalAction
 from companion.games.nessie_hunt import Advance, LogisticsDealt, NewGame, Step, Throw
 from companion.games.nessie_hunt.tracks import EXPEDITIONS
+from tests.nessie_helpers import give, setx
 
 FOUR = NewGame(4, ("independent", "japanese", "british", "american"), "independent")
+COMPANION = NewGame(4, ("independent", "japanese", "british", "american"))  # the companion is Sponsor
 
 
 def index_of(track, predicate):
@@ -84,6 +86,13 @@ def test_five_players_the_fifth_is_sponsor(game):
         game.start(NewGame(5, FOUR.expeditions, "independent"))
 
 
+def test_the_companion_can_always_be_the_sponsor(game):
+    """Issue 3: 'the companion is always the Sponsor, so nobody has to be'."""
+    for players, exps in ((4, FOUR.expeditions), (5, FOUR.expeditions), (3, ("japanese", "british", "american")),
+                          (2, ("british", "american")), (1, ("japanese",))):
+        assert game.start(NewGame(players, exps)).seating.sponsor == "companion"
+
+
 @pytest.mark.parametrize("setup,match", [
     (NewGame(4, ("japanese", "british", "american"), "independent"), "all four"),
     (NewGame(4, FOUR.expeditions, "american"), "Sponsor is independent"),
@@ -91,6 +100,7 @@ def test_five_players_the_fifth_is_sponsor(game):
     (NewGame(0, (), "nobody"), "1 \\(solitaire\\) to 5"),
     (NewGame(2, ("british",), "british"), "need 2"),
     (NewGame(2, ("british", "american"), "japanese"), "Sponsor must be one of the players"),
+    (NewGame(4, FOUR.expeditions, "american"), "Sponsor is independent"),
     (NewGame(2, ("british", "british"), "british"), "once"),
     (NewGame(4, FOUR.expeditions, "independent", variant="advanced"), "not available"),
 ])
@@ -127,10 +137,12 @@ def test_a_star_asks_for_a_logistics_card_and_the_next_player_waits(game, box):
     s = at(game.start(FOUR), independent=star - 2)
     s = game.apply(s, Throw(2))
     assert s.step is Step.LOGISTICS
-    assert game.legal_actions(s) == [{"type": "logistics-dealt", "by": "independent"}]
+    legal = game.legal_actions(s)
+    assert [(a["type"], a["by"]) for a in legal] == [("logistics-dealt", "independent")]
+    assert len(legal[0]["cards"]) == len(box.logistics)  # every card is in the pack
     with pytest.raises(IllegalAction, match="no throw is due"):
         game.apply(s, Throw(3))
-    s = game.apply(s, LogisticsDealt("L-07"))
+    s = game.apply(s, LogisticsDealt("R19"))  # "Bad weather all week": no effect
     assert s.step is Step.THROW and s.token_to_throw == "japanese" and s.logistics_taken == 1
 
 
@@ -138,7 +150,7 @@ def test_no_logistics_card_while_missing_a_turn_but_the_throw_still_happens(game
     """'Throw the dice, EVEN IF YOU ARE CURRENTLY MISSING A TURN' ... 'NO LOGISTICS CARD IS TAKEN IF YOU
     ARE ALREADY MISSING A TURN'."""
     star = index_of(box.tracks["independent"], lambda sp: sp.star)
-    s = replace(at(game.start(FOUR), independent=star - 1), missing_turns=(1, 0, 0, 0))
+    s = setx(at(game.start(FOUR), independent=star - 1), "independent", missing_turns=1)
     assert "even though missing a turn" in game.prompt(s)
     s = game.apply(s, Throw(1))
     assert s.position("independent") == star
@@ -177,9 +189,7 @@ def play_to_stage_two(game, box, sector, column, row, setup=FOUR, underwater=Fal
         spaces[e] = index_of(box.tracks[e], lambda sp, sym=sym: sp.symbol == sym and sp.index > 1) - 1
     s = at(s, **spaces)
     if underwater:
-        eq = list(s.equipment)
-        eq[EXPEDITIONS.index("british")] = ("eye_witness", "sonar")
-        s = replace(s, equipment=tuple(eq))
+        s = give(s, "british", "sonar")
     s = throw_all(game, s, [1] * len(s.seating.tokens))
     assert s.stage == 2 and s.step is Step.MONSTER
     return s
@@ -232,11 +242,11 @@ def test_two_player_dummy_still_locates_the_monster(game, box):
     assert s.monster.surface == "H6f"
 
 
-def test_next_round_starts_with_independent_again(game, box):
+def test_after_stage_two_comes_stage_three(game, box):
     s = play_to_stage_two(game, box, "A", "1", "a")
     s = game.apply(s, Advance())
-    assert (s.round, s.stage, s.token_to_throw, s.monster) == (2, 1, "independent", None)
-    assert s.history[-1].surface == "A1a"
+    assert (s.round, s.stage, s.step) == (1, 3, Step.COVERAGE)
+    assert game.prompt(s).startswith("Stage three, round 1. INDEPENDENT: does any part of your transparencies cover")
 
 
 # -- refusals ---------------------------------------------------------------------------------
@@ -259,10 +269,12 @@ def test_actions_out_of_turn_are_refused_and_change_nothing(game, box):
 
 def test_legal_actions_are_exactly_what_apply_accepts(game, box):
     """The dashboard draws its buttons from legal_actions, so every listed move must be accepted and
-    every other kind refused."""
+    every other kind refused (through a whole game of dull moves)."""
+    from tests.nessie_helpers import default_action
+
     probes = [Throw(1), Throw(6), LogisticsDealt(), Advance()]
     s = game.start(FOUR)
-    for _ in range(60):
+    for _ in range(150):
         legal = {a["type"] for a in game.legal_actions(s)}
         for p in probes:
             if p.type in legal:
@@ -270,5 +282,4 @@ def test_legal_actions_are_exactly_what_apply_accepts(game, box):
             else:
                 with pytest.raises(IllegalAction):
                     game.apply(s, p)
-        kind = next(iter(legal))
-        s = game.apply(s, {"throw": Throw(3), "logistics-dealt": LogisticsDealt(), "advance": Advance()}[kind])
+        s = game.apply(s, default_action(game, s))

@@ -36,8 +36,11 @@ def available_modules():
     found = []
     for name in GAME_MODULES:
         try:
-            found.append(importlib.import_module(name))
+            module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
             if exc.name != name:
                 raise
+            continue
+        if hasattr(module, "make_game"):
+            found.append(module)
     return found

@@ -4,16 +4,19 @@ Everything in this package is pure (no I/O, no clock, no randomness); ``tests/te
 checks its imports.
 """
 
-from .actions import Action, Advance, LogisticsDealt, NewGame, Throw, action_from_json, action_to_json
+from .actions import (Action, Advance, Buy, ClaimTrump, Coverage, EndTurn, EvidenceCard, LogisticsDealt, NewGame,
+                      PlayTrump, RepayLoan, Return, Throw, action_from_json, action_to_json)
 from .board import Hex, HexGrid, Loch, Submerged
 from .box import BoxProfile, parse_box
 from .rules import NessieHunt
 from .state import NessieState, Step
+from .variants import VARIANTS, Variant
 from .view import table_view
 
 __all__ = [
-    "Action", "Advance", "LogisticsDealt", "NewGame", "Throw", "action_from_json", "action_to_json",
-    "Hex", "HexGrid", "Loch", "Submerged", "BoxProfile", "parse_box", "NessieHunt", "NessieState", "Step",
+    "Action", "Advance", "Buy", "ClaimTrump", "Coverage", "EndTurn", "EvidenceCard", "LogisticsDealt", "NewGame",
+    "PlayTrump", "RepayLoan", "Return", "Throw", "action_from_json", "action_to_json",
+    "Hex", "HexGrid", "Loch", "Submerged", "BoxProfile", "parse_box", "NessieHunt", "NessieState", "Step", "VARIANTS", "Variant",
     "table_view",
 ]
 

@@ -36,6 +36,37 @@ class EvidencePack:
     equipment: str
     label: str
     rect: tuple[float, float, float, float]  # x, y, width, height in mm
+    values: tuple[int, ...]  # the points of every card in the pack
+
+
+#: The effect vocabulary of LOGISTICS cards and the fields each kind needs (see default_box.toml).
+EFFECTS: dict[str, dict[str, type]] = {
+    "receive": {"amount": int},
+    "pay": {"amount": int},
+    "pay_per_piece": {"amount": int},
+    "miss_turns": {"turns": int},
+    "trump": {"part": str},
+    "bank_loan": {"amount": int, "repay": int, "rounds": int},
+    "gamble": {"win_on": list, "win": int, "lose": int},
+    "lose_equipment": {"equipment": str},
+    "evidence": {"pack": str},
+    "nothing": {},
+}
+
+
+@dataclass(frozen=True)
+class LogisticsCard:
+    id: str
+    colour: str  # "green" or "red", as printed
+    text: str
+    effect: tuple[tuple[str, object], ...]  # (("kind", "pay"), ("amount", 20)): hashable, read with .get
+
+    def get(self, key: str, default=None):
+        return dict(self.effect).get(key, default)
+
+    @property
+    def kind(self) -> str:
+        return self.get("kind")
 
 
 @dataclass(frozen=True)
@@ -70,6 +101,14 @@ class BoxProfile:
     evidence_packs: tuple[EvidencePack, ...]
     equipment: dict[str, EquipmentType]
     sheet_colours: dict[str, tuple[int, int, int]]
+    logistics: tuple[LogisticsCard, ...] = ()
+    green_under_red: int = 15
+
+    def pack(self, equipment: str) -> EvidencePack:
+        return next(p for p in self.evidence_packs if p.equipment == equipment)
+
+    def card(self, card_id: str) -> LogisticsCard | None:
+        return next((c for c in self.logistics if c.id == card_id), None)
 
     def to_json(self) -> dict:
         """The ``board --json`` document."""
@@ -89,7 +128,8 @@ class BoxProfile:
             },
             "tracks": [self.tracks[e].to_json() for e in EXPEDITIONS],
             "evidence_packs": [
-                {"equipment": p.equipment, "label": p.label, "rect_mm": list(p.rect)} for p in self.evidence_packs
+                {"equipment": p.equipment, "label": p.label, "rect_mm": list(p.rect), "values": list(p.values)}
+                for p in self.evidence_packs
             ],
             "equipment": {
                 e.id: {"label": e.label, "price": e.price, "running_cost": e.running_cost, "per_colour": e.per_colour,
@@ -97,6 +137,10 @@ class BoxProfile:
                 for e in self.equipment.values()
             },
             "sheet_colours": {k: list(v) for k, v in self.sheet_colours.items()},
+            "logistics": {
+                "green_under_red": self.green_under_red,
+                "cards": [{"id": c.id, "colour": c.colour, "text": c.text, "effect": dict(c.effect)} for c in self.logistics],
+            },
         }
 
 
@@ -171,9 +215,11 @@ def parse_box(data: Any, source: str = "<box profile>") -> BoxProfile:
     packs = _parse_packs(r, r.get(data, "evidence_packs", "", list))
     equipment = _parse_equipment(r, r.get(data, "equipment", "", dict))
     colours = _parse_colours(r, r.get(data, "sheet_colours", "", dict))
+    cards, green_under_red = _parse_logistics(r, r.get(data, "logistics", "", dict), equipment)
 
     digest = hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
-    return BoxProfile(name, source, digest, width, height, loch, dictionary, markers, tracks, packs, equipment, colours)
+    return BoxProfile(name, source, digest, width, height, loch, dictionary, markers, tracks, packs, equipment, colours,
+                      cards, green_under_red)
 
 
 def _parse_loch(r: _Reader, t: dict, width: float, height: float) -> Loch:
@@ -304,7 +350,10 @@ def _parse_packs(r: _Reader, raw: list) -> tuple[EvidencePack, ...]:
         rect = r.get(p, "rect_mm", path, list)
         if len(rect) != 4 or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in rect):
             raise r.fail(f"{path}.rect_mm", "expected [x, y, width, height] in mm")
-        packs.append(EvidencePack(equipment, label, tuple(float(v) for v in rect)))  # type: ignore[arg-type]
+        values = r.get(p, "values", path, list)
+        if not values or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+            raise r.fail(f"{path}.values", "expected a non-empty list of card points (whole numbers, 0 or more)")
+        packs.append(EvidencePack(equipment, label, tuple(float(v) for v in rect), tuple(values)))  # type: ignore[arg-type]
     if sorted(p.equipment for p in packs) != sorted(EQUIPMENT):
         raise r.fail("evidence_packs", f"expected one pack space for each of {', '.join(EQUIPMENT)}")
     return tuple(packs)
@@ -352,3 +401,57 @@ def _parse_colours(r: _Reader, t: dict) -> dict[str, tuple[int, int, int]]:
             raise r.fail(f"sheet_colours.{e}", "expected [red, green, blue], each 0-255")
         out[e] = (raw[0], raw[1], raw[2])
     return out
+
+
+def _parse_logistics(r: _Reader, t: dict, equipment: dict) -> tuple[tuple[LogisticsCard, ...], int]:
+    green_under_red = r.get(t, "green_under_red", "logistics", int)
+    raw = r.get(t, "card", "logistics", list)
+    cards, seen = [], set()
+    for i, c in enumerate(raw):
+        path = f"logistics.card[{i}]"
+        cid = r.get(c, "id", path, str)
+        if cid in seen:
+            raise r.fail(f"{path}.id", f"a second card with id {cid!r}")
+        seen.add(cid)
+        colour = r.get(c, "colour", path, str)
+        if colour not in ("green", "red"):
+            raise r.fail(f"{path}.colour", f'expected "green" or "red", got {colour!r}')
+        text = r.get(c, "text", path, str)
+        effect = r.get(c, "effect", path, dict)
+        kind = effect.get("kind")
+        if kind not in EFFECTS:
+            raise r.fail(f"{path}.effect.kind", f"unknown effect {kind!r}; one of {', '.join(EFFECTS)}")
+        wanted = EFFECTS[kind]
+        extra = set(effect) - set(wanted) - {"kind"}
+        if extra:
+            raise r.fail(f"{path}.effect", f"{kind} takes no {', '.join(sorted(extra))}")
+        for key, kind_type in wanted.items():
+            r.get(effect, key, f"{path}.effect", kind_type)
+        _check_effect(r, f"{path}.effect", effect, equipment)
+        cards.append(LogisticsCard(cid, colour, text, tuple((k, tuple(v) if isinstance(v, list) else v)
+                                                            for k, v in sorted(effect.items()))))
+    greens = sum(1 for c in cards if c.colour == "green")
+    if not 0 <= green_under_red <= greens:
+        raise r.fail("logistics.green_under_red", f"must be 0 to the number of green cards ({greens}), got {green_under_red}")
+    if not cards:
+        raise r.fail("logistics.card", "the deck needs at least one card")
+    return tuple(cards), green_under_red
+
+
+def _check_effect(r: _Reader, path: str, e: dict, equipment: dict) -> None:
+    kind = e["kind"]
+    for key in ("amount", "repay", "rounds"):
+        if key in e and e[key] < 0:
+            raise r.fail(f"{path}.{key}", f"must not be negative, got {e[key]}")
+    if kind == "miss_turns" and e["turns"] not in (1, 2):
+        raise r.fail(f"{path}.turns", f"a card makes you miss 1 or 2 turns, not {e['turns']}")
+    if kind == "trump" and e["part"] not in ("sector", "column", "row"):
+        raise r.fail(f"{path}.part", f'expected "sector", "column" or "row", got {e["part"]!r}')
+    if kind == "gamble" and not (e["win_on"] and all(isinstance(v, int) and 1 <= v <= 6 for v in e["win_on"])):
+        raise r.fail(f"{path}.win_on", "expected the die faces (1-6) that win")
+    if kind == "lose_equipment" and e["equipment"] not in equipment:
+        raise r.fail(f"{path}.equipment", f"unknown equipment {e['equipment']!r}")
+    if kind == "evidence" and e["pack"] not in equipment:
+        raise r.fail(f"{path}.pack", f"unknown pack {e['pack']!r}")
+    if kind == "bank_loan" and e["rounds"] < 1:
+        raise r.fail(f"{path}.rounds", "a bank loan runs for at least one round")
