@@ -324,3 +324,18 @@ def test_presses_reach_the_table_through_the_service(service, factory):
         assert lit == [service.table.view()["turn"]]
     finally:
         b.close()
+
+
+def test_from_config(factory, monkeypatch):
+    assert GPIOBoard.from_config({}) is None
+    assert GPIOBoard.from_config({"gpio_board": False, "gpio_buttons": {"1": 99}}) is None
+    b = GPIOBoard.from_config({"gpio_board": True, "gpio_pin_factory": "mock", "gpio_buttons": {"1": 4},
+                               "gpio_leds": {}, "gpio_press_ms": 5, "gpio_release_ms": 40})
+    try:
+        assert set(b.buttons) == {"1"} and set(b.leds) == set(DEFAULT_LEDS)
+        assert b._debouncers["1"].press_s == pytest.approx(0.005)
+        assert b._debouncers["1"].release_s == pytest.approx(0.040)
+    finally:
+        b.close()
+    with pytest.raises(GPIOBoardError, match="BCM GPIO number"):
+        GPIOBoard.from_config({"gpio_board": True, "gpio_pin_factory": "mock", "gpio_buttons": {"1": 99}})

@@ -434,3 +434,14 @@ def test_the_simulated_board_twin_drives_the_table(make_service):
     finally:
         source.close()
     assert not os.path.lexists(source.twin.port)
+
+
+def test_from_config():
+    assert SerialBoard.from_config({}) is None and SerialBoard.from_config({"serial_board": ""}) is None
+    board = SerialBoard.from_config({"serial_board": "/dev/nessie-board"})
+    assert type(board) is SerialBoard and board.port == "/dev/nessie-board"
+    twin_source = SerialBoard.from_config({"serial_board": "simulated"})
+    try:
+        assert isinstance(twin_source, SimulatedSerialBoard) and os.path.lexists(twin_source.port)
+    finally:
+        twin_source.close()

@@ -179,6 +179,20 @@ class GPIOBoard(DiceSource):
         self.health.details = {"pin_factory": type(factory).__name__, "buttons": buttons, "leds": leds,
                                "turn": None}
 
+    @classmethod
+    def from_config(cls, inputs: Mapping) -> "GPIOBoard | None":
+        """The board an ``[inputs]`` config section asks for (docs/button-boards.md), or None.
+
+        Keys: ``gpio_board`` (bool), ``gpio_pin_factory``, ``gpio_buttons``, ``gpio_leds`` (name ->
+        BCM; empty: the default map), ``gpio_press_ms``, ``gpio_release_ms``.
+        """
+        if not inputs.get("gpio_board", False):
+            return None
+        return cls(inputs.get("gpio_buttons") or None, inputs.get("gpio_leds") or None,
+                   pin_factory=inputs.get("gpio_pin_factory", "lgpio"),
+                   press_s=inputs.get("gpio_press_ms", PRESS_S * 1000) / 1000,
+                   release_s=inputs.get("gpio_release_ms", RELEASE_S * 1000) / 1000)
+
     # -- DiceSource ----------------------------------------------------------------------------
     def start(self, callback: Callable[[InputEvent], None]) -> None:
         super().start(callback)

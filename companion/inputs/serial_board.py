@@ -96,6 +96,19 @@ class SerialBoard(DiceSource):
         self._thread: threading.Thread | None = None
         self.connected_event = threading.Event()  # set while a handshaken session runs (tests wait on it)
 
+    @classmethod
+    def from_config(cls, inputs: dict) -> "SerialBoard | None":
+        """The board an ``[inputs]`` config section asks for, or None: ``serial_board`` is ``""``
+        (none), ``"auto"``, a device path, or ``"simulated"`` (the twin, for the demo)."""
+        port = inputs.get("serial_board", "")
+        if not port:
+            return None
+        if port == "simulated":
+            from .simulated_board import SimulatedSerialBoard
+
+            return SimulatedSerialBoard()
+        return cls(port)
+
     # -- DiceSource ----------------------------------------------------------------------------
     def start(self, callback: Callable[[InputEvent], None]) -> None:
         self._callback = callback
