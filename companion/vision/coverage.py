@@ -35,6 +35,8 @@ MIN_BLOB_MM2 = 2.0
 GLARE_LOG = 0.22  # brighter than the paper by this much (natural log): glare
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 RESIDUAL_MAX = 0.30
+SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
+BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
 UNKNOWN_GROW_MM = 1.0
 LINE_GROW_MM = 1.5  # how far a colour seen on paper is followed into a printed line
 
@@ -134,10 +136,10 @@ def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: flo
             vecs.append(base @ a + part)
             b = (base > 0) @ (1 << np.arange(4))
             bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
-            cost.append(base.sum(1) + alpha)
+            cost.append(base.sum(1) + alpha + BLEND_EXTRA)
     vec = np.concatenate(vecs)
     bit = np.concatenate(bits).astype(np.uint8)
-    pen = 0.02 * np.concatenate(cost)
+    pen = SHEET_PENALTY * np.concatenate(cost)
     c = (np.arange(_LUT_N) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO
     L = np.stack(np.meshgrid(c, c, c, indexing="ij"), -1).reshape(-1, 3).astype(np.float32)
     code = np.empty(len(L), np.uint8)

@@ -233,16 +233,41 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 
 
 def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float, est_small: float) -> list[Die]:
-    """Read the dice in one foreground blob, at full resolution scaled to FACE_PX per die."""
+    """Read the dice in one foreground blob, at full resolution scaled to FACE_PX per die.
+
+    The die size is a guess from the blob (several touching dice make one blob); when the dice
+    read come out at another size, or nothing reads in an elongated blob, the blob is read again
+    at the corrected or a smaller guess and the better result kept.
+    """
+    side_full = est_small / f * 0.9
+    best = _read_blob_at(img, blob_small, origin, f, side_full)
+    good = [d for d in best if d.value is not None]
+    tries = []
+    if good:
+        measured = float(np.median([d.side_px for d in good]))
+        if not 0.8 <= measured / side_full <= 1.25:
+            tries.append(measured)
+    else:
+        bh, bw = blob_small.shape
+        if blob_small.sum() > 1.6 * (est_small ** 2) or max(bh, bw) > 1.5 * min(bh, bw):
+            tries += [side_full / math.sqrt(2), side_full / 2]
+    for side in tries:
+        again = _read_blob_at(img, blob_small, origin, f, side)
+        if sum(d.value is not None for d in again) > sum(d.value is not None for d in best):
+            best = again
+    return best
+
+
+def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
+                  side_full: float) -> list[Die]:
     H, W = img.shape[:2]
     x, y = origin
     bh, bw = blob_small.shape
-    pad = int(est_small * 0.25) + 2
+    pad = int(side_full * f * 0.3) + 2
     # blob box in full-resolution pixels
     X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
     X1, Y1 = min(W, int(math.ceil((x + bw + pad) / f))), min(H, int(math.ceil((y + bh + pad) / f)))
-    s = FACE_PX / max(est_small / f * 0.9, 1.0)  # full-res -> normalised crop
-    s = min(s, 4.0)
+    s = min(FACE_PX / max(side_full, 1.0), 4.0)  # full-res -> normalised crop
     crop = img[Y0:Y1, X0:X1]
     cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
     crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
@@ -268,7 +293,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     expected = FACE_PX * FACE_PX
     remaining = mask.copy()
     results: list[FaceReading] = []
-    for _ in range(6):
+    for _ in range(8):
         if cv2.countNonZero(remaining) < 0.25 * expected:
             break
         inner = cv2.erode(remaining, np.ones((5, 5), np.uint8))
@@ -291,21 +316,26 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             found_any = True
             part = cv2.dilate((labels == i).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
             part = cv2.bitwise_and(part, face)
-            results.extend(_read_region(part, dist, crop))
-            remaining[cv2.dilate(fill_holes(part), np.ones((7, 7), np.uint8)) > 0] = 0
-        if not found_any:
-            break
+            got = _read_region(part, dist, crop, t)
+            results.extend(got)
+            # a read face takes its pips with it; an unread region only its own pixels (it may be
+            # the dark outline ring around other dice, whose faces must stay to be looked at)
+            gone = fill_holes(part) if any(r.value is not None for r in got) else part
+            remaining[cv2.dilate(gone, np.ones((7, 7), np.uint8)) > 0] = 0
+        if not found_any:  # this colour is no face (a shadow, side faces): look past it
+            remaining[face > 0] = 0
+            remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return results
 
 
-def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray) -> list[FaceReading]:
+def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0) -> list[FaceReading]:
     """One face region; if it is too big or reads badly, try it as several touching faces."""
     expected = FACE_PX * FACE_PX
     area = cv2.countNonZero(fill_holes(part))
     whole = read_face(part, dist)
     if whole.value is not None and area < 1.6 * expected:
         return [whole]
-    pieces = split_faces(part, crop)
+    pieces = split_faces(part, crop, dist, t)
     if len(pieces) >= 2:
         readings = [read_face(p, dist) for p in pieces]
         good = [r for r in readings if r.value is not None]
@@ -316,14 +346,25 @@ def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray) -> list[F
     return [whole]
 
 
-def split_faces(part: np.ndarray, crop: np.ndarray) -> list[np.ndarray]:
-    """Split a face region of touching dice: erode until it falls into the most pieces, then grow
-    the pieces back over the region (watershed)."""
+def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = None, t: float = 30.0) -> list[np.ndarray]:
+    """Split a face region of touching dice, then grow the pieces back over the region (watershed).
+
+    The seeds are the region's purest face colour (the groove between two dice is darker or
+    lighter than either face), or else what is left when the region is eroded into most pieces.
+    """
     filled = fill_holes(part)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    core = filled.copy()
     min_piece = 0.03 * FACE_PX * FACE_PX
     best: tuple[int, np.ndarray | None, list[int]] = (1, None, [])
+    if dist is not None:
+        for frac in (0.6, 0.45, 0.3):
+            pure = ((dist < frac * t) & (part > 0)).astype(np.uint8) * 255
+            pure = cv2.erode(cv2.morphologyEx(pure, cv2.MORPH_OPEN, kernel), kernel, iterations=2)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(pure, 4)
+            big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.12 * FACE_PX * FACE_PX]
+            if len(big) > best[0]:
+                best = (len(big), labels, big)
+    core = filled.copy()
     for _ in range(FACE_PX // 3):
         core = cv2.erode(core, kernel)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)

@@ -149,7 +149,7 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill))
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
-        for (px, py, pa) in split_touching_pips(blob):
+        for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
             pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, contrast, fill))
     return pips
 
@@ -182,9 +182,10 @@ def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
 
 def _consistent(pips: list[Pip]) -> list[Pip]:
     """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
-    if len(pips) <= 2:
+    if len(pips) <= 1:
         return pips
-    med = float(np.median([p.area for p in pips]))
+    biggest = max(p.area for p in pips)
+    med = float(np.median([p.area for p in pips if p.area >= 0.3 * biggest]))
     pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
     if len(pips) <= 2:
         return pips

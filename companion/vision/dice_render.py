@@ -388,11 +388,11 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                     gp, _ = cam.project((fc + (gx * uw + gy * vw) * die_mm / 2)[None])
                     spot = np.zeros((rh, rw), np.float32)
                     # a specular patch: soft, often long, seldom as crisp or as round as a pip
-                    gr = max(1.5, side * rng.uniform(0.08, 0.22))
+                    gr = max(1.5, side * rng.uniform(0.05, 0.15))
                     cv2.ellipse(spot, (int(gp[0, 0] - X0), int(gp[0, 1] - Y0)),
-                                (int(gr * rng.uniform(1.3, 2.5)), int(gr)),
+                                (int(gr * rng.uniform(1.2, 2.2)), int(gr)),
                                 float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
-                    spot = cv2.GaussianBlur(spot, (0, 0), gr * 0.6) * face_mask * rng.uniform(0.35, 0.85)
+                    spot = cv2.GaussianBlur(spot, (0, 0), gr * 0.6) * face_mask * rng.uniform(0.3, 0.75)
                     layer = layer * (1 - spot[..., None]) + 250 * spot[..., None]
         img[Y0:Y1, X0:X1] = under * (1 - alpha[..., None]) + layer * alpha[..., None]
 
@@ -407,7 +407,7 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
     if blur == "gauss":
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.6, 1.6)) * max(1.0, die_px / 60))
     elif blur == "motion":
-        length = int(rng.integers(3, 8) * max(1.0, die_px / 60)) | 1
+        length = int(rng.integers(3, 8) * max(1.0, die_px / 80)) | 1
         kern = np.zeros((length, length), np.float32)
         kern[length // 2, :] = 1.0 / length
         kern = cv2.warpAffine(kern, cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5),
