@@ -57,12 +57,17 @@ def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float
     The error is after the best similarity transform (rotation, scale, shift) and the best pairing
     of points to layout positions; a reflection is not needed (every layout is symmetric).
     """
+    value, rms, beta, alpha = fit_frame(points)
+    return value, rms, beta, abs(alpha)
+
+
+def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, complex]:
+    """As :func:`fit_layout`, with the fitted frame: image point = beta + alpha * layout point."""
     n = len(points)
     if n < 2 or n > 6:
-        return None, math.inf, complex(0, 0), 0.0
+        return None, math.inf, complex(0, 0), complex(0, 0)
     z = np.asarray(points, complex)
     zc = z - z.mean()
-    best = (math.inf, complex(0, 0), 0.0)
     canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
     cc = canon - canon.mean(axis=1, keepdims=True)
     denom = (np.abs(cc) ** 2).sum(axis=1)
@@ -72,8 +77,7 @@ def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float
     rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)
     k = int(np.argmin(rms))
     beta = z.mean() - alpha[k] * canon[k].mean()
-    best = (float(rms[k]), complex(beta), float(scale[k]))
-    return n, best[0], best[1], best[2]
+    return n, float(rms[k]), complex(beta), complex(alpha[k])
 
 
 def _lab(img: np.ndarray) -> np.ndarray:
@@ -245,6 +249,8 @@ def read_face(face: np.ndarray, dist: np.ndarray) -> FaceReading:
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
         if off < 0.18 and 0.06 <= rel <= 0.4:
+            if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
+                return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
             conf = _confidence(off / 0.18, pips)
             return FaceReading(1, (p.x, p.y), conf, side, "", filled)
         return FaceReading(None, (cx, cy), 0.0, side, "lone pip off centre", filled)
@@ -262,7 +268,50 @@ def read_face(face: np.ndarray, dist: np.ndarray) -> FaceReading:
     if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
+    alpha = fit_frame([complex(p.x, p.y) for p in pips])[3]
+    if not _vacancies_empty(dist, centre, alpha, value, pips):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"marks where a {value} has no pip (glare or a missed pip)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
+
+
+_GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
+
+
+def _rect_frame(filled: np.ndarray) -> complex:
+    """A frame (half-side and rotation as one complex number) from the face region's min-area rect."""
+    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return complex(0, 0)
+    (_, _), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+    half = (rw + rh) / 4
+    return half * complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
+
+
+def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int, pips: list[Pip]) -> bool:
+    """Is every pip position the layout leaves empty really plain face? A five whose centre pip
+    was lost, a three that lost its middle to glare, a six seen as a four: each shows a mark
+    where the value read has none, and is then not read at all."""
+    if abs(alpha) < 2:
+        return True
+    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
+    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    contrast = float(np.median([p.contrast for p in pips]))
+    r = max(1, int(round(0.6 * pip_r)))
+    h, w = dist.shape
+    for c in _GRID:
+        if c in occupied:
+            continue
+        z = beta + alpha * c
+        x, y = int(round(z.real)), int(round(z.imag))
+        if not (r <= x < w - r and r <= y < h - r):
+            continue
+        patch = dist[y - r:y + r + 1, x - r:x + r + 1]
+        yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+        mark = float(patch[(xx * xx + yy * yy) <= r * r].mean())
+        if mark > 0.5 * contrast:
+            return False
+    return True
 
 
 def alpha_angle(pips: list[Pip], centre: complex) -> float:
