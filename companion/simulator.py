@@ -34,6 +34,7 @@ class Autoplayer:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="autoplay", daemon=True)
         self._players = None
+        self._idle = 0
 
     def start(self) -> None:
         self._thread.start()
@@ -54,7 +55,12 @@ class Autoplayer:
         if state is None:
             return self.table.submit(default_setup(), origin="autoplay")
         if state.step.value == "over":
-            return None
+            # Let the table read the result for a while, then start a new game (the demo never stops).
+            self._idle += 1
+            if self._idle < 20:
+                return None
+            self._idle = 0
+            return self.table.submit(default_setup(), origin="autoplay")
         if self._players is None or self._players.setup is not self.table.setup:
             self._players = self._new_players()
         action = self._players.next_action(state)

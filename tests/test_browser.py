@@ -47,7 +47,7 @@ def test_keys_play_a_round_and_the_map_shows_the_monster(chromium, live_server):
             page.wait_for_function(f"view.version > {v}")
             if page.evaluate("view.step") == "logistics":
                 v = version()
-                page.keyboard.press("n")
+                page.click('#logistics button:has-text("Settled at the table")')
                 page.wait_for_function(f"view.version > {v}")
         assert page.evaluate("view.stage") == 2
         monster = page.evaluate("view.monster")

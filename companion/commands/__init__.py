@@ -9,4 +9,6 @@ COMMAND_MODULES = (
     "companion.commands.devices",
     "companion.commands.vision",
     "companion.commands.games",
+    "companion.commands.nessie",
+    "companion.commands.play",
 )

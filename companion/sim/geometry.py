@@ -99,3 +99,19 @@ def _candidates(box, equipment: str, step_mm: float):
         for h in loch.hexes:
             out.append(Pose(h.center[0], h.center[1], 0.0))
     return tuple((pose, covered_hexes(loch, pose.place(kind.shape))) for pose in out)
+
+
+_MASKS: dict[tuple[str, str], tuple] = {}
+
+
+def hex_bits(box) -> dict[str, int]:
+    return {h.address: 1 << i for i, h in enumerate(box.loch.hexes)}
+
+
+def candidate_masks(box, equipment: str) -> tuple[tuple[int, int], ...]:
+    """The candidates as (index into candidate_poses, bit mask of the covered hexes): set algebra on ints."""
+    key = (box.digest, equipment)
+    if key not in _MASKS:
+        bits = hex_bits(box)
+        _MASKS[key] = tuple((i, sum(bits[a] for a in hexes)) for i, (_, hexes) in enumerate(candidate_poses(box, equipment)))
+    return _MASKS[key]

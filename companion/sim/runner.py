@@ -193,8 +193,9 @@ def summarise(results: list[GameResult], strategies: list[str], seats) -> dict:
     rounds = [r.rounds for r in won]
     by_strategy = {s: {"seats": 0, "wins": 0} for s in strategies}
     by_seat = {s: {"games": 0, "wins": 0} for s in seats}
-    first_evidence, per_round_swing = [], []
+    first_evidence, per_round_swing, best_round = [], [], []
     for r in results:
+        best_round.append(max((b - a for hist in r.points_by_round.values() for a, b in zip(hist, hist[1:])), default=0))
         for name, strat in r.seats.items():
             by_strategy[strat]["seats"] += 1
             by_seat[name]["games"] += 1
@@ -219,6 +220,8 @@ def summarise(results: list[GameResult], strategies: list[str], seats) -> dict:
         "first_evidence_round": {"median": statistics.median(first_evidence) if first_evidence else None},
         "points_per_round_last_5": {"mean": round(statistics.mean(per_round_swing), 1) if per_round_swing else None,
                                     "p90": _pct(per_round_swing, 0.9)},
+        "best_round_gain_per_game": {"median": statistics.median(best_round) if best_round else None,
+                                     "p90": _pct(best_round, 0.9), "max": max(best_round, default=None)},
         "sponsor_loans_per_game": round(sum(r.loans for r in results) / len(results), 2) if results else 0,
         "eliminated_per_game": round(sum(len(r.eliminated) for r in results) / len(results), 2) if results else 0,
     }

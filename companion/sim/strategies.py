@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .geometry import Pose, candidate_poses
+from .geometry import Pose, candidate_masks, candidate_poses, hex_bits
 
 
 class Strategy:
@@ -20,15 +20,20 @@ class Strategy:
 
     def place(self, game, s, name: str, equipment: str, layout: dict[int, frozenset], rng) -> tuple[Pose, frozenset]:
         """The pose covering most hexes that the expedition's own sheets do not cover yet."""
-        own = set()
+        bits = hex_bits(game.box)
+        own = 0
         for p in s.expedition(name).pieces:
-            own |= layout.get(p.id, frozenset())
-        best, best_gain = None, -1
-        for pose, hexes in candidate_poses(game.box, equipment):
-            gain = len(hexes - own)
-            if gain > best_gain or (gain == best_gain and rng.random() < 0.3):
-                best, best_gain = (pose, hexes), gain
-        return best
+            for a in layout.get(p.id, ()):
+                own |= bits[a]
+        free = ~own
+        best_gain, best = -1, []
+        for i, mask in candidate_masks(game.box, equipment):
+            gain = (mask & free).bit_count()
+            if gain > best_gain:
+                best_gain, best = gain, [i]
+            elif gain == best_gain:
+                best.append(i)
+        return candidate_poses(game.box, equipment)[rng.choice(best)]
 
     def repay(self, s, name: str) -> int:
         e = s.expedition(name)

@@ -68,8 +68,9 @@ function render(v) {
   document.querySelectorAll("button.die").forEach((b) => { b.disabled = !legal.throw; });
   document.getElementById("roll").disabled = !legal.throw;
   const next = document.getElementById("next");
-  next.disabled = !(legal.advance || legal["logistics-dealt"]);
-  next.textContent = legal.advance ? legal.advance.label : legal["logistics-dealt"] ? "LOGISTICS card dealt with" : "Next";
+  const go = legal.advance || legal["end-turn"];
+  next.disabled = !go;
+  next.textContent = go ? go.label : "Next";
   document.getElementById("undo").disabled = !v.can_undo;
   if (!v.started) return;
   document.getElementById("round").textContent = `Round ${v.round}`;
@@ -82,6 +83,9 @@ function render(v) {
   } else turn.textContent = legal["logistics-dealt"] ? `LOGISTICS: ${NAMES[legal["logistics-dealt"].by]}` : "";
   drawLeaders(v);
   drawMonster(v);
+  drawActions(v, legal);
+  drawTally(v);
+  document.getElementById("report").textContent = (v.report || []).join(" ");
   const last = document.getElementById("last-throw");
   last.textContent = v.last_throw
     ? `Last throw: ${v.last_throw.value} for ${NAMES[v.last_throw.token]} (space ${v.last_throw.from} → ${v.last_throw.to}), from the ${SOURCES[v.last_throw.source] || v.last_throw.source}.`
@@ -176,8 +180,149 @@ function throwDie(value, source) { return post("/api/actions", { type: "throw", 
 function next() {
   if (!view) return;
   const kinds = (view.legal || []).map((a) => a.type);
-  if (kinds.includes("logistics-dealt")) return post("/api/actions", { type: "logistics-dealt" });
+  if (kinds.includes("end-turn")) return post("/api/actions", { type: "end-turn" });
   if (kinds.includes("advance")) return post("/api/actions", { type: "advance" });
+}
+
+const LABELS = { eye_witness: "Eye witness", surface_camera: "Surface camera", underwater_camera: "Underwater camera",
+                 sonar: "Sonar", biological_unit: "Biological unit", cage: "Cage" };
+
+function h(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "onclick") node.addEventListener("click", v); else if (v !== false && v !== undefined) node.setAttribute(k, v);
+  }
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function group(title, id) {
+  const fs = h("fieldset", { id });
+  fs.appendChild(h("legend", {}, title));
+  return fs;
+}
+
+// One control group for each kind of move the rules allow now (never an illegal one).
+function drawActions(v, legal) {
+  const box = document.getElementById("actions");
+  box.innerHTML = "";
+  if (v.outcome) {
+    box.appendChild(h("div", { class: "outcome", id: "outcome" }, v.outcome.winner
+      ? `${NAMES[v.outcome.winner]} wins: ${v.outcome.reason}.` : `The hunt is over: ${v.outcome.reason}.`));
+    return;
+  }
+  const byName = (n) => NAMES[n] || n;
+  if (legal["logistics-dealt"]) {
+    const a = legal["logistics-dealt"];
+    const fs = group(`${byName(a.by)}: which LOGISTICS card?`, "logistics");
+    const sel = h("select", { id: "logistics-card" });
+    for (const id of a.cards) {
+      const card = (board.logistics.cards || []).find((c) => c.id === id);
+      sel.appendChild(h("option", { value: id }, card ? `${id}: ${card.text}` : id));
+    }
+    fs.appendChild(sel);
+    const row = h("div", { class: "row" });
+    row.appendChild(h("button", { onclick: () => post("/api/actions", { type: "logistics-dealt", card: sel.value }) }, "Apply this card"));
+    row.appendChild(h("button", { onclick: () => post("/api/actions", { type: "logistics-dealt", card: null }) }, "Settled at the table"));
+    fs.appendChild(row);
+    box.appendChild(fs);
+  }
+  if (legal["evidence-card"]) {
+    const a = legal["evidence-card"];
+    const pack = board.evidence_packs.find((p) => p.equipment === a.pack);
+    const fs = group(`${byName(a.by)}: points on the ${pack ? pack.label : a.pack} card`, "evidence");
+    const row = h("div", { class: "row" });
+    for (const value of a.values) {
+      row.appendChild(h("button", { class: "points", "data-points": value,
+                                    onclick: () => post("/api/actions", { type: "evidence-card", points: value }) }, String(value)));
+    }
+    fs.appendChild(row);
+    box.appendChild(fs);
+  }
+  if (legal.coverage) {
+    const a = legal.coverage;
+    const fs = group(`${byName(a.by)}: which pieces cover which monster?`, "coverage");
+    for (const p of a.pieces) {
+      for (const m of p.can_see) {
+        const id = `cover-${p.id}-${m}`;
+        const label = h("label", { for: id });
+        const box_ = h("input", { type: "checkbox", id, "data-piece": p.id, "data-monster": m });
+        label.appendChild(box_);
+        label.appendChild(document.createTextNode(` ${LABELS[p.equipment]} #${p.id} covers the ${m} monster (${a.monsters[m]})`));
+        fs.appendChild(label);
+      }
+    }
+    fs.appendChild(h("button", { class: "primary", onclick: () => {
+      const covers = [...fs.querySelectorAll("input:checked")].map((c) => [Number(c.dataset.piece), c.dataset.monster]);
+      post("/api/actions", { type: "coverage", covers });
+    } }, "Confirm coverage"));
+    box.appendChild(fs);
+  }
+  if (legal.buy) {
+    const a = legal.buy;
+    const fs = group(`${byName(a.by)}: buy one piece`, "buy");
+    const hex = h("input", { type: "text", id: "cage-hex", placeholder: "Cage hexagon, e.g. D3b" });
+    for (const o of a.options) {
+      const row = h("div", {});
+      const b = h("button", { disabled: !o.ok, "data-equipment": o.equipment, title: o.why || "",
+                             onclick: () => post("/api/actions", { type: "buy", equipment: o.equipment, hex: o.needs_hex ? hex.value : null }) },
+                  `${o.label}: £${o.price} (running £${o.running_cost})`);
+      row.appendChild(b);
+      if (o.why) row.appendChild(h("div", { class: "why" }, o.why));
+      fs.appendChild(row);
+    }
+    fs.appendChild(hex);
+    box.appendChild(fs);
+  }
+  if (legal.return && legal.return.pieces.length) {
+    const a = legal.return;
+    const fs = group("Return equipment (no refund)", "return");
+    const row = h("div", { class: "row" });
+    for (const p of a.pieces) {
+      row.appendChild(h("button", { disabled: !p.ok, title: p.why || "",
+                                   onclick: () => post("/api/actions", { type: "return", piece: p.piece }) }, `${LABELS[p.equipment]} #${p.piece}`));
+    }
+    fs.appendChild(row);
+    box.appendChild(fs);
+  }
+  if (legal["repay-loan"]) {
+    const a = legal["repay-loan"];
+    const fs = group(`Repay the Sponsor (owed £${a.owed})`, "repay");
+    const amount = h("input", { type: "number", min: 1, max: a.max, value: a.max });
+    fs.appendChild(amount);
+    fs.appendChild(h("button", { onclick: () => post("/api/actions", { type: "repay-loan", amount: Number(amount.value) }) }, "Repay"));
+    box.appendChild(fs);
+  }
+  const claims = (v.legal || []).filter((a) => a.type === "claim-trump");
+  if (claims.length) {
+    const fs = group("Play a trump card?", "trump");
+    const row = h("div", { class: "row" });
+    for (const a of claims) row.appendChild(h("button", { onclick: () => post("/api/actions", { type: "claim-trump", expedition: a.expedition }) }, `${byName(a.expedition)} plays`));
+    fs.appendChild(row);
+    box.appendChild(fs);
+  }
+  if (legal["play-trump"]) {
+    const a = legal["play-trump"];
+    const fs = group(`${byName(a.by)}: choose the ${a.part} of next round's monster`, "play-trump");
+    const row = h("div", { class: "row" });
+    for (const sym of a.symbols) row.appendChild(h("button", { onclick: () => post("/api/actions", { type: "play-trump", symbol: sym }) }, sym));
+    fs.appendChild(row);
+    box.appendChild(fs);
+  }
+}
+
+function drawTally(v) {
+  const body = document.querySelector("#tally tbody");
+  body.innerHTML = "";
+  for (const e of v.expeditions || []) {
+    const tr = h("tr", { "data-expedition": e.name });
+    const notes = [];
+    if (e.missing_turns) notes.push(`missing ${e.missing_turns} turn(s)`);
+    for (const l of e.loans) notes.push(`${l.kind} loan £${l.owed} due round ${l.due_round}`);
+    if (e.out) notes.push(`out: ${e.out}`);
+    for (const cell of [NAMES[e.name], e.points, `£${e.cash}`, `£${e.running_cost}`, notes.join("; ")]) tr.appendChild(h("td", {}, String(cell)));
+    body.appendChild(tr);
+  }
 }
 
 function bind() {

@@ -6,10 +6,9 @@ Pure functions of the state. Money only ever moves between an expedition and the
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .box import BoxProfile
-from .state import SURFACE_ONLY, UNDERWATER_EQUIPMENT, Expedition, Loan, NessieState, Piece
+from .state import replace, SURFACE_ONLY, UNDERWATER_EQUIPMENT, Expedition, Loan, NessieState, Piece
 from .variants import Variant
 
 LOAN_ROUNDS = 4  # "must be repaid within four rounds (turns)"

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from companion.errors import IllegalAction
 
 from . import economy
 from .economy import title
-from .state import NessieState, Step
+from .state import replace, NessieState, Step
 
 
 def held_anywhere(s: NessieState) -> set[str]:

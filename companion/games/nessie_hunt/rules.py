@@ -15,7 +15,6 @@ table: throws, LOGISTICS cards, coverage, evidence points, purchases, Next.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from companion.errors import IllegalAction
 
@@ -24,7 +23,7 @@ from .actions import (Action, Advance, Buy, ClaimTrump, Coverage, EndTurn, Evide
                       PlayTrump, RepayLoan, Return, Throw, action_from_json, action_to_json)
 from .box import BoxProfile
 from .economy import title
-from .state import (UNDERWATER_EQUIPMENT, Card, Expedition, LastThrow, Monster, NessieState, Outcome, Piece, Seating,
+from .state import (replace, UNDERWATER_EQUIPMENT, Card, Expedition, LastThrow, Monster, NessieState, Outcome, Piece, Seating,
                     Step)
 from .tracks import EXPEDITIONS
 from .variants import VARIANTS, Variant
