@@ -284,7 +284,7 @@ class LochNessWettering:
         nessie = self.box.ahead(s.nessie, total)
         ev = f"The cards add up to {total}: big Nessie to {nessie}, small Nessie to {s.small + total}."
         s = replace(s, nessie=nessie, round_from=s.small, small=s.small + total, played=played, neutral_up=neutral_up,
-                    events=s.events + (ev,))
+                    events=(ev,))
         piper = s.on_space("bagpipes")
         if piper and self._bagpipes_possible(s, piper):
             return replace(s, phase="bagpipes", queue=((s.idx(piper), "bagpipes"),))
@@ -412,7 +412,7 @@ class LochNessWettering:
         return self._begin_round(s)
 
     def _begin_round(self, s: WState) -> WState:
-        return replace(s, phase="reporters", queue=tuple((p, "reporter") for p in s.order), events=())
+        return replace(s, phase="reporters", queue=tuple((p, "reporter") for p in s.order))
 
     def _auction(self, s: WState, a: Auction) -> WState:
         self._want(s, "auction", rule=R_AUCTION)
@@ -425,14 +425,15 @@ class LochNessWettering:
         counts = Counter(a.bids.values())
         unique = sorted((b for b, k in counts.items() if k == 1), reverse=True)
         if not unique:
-            return self._begin_round(replace(s, queue=(), events=("Storm! auction: every bid was matched; nobody wins.",)))
+            return self._begin_round(replace(s, queue=(), events=s.events + (
+                "Storm! auction: every bid was matched; nobody wins.",)))
         bid = unique[0]
         winner = next(c for c, b in a.bids.items() if b == bid)
         i = s.idx(winner)
         # 'posune svého reportéra o tolik polí zpět, jaká byla hodnota jeho sázky (i přes hodnotu 0 ...)'
         s = replace(s, scores=_set(s.scores, i, s.scores[i] - bid), storm_won=s.storm_won + (winner,),
                     phase="storm-camera", queue=((i, "storm"),),
-                    events=(f"Storm! auction won by {winner} with {bid}: {bid} points back; place the "
+                    events=s.events + (f"Storm! auction won by {winner} with {bid}: {bid} points back; place the "
                             f"{self.box.storm_camera} camera.",))
         return s
 
