@@ -1,0 +1,102 @@
+"""The four other games from the outside: the scripted-game runner (``nessie-companion play``), the games list,
+and the purity of their rules modules (no I/O, clock or chance; only ``loader.py`` reads files)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+
+PACKAGES = ("loch_ness_obert", "loch_ness_wettering", "loch_lomond", "monster_ambush")
+FORBIDDEN = {"os", "io", "time", "datetime", "random", "secrets", "sqlite3", "socket", "threading", "pathlib",
+             "subprocess", "shutil", "tempfile", "urllib", "http", "requests", "flask", "serial", "gpiozero", "cv2",
+             "tomllib", "logging", "asyncio", "uuid", "json"}
+ROOT = Path(__file__).resolve().parents[1] / "companion" / "games"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_rules_modules_do_no_io(package):
+    offenders = []
+    for path in sorted((ROOT / package).glob("*.py")):
+        if path.name in ("loader.py", "__init__.py"):
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            offenders += [f"{path.name}: {n}" for n in names if n.split(".")[0] in FORBIDDEN - {"json"}
+                          or (n == "json" and path.name != "box.py")]
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("open", "print", "input"):
+                offenders.append(f"{path.name}: calls {node.func.id}()")
+    assert offenders == []
+
+
+def test_games_json_lists_all_five(capsys):
+    assert main(["games", "--json"]) == 0
+    games = {g["id"]: g for g in json.loads(capsys.readouterr().out)}
+    assert games["loch-ness-obert"]["rulebook"] == "001_1b689ec8ac2a19dd.txt"
+    assert games["loch-ness-wettering"]["rulebook"] == "002_6f32dea1b1d4604f.txt"
+    assert games["loch-lomond"]["rulebook"] == "003_196e4e5c7f3f958b.txt"
+    assert games["monster-ambush"]["rulebook"] == "004_27c800e34d0c540b.txt"
+
+
+def test_play_replays_a_script_and_prints_the_view(tmp_path, capsys):
+    script = tmp_path / "round.json"
+    script.write_text(json.dumps([
+        {"type": "new-game", "players": ["Ann", "Bob"]},
+        {"type": "freedom", "player": "Ann"},
+        {"type": "score-round", "clans": {"Ann": ["mercenary"], "Bob": ["witch"]}},
+    ]))
+    assert main(["play", "loch-lomond", "--json-actions", str(script), "--json"]) == 0
+    view = json.loads(capsys.readouterr().out)
+    assert view["round"] == 2 and view["players"][0]["total"] == -2 - 3 and view["actions"] == 3
+    assert main(["play", "loch-lomond", "--json-actions", str(script)]) == 0
+    assert "Victory Token -3 won" in capsys.readouterr().out
+
+
+def test_play_accepts_an_export(tmp_path, capsys):
+    export = {"format": "nessie-companion-game/1", "game": "monster-ambush",
+              "actions": [{"type": "new-game"}, {"type": "new-stack", "hex": "E1"}]}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(export))
+    assert main(["play", "monster-ambush", "--json-actions", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pool"] == 16
+
+
+@pytest.mark.parametrize("content,args,match", [
+    ('[{"type": "new-game"}, {"type": "grow", "hex": "E1"}]', ["monster-ambush"], "action 2 .*no monster stack"),
+    ('[{"type": "grow", "hex": "E1"}]', ["monster-ambush"], "action 1 .*setup"),
+    ('[{"type": "new-game", "actions_per_turn": "x"}]', ["monster-ambush"], "action 1 .*actions_per_turn"),
+    ("{not json", ["monster-ambush"], "not valid JSON"),
+    ("[]", ["monster-ambush"], "non-empty"),
+    ('[{"type": "new-game"}]', ["no-such-game"], "no game 'no-such-game'"),
+])
+def test_play_refuses_bad_scripts_with_exit_2(tmp_path, capsys, content, args, match):
+    path = tmp_path / "s.json"
+    path.write_text(content)
+    assert main(["play", *args, "--json-actions", str(path)]) == 2
+    import re
+
+    assert re.search(match, capsys.readouterr().err)
+
+
+def test_play_with_another_box_profile(tmp_path, capsys):
+    from importlib import resources
+
+    text = resources.files("companion.games.monster_ambush").joinpath("default_box.toml").read_text()
+    box = tmp_path / "map.toml"
+    box.write_text(text.replace('ship = "E1"', 'ship = "A1"'))
+    script = tmp_path / "s.json"
+    script.write_text('[{"type": "new-game"}, {"type": "new-stack", "hex": "A1"}]')
+    assert main(["play", "monster-ambush", "--box", str(box), "--json-actions", str(script), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["stacks"] == [{"hex": "A1", "tokens": 2, "ambushed": False}]
+    box.write_text(text.replace('ship = "E1"', 'ship = "Z9"'))
+    assert main(["play", "monster-ambush", "--box", str(box), "--json-actions", str(script)]) == 2
+    assert "map.ship" in capsys.readouterr().err
