@@ -108,3 +108,33 @@ def test_games_json_lists_nessie_hunt_first():
     games = json.loads(run("games", "--json").stdout)
     assert games[0] == {"id": "nessie-hunt", "name": "Nessie Hunt", "rulebook": "000_5221d2090e374035.txt"}
     assert len({g["id"] for g in games}) == len(games)
+
+
+def test_simulate_reports_rounds_and_win_rates():
+    r = run("simulate", "--players", "3", "--strategy", "greedy,prudent,random", "--games", "6", "--seed", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 6 and set(out["win_rate_by_strategy"]) == {"greedy", "prudent", "random"}
+    assert out["rounds_to_win"]["median"] is None or out["rounds_to_win"]["median"] >= 1
+    again = json.loads(run("simulate", "--players", "3", "--games", "6", "--seed", "5", "--json").stdout)
+    assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in out.items() if k != "seconds"}
+
+
+def test_simulate_refuses_unknown_strategies():
+    r = run("simulate", "--strategy", "cheat", "--games", "1")
+    assert r.returncode == 2 and "unknown strategy cheat" in r.stderr
+
+
+def test_replay_prints_the_view_or_the_first_illegal_action(tmp_path):
+    good = [{"type": "new-game", "players": 1, "expeditions": ["british"]}, {"type": "throw", "value": 3}]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(good))
+    r = run("replay", str(path), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["view"]["last_throw"]["value"] == 3
+    path.write_text(json.dumps(good + [{"type": "advance"}]))
+    r = run("replay", str(path), "--json")
+    out = json.loads(r.stdout)
+    assert r.returncode == 2 and out["index"] == 2 and "not yet" in out["error"]
+    path.write_text("{broken")
+    r = run("replay", str(path))
+    assert r.returncode == 2 and "not valid JSON" in r.stderr
