@@ -52,6 +52,11 @@ class Service:
     def _changed(self, view: dict, origin: str) -> None:
         if getattr(self, "autoplayer", None) is not None:
             self.autoplayer.noticed(origin)
+        outcome = view.get("outcome")
+        if outcome and outcome.get("winner") and view["seating"]["players"] == 1:
+            # Solitaire: "the number of rounds needed to prove the monster's existence" is the score.
+            self.store.record_highscore(view["game_id"], view["game"], outcome["winner"], outcome["rounds"],
+                                        outcome["points"][outcome["winner"]])
 
     def handle_input(self, event: InputEvent) -> dict | None:
         """Feed a device's event to the table exactly as the on-screen buttons would."""

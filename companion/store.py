@@ -28,6 +28,14 @@ CREATE TABLE IF NOT EXISTS games (
     box_digest TEXT NOT NULL,
     created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS highscores (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    game TEXT NOT NULL,
+    expedition TEXT NOT NULL,
+    rounds INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
@@ -123,6 +131,22 @@ class EventStore:
                 (game_id, last + 1, kind, text, self._now()),
             )
         return last + 1
+
+    def record_highscore(self, game_id: int, game: str, expedition: str, rounds: int, points: int) -> None:
+        """A solitaire game's score (rounds needed to prove the monster); once per game."""
+        with self._lock, self._transaction():
+            self._db.execute(
+                "INSERT OR IGNORE INTO highscores (game_id, game, expedition, rounds, points, at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, game, expedition, rounds, points, self._now()),
+            )
+
+    def highscores(self, game: str, limit: int = 10) -> list[dict]:
+        """The best solitaire scores: fewest rounds first, then most points."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT expedition, rounds, points, at, game_id FROM highscores WHERE game = ? "
+                "ORDER BY rounds ASC, points DESC, at ASC LIMIT ?", (game, limit)).fetchall()
+        return [{"expedition": e, "rounds": r, "points": p, "at": at, "game_id": g} for e, r, p, at, g in rows]
 
     def latest_game(self, game: str | None = None) -> GameRecord | None:
         sql = "SELECT id, game, box_name, box_digest, created_at FROM games"

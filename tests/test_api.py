@@ -122,3 +122,31 @@ def test_games_are_listed_and_an_unknown_game_is_a_404(client):
     assert client.get("/api/games/nessie-hunt/state").get_json() == client.get("/api/state").get_json()
     r = client.get("/api/games/chess/state")
     assert r.status_code == 404 and "no game 'chess'" in r.get_json()["error"]
+
+
+def test_a_won_solitaire_game_enters_the_high_score_table(make_service):
+    """Issue 3: 'the number of rounds needed to prove the monster is the solitaire score, kept in a
+    high-score table'."""
+    from dataclasses import replace
+
+    from companion.games.nessie_hunt.state import Card
+    from companion.web import create_app
+    from tests.nessie_helpers import setx
+
+    service = make_service(players=1, expeditions=["british"])
+    client = create_app(service, {"TESTING": True}).test_client()
+    table = service.table
+    # A position set up by hand: British holds 750 points of cards (the log only sees the actions after).
+    table._states[-1] = setx(table.state, "british", cards=(Card("cage", 525, 0), Card("cage", 225, 0)))
+    while table.state.step.value != "over":
+        kind = table.view()["legal"][0]["type"]
+        body = {"throw": {"type": "throw", "value": 1}, "logistics-dealt": {"type": "logistics-dealt", "card": None},
+                "coverage": {"type": "coverage", "covers": []}, "end-turn": {"type": "end-turn"}}.get(kind, {"type": "advance"})
+        if kind == "evidence-card":
+            body = {"type": "evidence-card", "points": table.view()["legal"][0]["values"][0]}
+        assert client.post("/api/actions", json=body).status_code == 200
+    view = client.get("/api/state").get_json()
+    assert view["outcome"]["recount"]["british"]["total"] == view["outcome"]["points"]["british"] >= 750
+    scores = client.get("/api/highscores").get_json()
+    assert scores == [{"expedition": "british", "rounds": view["round"], "points": view["outcome"]["points"]["british"],
+                       "at": scores[0]["at"], "game_id": view["game_id"]}]

@@ -124,6 +124,12 @@ def roll():
     return jsonify(service.table.submit(Throw(service.die.roll(), "virtual-die"), expect, origin="virtual-die"))
 
 
+@bp.get("/highscores")
+def highscores():
+    """The solitaire high-score table: fewest rounds to prove the monster's existence."""
+    return jsonify(_service().store.highscores("nessie-hunt"))
+
+
 @bp.get("/board")
 def board():
     return jsonify(_service().box.to_json())

@@ -209,6 +209,11 @@ function drawActions(v, legal) {
   if (v.outcome) {
     box.appendChild(h("div", { class: "outcome", id: "outcome" }, v.outcome.winner
       ? `${NAMES[v.outcome.winner]} wins: ${v.outcome.reason}.` : `The hunt is over: ${v.outcome.reason}.`));
+    const fs = group("Recount from the cards entered", "recount");
+    for (const [name, r] of Object.entries(v.outcome.recount || {})) {
+      fs.appendChild(h("div", {}, `${NAMES[name]}: ${r.cards.join(" + ") || "no cards"} = ${r.total}`));
+    }
+    box.appendChild(fs);
     return;
   }
   const byName = (n) => NAMES[n] || n;

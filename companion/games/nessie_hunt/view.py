@@ -64,8 +64,11 @@ def table_view(game, s: NessieState | None) -> dict:
         turn = game.purchaser(s)
     outcome = None
     if s.outcome:
+        # "Total up the points on the actual cards in case a mistake has been made on the tally sheet."
+        recount = {n: {"cards": [c.points for c in s.expedition(n).cards], "total": s.expedition(n).points}
+                   for n in s.seating.expeditions}
         outcome = {"winner": s.outcome.winner, "reason": s.outcome.reason, "points": dict(s.outcome.points),
-                   "rounds": s.round}
+                   "rounds": s.round, "recount": recount}
     return {
         "game": game.id,
         "started": True,
