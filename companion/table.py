@@ -78,6 +78,11 @@ class Table:
     def state(self):
         return self._states[-1] if self._states else None
 
+    def history(self) -> list[tuple[dict, object]]:
+        """The actions in force with the state after each: (action as JSON, state). Newest last."""
+        with self._lock:
+            return [(self.game.action_to_json(a), st) for a, st in zip(self._actions, self._states)]
+
     @property
     def setup(self):
         """The action that started the current game, or None."""

@@ -150,3 +150,22 @@ def test_a_won_solitaire_game_enters_the_high_score_table(make_service):
     scores = client.get("/api/highscores").get_json()
     assert scores == [{"expedition": "british", "rounds": view["round"], "points": view["outcome"]["points"]["british"],
                        "at": scores[0]["at"], "game_id": view["game_id"]}]
+
+
+def test_tally_sheet_json_and_csv(client):
+    for body in ({"type": "throw", "value": 2}, {"type": "throw", "value": 3}):
+        assert client.post("/api/actions", json=body).status_code == 200
+    tally = client.get("/api/tally").get_json()
+    assert tally["expeditions"] == ["independent", "japanese", "british", "american"]
+    assert tally["rounds"][0]["expeditions"]["independent"]["cash"] == 50
+    assert [h["action"]["type"] for h in tally["history"]] == ["new-game", "throw", "throw"]
+    csv = client.get("/api/tally.csv")
+    assert csv.mimetype == "text/csv"
+    lines = csv.data.decode().splitlines()
+    assert lines[0].startswith("round,independent gained,independent points,independent cash")
+    assert lines[1].split(",")[:4] == ["1", "0", "0", "50"]
+
+
+@pytest.mark.parametrize("page", ["/", "/tally", "/setup", "/devices"])
+def test_pages_are_served(client, page):
+    assert client.get(page).status_code == 200

@@ -124,6 +124,28 @@ def roll():
     return jsonify(service.table.submit(Throw(service.die.roll(), "virtual-die"), expect, origin="virtual-die"))
 
 
+@bp.get("/tally")
+def tally():
+    """The tally sheet, round by round, and the history of actions (newest last)."""
+    from companion.games.nessie_hunt.tally import tally_sheet
+
+    table = _service().table
+    history = table.history()
+    sheet = tally_sheet(table.game, [st for _, st in history])
+    sheet["history"] = [{"index": i, "action": a, "round": st.round, "stage": st.stage} for i, (a, st) in enumerate(history)]
+    return jsonify(sheet)
+
+
+@bp.get("/tally.csv")
+def tally_csv():
+    from companion.games.nessie_hunt.tally import tally_csv as to_csv, tally_sheet
+
+    table = _service().table
+    body = to_csv(tally_sheet(table.game, [st for _, st in table.history()]))
+    return current_app.response_class(body, mimetype="text/csv",
+                                      headers={"Content-Disposition": "attachment; filename=nessie-hunt-tally.csv"})
+
+
 @bp.get("/highscores")
 def highscores():
     """The solitaire high-score table: fewest rounds to prove the monster's existence."""

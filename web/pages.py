@@ -1,4 +1,4 @@
-"""The pages people look at: the table screen."""
+"""The pages people look at: the table screen, the tally sheet, the setup wizard, the devices page."""
 
 from __future__ import annotations
 
@@ -11,3 +11,19 @@ bp = Blueprint("pages", __name__)
 def table():
     service = current_app.extensions["companion"]
     return render_template("table.html", box_name=service.box.name)
+
+
+@bp.get("/tally")
+def tally():
+    return render_template("tally.html")
+
+
+@bp.get("/setup")
+def setup():
+    service = current_app.extensions["companion"]
+    return render_template("setup.html", box_name=service.box.name, box_source=service.box.source)
+
+
+@bp.get("/devices")
+def devices():
+    return render_template("devices.html")
