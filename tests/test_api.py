@@ -169,3 +169,22 @@ def test_tally_sheet_json_and_csv(client):
 @pytest.mark.parametrize("page", ["/", "/tally", "/setup", "/devices"])
 def test_pages_are_served(client, page):
     assert client.get(page).status_code == 200
+
+
+def test_join_qr_only_in_lan_mode(service):
+    from companion.web import create_app
+
+    local = create_app(service, {"TESTING": True}).test_client()
+    assert local.get("/api/join.svg").status_code == 404
+    assert b"join-qr" not in local.get("/").data
+    lan = create_app(service, {"TESTING": True, "LAN_MODE": True}).test_client()
+    r = lan.get("/api/join.svg", headers={"Host": "192.0.2.7:5000"})
+    assert r.status_code == 200 and r.mimetype == "image/svg+xml" and b"<svg" in r.data
+    assert b"join-qr" in lan.get("/").data
+
+
+def test_join_url_prefers_the_address_the_page_was_reached_on():
+    from companion.netinfo import join_url
+
+    assert join_url("192.0.2.7:5000") == "http://192.0.2.7:5000/"
+    assert join_url("table.local", 5000) == "http://table.local:5000/"

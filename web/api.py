@@ -146,6 +146,22 @@ def tally_csv():
                                       headers={"Content-Disposition": "attachment; filename=nessie-hunt-tally.csv"})
 
 
+@bp.get("/join.svg")
+def join_qr():
+    """A QR code of the address phones on the same network open to join (LAN mode only)."""
+    import io
+
+    import segno
+
+    from companion.netinfo import join_url
+
+    if not current_app.config.get("LAN_MODE"):
+        raise _Refusal(404, "phones can join only in LAN mode (--lan)")
+    out = io.BytesIO()
+    segno.make(join_url(request.host, current_app.config.get("PORT")), error="m").save(out, kind="svg", scale=6, border=2)
+    return current_app.response_class(out.getvalue(), mimetype="image/svg+xml")
+
+
 @bp.get("/highscores")
 def highscores():
     """The solitaire high-score table: fewest rounds to prove the monster's existence."""

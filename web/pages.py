@@ -10,7 +10,7 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def table():
     service = current_app.extensions["companion"]
-    return render_template("table.html", box_name=service.box.name)
+    return render_template("table.html", box_name=service.box.name, lan=bool(current_app.config.get("LAN_MODE")))
 
 
 @bp.get("/tally")
