@@ -100,3 +100,71 @@ def test_play_with_another_box_profile(tmp_path, capsys):
     box.write_text(text.replace('ship = "E1"', 'ship = "Z9"'))
     assert main(["play", "monster-ambush", "--box", str(box), "--json-actions", str(script)]) == 2
     assert "map.ship" in capsys.readouterr().err
+
+
+# -- the table: log, undo, resume and export for every game --------------------------------------
+
+SETUPS = {
+    "loch-ness-obert": {"type": "new-game", "players": ["red", "yellow"], "push": True},
+    "loch-ness-wettering": {"type": "new-game", "players": ["blue", "red"], "display": ["head", "head", "tail"],
+                            "storm": True},
+    "loch-lomond": {"type": "new-game", "players": ["Ann", "Bob", "Cat"]},
+    "monster-ambush": {"type": "new-game"},
+}
+
+
+def random_legal(entry, rng, view):
+    data = {"type": entry["type"], **entry.get("fixed", {})}
+    for f in entry.get("fields", []):
+        kind = f["kind"]
+        if kind == "choice":
+            data[f["name"]] = rng.choice(f["choices"])
+        elif kind == "dice":
+            data[f["name"]] = [rng.choice(f["choices"]) for _ in range(f["count"])]
+        elif kind == "bool":
+            data[f["name"]] = rng.random() < 0.5
+        elif kind == "number":
+            data[f["name"]] = rng.randint(f["min"], min(f["max"], 8))
+        elif kind == "per-player-number":
+            data[f["name"]] = {k: rng.randint(0, 6) for k in f["keys"]}
+        elif kind == "per-player-list":
+            data[f["name"]] = {k: rng.sample(f["choices"][:-1], rng.randint(0, 4)) for k in f["keys"]}
+    return data
+
+
+@pytest.mark.parametrize("gid", sorted(SETUPS))
+def test_the_table_logs_undoes_resumes_and_exports_every_game(gid, tmp_path):
+    import random
+
+    from companion.errors import IllegalAction
+    from companion.games import available_modules
+    from companion.store import EventStore
+    from companion.table import Table
+
+    game = next(m.make_game() for m in available_modules() if m.make_game().id == gid)
+    store = EventStore(str(tmp_path / "log.sqlite"))
+    table = Table(game, store)
+    table.new_game(game.parse_action(SETUPS[gid]))
+    rng = random.Random(7)
+    views = [table.view()]
+    for _ in range(60):
+        legal = [a for a in table.view()["legal"] if a["type"] != "new-game"]
+        if not legal:
+            break
+        try:
+            views.append(table.submit(game.parse_action(random_legal(rng.choice(legal), rng, table.view()))))
+        except IllegalAction:  # e.g. a card not in hand: refused, the view is unchanged
+            assert table.view()["version"] == views[-1]["version"]
+    assert len(views) > 5
+    # a restart (the pulled plug) replays the log to the same view
+    again = Table(game, store)
+    assert {k: v for k, v in again.view().items() if k != "version"} == \
+        {k: v for k, v in table.view().items() if k != "version"}
+    # export and import give the same game
+    imported = Table(game, EventStore(":memory:"))
+    assert imported.import_game(table.export())["prompt"] == table.view()["prompt"]
+    # undo steps back through the same views
+    before = views[-2]
+    after_undo = table.undo()
+    assert after_undo["prompt"] == before["prompt"] and after_undo["actions"] == before["actions"]
+    store.close()
