@@ -19,7 +19,12 @@ function h(tag, attrs, ...children) {
   for (const c of children.flat()) if (c !== undefined && c !== null) node.append(c);
   return node;
 }
-const text = (v) => (v === null || v === undefined ? "" : typeof v === "object" ? (Array.isArray(v) ? v.map(text).join(", ") : JSON.stringify(v)) : String(v));
+function text(v) {
+  if (v === null || v === undefined) return "";
+  if (Array.isArray(v)) return v.map(text).join(", ");
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${text(x)}`).join(", ");
+  return String(v);
+}
 
 function showMessage(msg) {
   const box = document.getElementById("message");
