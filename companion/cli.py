@@ -58,10 +58,12 @@ def _serve(config, start_game: bool = True) -> int:
 
 def cmd_demo(args) -> int:
     from companion.config import Config, default_data_dir
+    from companion.web.security import apply_lan
 
     config = Config(port=args.port, host=args.host, autoplay=args.autoplay, seed=args.seed,
                     database=args.database or str(default_data_dir() / "demo.sqlite"),
-                    interval_s=args.interval, box=args.box or "")
+                    interval_s=args.interval, box=args.box or "", lan=args.lan)
+    apply_lan(config)  # --lan: PINs from the environment, host 0.0.0.0; refuses to start without PINs
     if args.fresh:
         for suffix in ("", "-wal", "-shm"):
             Path(config.database + suffix).unlink(missing_ok=True)
@@ -70,12 +72,15 @@ def cmd_demo(args) -> int:
 
 def cmd_serve(args) -> int:
     from companion.config import Config
+    from companion.web.security import apply_lan
 
     config = Config.from_file(args.config) if args.config else Config()
     if args.port is not None:
         config.port = args.port
     if args.host is not None:
         config.host = args.host
+    config.lan = config.lan or args.lan
+    apply_lan(config)  # --lan: PINs from the environment, host 0.0.0.0; refuses to start without PINs
     return _serve(config)
 
 
@@ -104,12 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--database", help="the SQLite file (default: demo.sqlite in the data folder)")
     s.add_argument("--box", help="a box profile file (default: the house default)")
     s.add_argument("--fresh", action="store_true", help="forget the saved demo game and start anew")
+    s.add_argument("--lan", action="store_true",
+                   help="answer the LAN (0.0.0.0); changes need NESSIE_TABLE_PIN / NESSIE_ADMIN_PIN (docs/security.md)")
     s.set_defaults(func=cmd_demo)
 
     s = sub.add_parser("serve", help="run the companion from a config file")
     s.add_argument("--config", help="a TOML config file (see companion/config.py)")
     s.add_argument("--port", type=int)
     s.add_argument("--host")
+    s.add_argument("--lan", action="store_true",
+                   help="answer the LAN (0.0.0.0); changes need the PINs from the config or the environment")
     s.set_defaults(func=cmd_serve)
 
     for name in COMMAND_MODULES:  # commands that live beside their room

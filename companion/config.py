@@ -6,6 +6,9 @@ Every key, with its default (a config file may give any subset)::
     host = "127.0.0.1"      # 127.0.0.1 keeps the dashboard on this machine
     port = 5000
     threads = 48            # each open dashboard page holds one thread for its live updates
+    lan = false             # true: answer the LAN (host 0.0.0.0), changes need a PIN (docs/security.md)
+    table_pin = ""          # LAN mode: the PIN to play (env NESSIE_TABLE_PIN wins)
+    admin_pin = ""          # LAN mode: the PIN for setup and admin (env NESSIE_ADMIN_PIN wins)
 
     [game]
     database = "~/.local/share/nessie-companion/companion.sqlite"
@@ -44,6 +47,9 @@ class Config:
     host: str = "127.0.0.1"
     port: int = 5000
     threads: int = 48
+    lan: bool = False
+    table_pin: str = ""
+    admin_pin: str = ""
     database: str = field(default_factory=lambda: str(default_data_dir() / "companion.sqlite"))
     box: str = ""
     players: int = 4
@@ -54,7 +60,7 @@ class Config:
     interval_s: float = 1.5
     pause_after_human_s: float = 20.0
 
-    SECTIONS = {"server": ("host", "port", "threads"),
+    SECTIONS = {"server": ("host", "port", "threads", "lan", "table_pin", "admin_pin"),
                 "game": ("database", "box", "players", "expeditions", "sponsor"),
                 "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s")}
 

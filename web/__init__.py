@@ -24,11 +24,14 @@ def create_app(service, config: dict | None = None) -> Flask:
         app.config.update(config)
     app.extensions["companion"] = service
 
-    from . import api, events, pages
+    from . import api, events, openapi, pages
+    from .security import init_security
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
+    app.register_blueprint(openapi.bp)
+    init_security(app)  # CSRF on every change; PINs in LAN mode (web/security.py)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -1,0 +1,253 @@
+"""The JSON API described as an OpenAPI 3 document, served at ``GET /api/openapi.json``.
+
+    app.register_blueprint(openapi.bp)      # in create_app
+
+The whole document is the one dict :data:`DOCUMENT` below. A new route under /api must be added
+here too: tests/test_security.py checks that every route the app registers under /api is in it,
+and tests/test_api_fuzz.py fuzzes every operation with schemathesis.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from flask import Blueprint, jsonify
+
+from companion import __version__
+
+bp = Blueprint("openapi", __name__, url_prefix="/api")
+
+_EXPEDITION = {"type": "string", "enum": ["independent", "japanese", "british", "american"]}
+_VERSION = {"type": "integer", "description": "Refuse (409) unless the table is still at this version "
+                                              "(the view's `version`): a request made against an older view."}
+
+
+def _action(kind: str, description: str, properties: dict | None = None, required: tuple = ()) -> dict:
+    return {"type": "object", "title": kind, "description": description,
+            "required": ["type", *required], "additionalProperties": False,
+            "properties": {"type": {"type": "string", "enum": [kind]}, **(properties or {}), "expect_version": _VERSION}}
+
+
+def _error(description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _ok(description: str, schema: dict | None = None) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": schema or {"$ref": "#/components/schemas/View"}}}}
+
+
+_GID = {"name": "gid", "in": "path", "required": True, "description": "a game id from GET /api/games",
+        "schema": {"type": "string", "example": "nessie-hunt"}}
+_READ_ERRORS = {"404": {"$ref": "#/components/responses/NotFound"}}
+_CHANGE_ERRORS = {
+    "400": {"$ref": "#/components/responses/BadRequest"},
+    "401": {"$ref": "#/components/responses/NeedsPin"},
+    "403": {"$ref": "#/components/responses/Forbidden"},
+    "404": {"$ref": "#/components/responses/NotFound"},
+    "409": {"$ref": "#/components/responses/Conflict"},
+    "413": {"$ref": "#/components/responses/TooLarge"},
+    "415": {"$ref": "#/components/responses/NotJson"},
+}
+_OPTIONAL_BODY = {"required": False, "content": {"application/json": {"schema": {
+    "type": "object", "additionalProperties": False, "properties": {"expect_version": _VERSION}}}}}
+
+DOCUMENT: dict = {
+    "openapi": "3.0.3",
+    "info": {
+        "title": "Nessie Hunt Companion",
+        "version": __version__,
+        "description": "The table companion's JSON API. Every refusal is a 4xx with {\"error\": message} and "
+                       "changes nothing. Every change (POST) must be JSON and come from this host (CSRF); in LAN "
+                       "mode it also needs a PIN session (POST /api/login), and setup (new-game, import) the "
+                       "admin PIN. See docs/security.md.",
+    },
+    "servers": [{"url": "/"}],
+    "components": {
+        "securitySchemes": {
+            "pinSession": {"type": "apiKey", "in": "cookie", "name": "nessie_session",
+                           "description": "LAN mode only: the session cookie set by POST /api/login."},
+        },
+        "schemas": {
+            "Error": {"type": "object", "required": ["error"],
+                      "properties": {"error": {"type": "string"}, "status": {"type": "integer"},
+                                     "rule": {"type": "string", "description": "the rulebook passage (409)"},
+                                     "login": {"type": "string", "description": "where to enter a PIN (401/403)"},
+                                     "retry_after": {"type": "integer"}, "tries_left": {"type": "integer"}}},
+            "View": {"type": "object", "description": "The table view: the game's own view plus version, game_id, "
+                                                      "actions, can_undo; `legal` lists what may be done now.",
+                     "properties": {"version": {"type": "integer"}, "game_id": {"nullable": True},
+                                    "actions": {"type": "integer"}, "can_undo": {"type": "boolean"},
+                                    "prompt": {"type": "string"}, "legal": {"type": "array"}}},
+            "Session": {"type": "object", "required": ["lan", "role"],
+                        "properties": {"lan": {"type": "boolean"},
+                                       "role": {"type": "string", "enum": ["admin", "table"], "nullable": True}}},
+            "GameExport": {"type": "object", "required": ["format", "game", "box", "actions"],
+                           "properties": {"format": {"type": "string", "enum": ["nessie-companion-game/1"]},
+                                          "game": {"type": "string"},
+                                          "box": {"type": "object", "properties": {"name": {"type": "string"},
+                                                                                   "digest": {"type": "string"}}},
+                                          "actions": {"type": "array", "items": {"type": "object"}}}},
+            "NessieAction": {"oneOf": [
+                _action("new-game", "The first action: who plays and how (admin PIN in LAN mode).", {
+                    "players": {"type": "integer", "minimum": 1, "maximum": 5},
+                    "expeditions": {"type": "array", "items": _EXPEDITION},
+                    "sponsor": {"type": "string", "default": "companion"},
+                    "variant": {"type": "string", "enum": ["basic", "introductory", "junior"]},
+                    "target": {"type": "integer", "minimum": 0, "maximum": 100000},
+                    "rounds": {"type": "integer", "minimum": 0, "maximum": 1000},
+                    "win_rule": {"type": "string", "enum": ["reach", "exceed"]},
+                    "cards_per_piece": {"type": "string", "enum": ["per-monster", "per-piece"]},
+                }, ("players", "expeditions")),
+                _action("throw", "The die, for whoever must throw now.", {
+                    "value": {"type": "integer", "minimum": 1, "maximum": 6},
+                    "source": {"type": "string", "enum": ["screen", "keyboard", "virtual-die", "autoplay", "camera",
+                                                          "gpio", "serial", "import", "simulator"]},
+                }, ("value",)),
+                _action("logistics-dealt", "Stage one, on a star: the LOGISTICS card's id in the box's deck, or null.",
+                        {"card": {"type": "string", "nullable": True, "maxLength": 64}}),
+                _action("coverage", "Stage three: [[piece id, monster], ...] covered by this expedition's pieces.",
+                        {"covers": {"type": "array", "items": {
+                            "type": "array", "minItems": 2, "maxItems": 2,
+                            "items": {"oneOf": [{"type": "integer"},
+                                                {"type": "string", "enum": ["surface", "left", "right", "up", "down"]}]}}}}),
+                _action("evidence-card", "Stage three: the points on the evidence card drawn.",
+                        {"points": {"type": "integer", "minimum": 0, "maximum": 10000}}, ("points",)),
+                _action("buy", "Stage six: buy a piece of equipment (hex: the cage's).",
+                        {"equipment": {"type": "string"}, "hex": {"type": "string", "nullable": True}}, ("equipment",)),
+                _action("return", "Stage six: hand a piece back.", {"piece": {"type": "integer"}}, ("piece",)),
+                _action("repay-loan", "Stage six: repay (part of) the loan.",
+                        {"amount": {"type": "integer", "minimum": 1}}, ("amount",)),
+                _action("end-turn", "Stage six: this expedition has finished buying and returning."),
+                _action("claim-trump", "Stage nine: a trump holder wants to play it.", {"expedition": _EXPEDITION},
+                        ("expedition",)),
+                _action("play-trump", "Stage nine: the part of next round's monster address named.",
+                        {"symbol": {"type": "string", "minLength": 1, "maxLength": 2}}, ("symbol",)),
+                _action("advance", "Go on to the next step (Next)."),
+            ]},
+            "AnyGameAction": {"type": "object", "required": ["type"],
+                              "description": "An action of the game `gid` (see that game's actions.py); "
+                                             "Nessie Hunt's are NessieAction.",
+                              "properties": {"type": {"type": "string"}, "expect_version": _VERSION}},
+        },
+        "responses": {
+            "BadRequest": _error("Malformed: not JSON, not an object, an unknown type or field, a value out of range."),
+            "NeedsPin": _error("LAN mode: this browser has not entered a PIN (see `login`)."),
+            "Forbidden": _error("A cross-site request, a change addressed to a non-loopback host without LAN mode, "
+                                "or (LAN mode) setup with the table PIN only."),
+            "NotFound": _error("No such game, or no such path."),
+            "Conflict": _error("Not legal now (with the rule), nothing to undo, or the view is stale (expect_version)."),
+            "TooLarge": _error("The body is over 1 MB."),
+            "NotJson": _error("Not sent as Content-Type: application/json."),
+            "TooMany": _error("Too many wrong PINs from this address; see Retry-After."),
+        },
+    },
+    "security": [{}, {"pinSession": []}],
+    "paths": {
+        "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
+                                      "responses": {"200": _ok("The OpenAPI document", {"type": "object"})}}},
+        "/api/games": {"get": {"summary": "The games the companion runs", "operationId": "games", "responses": {
+            "200": _ok("One entry per game", {"type": "array", "items": {"type": "object", "properties": {
+                "id": {"type": "string"}, "name": {"type": "string"}, "rulebook": {"type": "string"},
+                "started": {"type": "boolean"}}}})}}},
+        "/api/state": {"get": {"summary": "Nessie Hunt's table view", "operationId": "state",
+                               "responses": {"200": _ok("The view")}}},
+        "/api/games/{gid}/state": {"get": {"summary": "A game's table view", "operationId": "gameState",
+                                           "parameters": [_GID], "responses": {"200": _ok("The view"), **_READ_ERRORS}}},
+        "/api/actions": {"post": {
+            "summary": "Do an action in Nessie Hunt (see README, Actions)", "operationId": "action",
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/NessieAction"}}}},
+            "responses": {"200": _ok("The view after the action"), **_CHANGE_ERRORS}}},
+        "/api/games/{gid}/actions": {"post": {
+            "summary": "Do an action in a game", "operationId": "gameAction", "parameters": [_GID],
+            "requestBody": {"required": True, "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/AnyGameAction"}}}},
+            "responses": {"200": _ok("The view after the action"), **_CHANGE_ERRORS}}},
+        "/api/undo": {"post": {"summary": "Undo Nessie Hunt's last action", "operationId": "undo",
+                               "requestBody": _OPTIONAL_BODY,
+                               "responses": {"200": _ok("The view after the undo"), **_CHANGE_ERRORS}}},
+        "/api/games/{gid}/undo": {"post": {"summary": "Undo a game's last action", "operationId": "gameUndo",
+                                           "parameters": [_GID], "requestBody": _OPTIONAL_BODY,
+                                           "responses": {"200": _ok("The view after the undo"), **_CHANGE_ERRORS}}},
+        "/api/roll": {"post": {"summary": "Throw the virtual die for whoever must throw", "operationId": "roll",
+                               "requestBody": _OPTIONAL_BODY,
+                               "responses": {"200": _ok("The view after the throw"), **_CHANGE_ERRORS}}},
+        "/api/export": {"get": {"summary": "Nessie Hunt's game as an export", "operationId": "export",
+                                "responses": {"200": _ok("The export", {"$ref": "#/components/schemas/GameExport"}),
+                                              "409": {"$ref": "#/components/responses/Conflict"}}}},
+        "/api/games/{gid}/export": {"get": {"summary": "A game as an export", "operationId": "gameExport",
+                                            "parameters": [_GID],
+                                            "responses": {"200": _ok("The export", {"$ref": "#/components/schemas/GameExport"}),
+                                                          "409": {"$ref": "#/components/responses/Conflict"}, **_READ_ERRORS}}},
+        "/api/import": {"post": {"summary": "Start a new Nessie Hunt game from an export (admin PIN in LAN mode)",
+                                 "operationId": "import",
+                                 "requestBody": {"required": True, "content": {"application/json": {
+                                     "schema": {"$ref": "#/components/schemas/GameExport"}}}},
+                                 "responses": {"200": _ok("The view of the imported game"), **_CHANGE_ERRORS}}},
+        "/api/games/{gid}/import": {"post": {"summary": "Start a new game from an export (admin PIN in LAN mode)",
+                                             "operationId": "gameImport", "parameters": [_GID],
+                                             "requestBody": {"required": True, "content": {"application/json": {
+                                                 "schema": {"$ref": "#/components/schemas/GameExport"}}}},
+                                             "responses": {"200": _ok("The view of the imported game"), **_CHANGE_ERRORS}}},
+        "/api/events": {"get": {"summary": "Server-sent events: Nessie Hunt's view now and after every change",
+                                "operationId": "events", "x-streaming": True, "responses": {
+                                    "200": {"description": "event: view / data: the view (JSON)",
+                                            "content": {"text/event-stream": {"schema": {"type": "string"}}}}}}},
+        "/api/games/{gid}/events": {"get": {"summary": "Server-sent events for one game", "operationId": "gameEvents",
+                                            "parameters": [_GID], "x-streaming": True, "responses": {
+                                                "200": {"description": "event: view / data: the view (JSON)",
+                                                        "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                                                **_READ_ERRORS}}},
+        "/api/highscores": {"get": {"summary": "The solitaire high-score table", "operationId": "highscores",
+                                    "responses": {"200": _ok("Fewest rounds first", {"type": "array", "items": {
+                                        "type": "object", "properties": {"expedition": {"type": "string"},
+                                                                         "rounds": {"type": "integer"},
+                                                                         "points": {"type": "integer"}}}})}}},
+        "/api/board": {"get": {"summary": "The box profile's board: hexes, shore, markers, tracks", "operationId": "board",
+                               "responses": {"200": _ok("The board", {"type": "object"})}}},
+        "/api/locate/{address}": {"get": {
+            "summary": "Where the monsters go for a surface hex", "operationId": "locate",
+            "parameters": [{"name": "address", "in": "path", "required": True,
+                            "schema": {"type": "string", "example": "D3b"}}],
+            "responses": {"200": _ok("Surface and submerged addresses", {"type": "object", "properties": {
+                "surface": {"type": "string"}, "submerged": {"type": "object"}}}),
+                "400": {"$ref": "#/components/responses/BadRequest"}, **_READ_ERRORS}}},
+        "/api/health": {"get": {"summary": "Every input device's health, the game id, box and database",
+                                "operationId": "health", "responses": {"200": _ok("Health", {"type": "object"})}}},
+        "/api/session": {"get": {"summary": "What this browser may do", "operationId": "session",
+                                 "responses": {"200": _ok("LAN mode and the role entered",
+                                                          {"$ref": "#/components/schemas/Session"})}}},
+        "/api/login": {"post": {
+            "summary": "Enter the table or admin PIN (LAN mode); 5 wrong PINs per address per 5 minutes",
+            "operationId": "login",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["pin"], "additionalProperties": False,
+                "properties": {"pin": {"type": "string", "minLength": 1, "maxLength": 64}}}}}},
+            "responses": {"200": _ok("Logged in; sets the session cookie", {"$ref": "#/components/schemas/Session"}),
+                          "400": {"$ref": "#/components/responses/BadRequest"},
+                          "401": _error("Wrong PIN (tries_left)"),
+                          "403": {"$ref": "#/components/responses/Forbidden"},
+                          "409": _error("Not in LAN mode: no PIN is needed"),
+                          "413": {"$ref": "#/components/responses/TooLarge"},
+                          "415": {"$ref": "#/components/responses/NotJson"},
+                          "429": {"$ref": "#/components/responses/TooMany"}}}},
+        "/api/logout": {"post": {"summary": "Forget this browser's PIN", "operationId": "logout",
+                                 "requestBody": _OPTIONAL_BODY,
+                                 "responses": {"200": _ok("Logged out", {"$ref": "#/components/schemas/Session"}),
+                                               "403": {"$ref": "#/components/responses/Forbidden"},
+                                               "413": {"$ref": "#/components/responses/TooLarge"},
+                                               "415": {"$ref": "#/components/responses/NotJson"}}}},
+    },
+}
+
+
+def document() -> dict:
+    """A copy of :data:`DOCUMENT` (callers may change it freely)."""
+    return copy.deepcopy(DOCUMENT)
+
+
+@bp.get("/openapi.json")
+def openapi_json():
+    return jsonify(DOCUMENT)
