@@ -30,7 +30,8 @@ from .sheets import LINE_MM, point_in_polygon, _seg_dist
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 PPM = 4.0  # board-plane pixels per mm
-MARGIN_MM = 4.0
+MARGIN_MM = 16.0  # land measured round the loch (sheet tips lie there); tracks start further out
+SHORE_BAND_MM = 4.0  # land this close to the shore counts for coverage too
 MIN_BLOB_MM2 = 2.0
 GLARE_LOG = 0.22  # brighter than the paper by this much (natural log): glare
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
@@ -59,6 +60,7 @@ class Layout:
     reference: np.ndarray  # the rendered board, RGB float32 0..1
     paper: np.ndarray  # bool: plain loch paper, away from printed lines
     land: np.ndarray  # bool: plain land in the margin round the loch, away from printed lines
+    band: np.ndarray  # bool: the part of ``land`` next to the shore
 
     def per_hex_any(self, mask: np.ndarray) -> np.ndarray:
         flat = mask.reshape(-1)[self.index].astype(np.int32)
@@ -91,38 +93,44 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
     land_px = np.zeros((h, w), np.uint8)
     boardart.fill(land_px, [shore], 255, boardart.plane_mapper(ppm, x0, y0))
     land = (land_px == 0) & ~near_line
+    dist = cv2.distanceTransform((land_px == 0).astype(np.uint8), cv2.DIST_L2, 5)
+    band = land & (dist <= SHORE_BAND_MM * ppm)
     half = line_mm / 2
     index, offsets, addresses = [], [], []
     n = 0
+    templates: dict = {}
     for hx in box.loch.hexes:
         poly = np.asarray(hx.polygon, float)
         lo = np.floor(((poly.min(0) - half) - [x0, y0]) * ppm - 1).astype(int)
         hi = np.ceil(((poly.max(0) + half) - [x0, y0]) * ppm + 1).astype(int)
-        lo = np.maximum(lo, 0)
-        hi = np.minimum(hi, [w, h])
-        ii, jj = np.meshgrid(np.arange(lo[0], hi[0]), np.arange(lo[1], hi[1]))
-        pts = np.c_[x0 + (ii.ravel() + 0.5) / ppm, y0 + (jj.ravel() + 0.5) / ppm]
-        inside = point_in_polygon(pts, poly)
-        near = _seg_dist(pts, poly, np.roll(poly, -1, 0)).min(1) <= half + 1e-9
-        sel = inside | near
-        flat = (jj.ravel() * w + ii.ravel())[sel]
+        local = (poly - [x0, y0]) * ppm - lo  # polygon in the box's pixel units
+        key = (tuple(np.round(local.ravel(), 6)), tuple(hi - lo))
+        if key not in templates:
+            ii, jj = np.meshgrid(np.arange(hi[0] - lo[0]), np.arange(hi[1] - lo[1]))
+            pts = np.c_[ii.ravel() + 0.5, jj.ravel() + 0.5] / ppm
+            lp = local / ppm
+            sel = point_in_polygon(pts, lp) | (_seg_dist(pts, lp, np.roll(lp, -1, 0)).min(1) <= half + 1e-9)
+            templates[key] = (ii.ravel()[sel], jj.ravel()[sel])
+        ti, tj = templates[key]
+        gi, gj = ti + lo[0], tj + lo[1]
+        ok = (gi >= 0) & (gi < w) & (gj >= 0) & (gj < h)
+        flat = gj[ok] * w + gi[ok]
         addresses.append(hx.address)
         offsets.append(n)
         index.append(flat)
         n += len(flat)
     out = Layout(float(x0), float(y0), float(x1), float(y1), ppm, (h, w), addresses,
-                 np.concatenate(index), np.array(offsets), ref, paper, land)
+                 np.concatenate(index), np.array(offsets), ref, paper, land, band)
     _LAYOUTS[key] = out
     return out
 
 
 @lru_cache(maxsize=8)
-def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> tuple[np.ndarray, np.ndarray]:
-    """Classify quantised log-transmissions: (code, grey term) per bin.
+def _candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every explanation of a pixel: (log-transmission vectors, expedition bits, penalty).
 
-    Candidates: up to two sheets of each expedition (four in all), and, over up to two whole
-    sheets, part of one more sheet (a blurred edge): present when at least half covers the pixel.
-    code: bit i set = expedition i present; bit 4 = fits no candidate.
+    Up to two sheets of each expedition (four in all); and, over up to two whole sheets, part of
+    one more sheet (a blurred edge), counted present when at least half covers the pixel.
     """
     T = np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0)
     a = np.log(T)  # (4, 3)
@@ -137,23 +145,47 @@ def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: flo
             b = (base > 0) @ (1 << np.arange(4))
             bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
             cost.append(base.sum(1) + alpha + BLEND_EXTRA)
-    vec = np.concatenate(vecs)
-    bit = np.concatenate(bits).astype(np.uint8)
-    pen = SHEET_PENALTY * np.concatenate(cost)
-    c = (np.arange(_LUT_N) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO
-    L = np.stack(np.meshgrid(c, c, c, indexing="ij"), -1).reshape(-1, 3).astype(np.float32)
-    code = np.empty(len(L), np.uint8)
-    grey = np.empty(len(L), np.float32)
-    vec32 = vec.astype(np.float32)
-    for i in range(0, len(L), 4096):
-        diff = L[i:i + 4096, None, :] - vec32[None]
-        s = np.clip(diff.mean(-1), s_lo, s_hi)
-        res = np.sqrt(((diff - s[..., None]) ** 2).sum(-1)) + pen[None, :]
-        best = res.argmin(1)
-        idx = np.arange(len(best))
-        code[i:i + 4096] = bit[best] | np.where(res[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
-        grey[i:i + 4096] = s[idx, best]
-    return code, grey
+    return (np.concatenate(vecs).astype(np.float32), np.concatenate(bits).astype(np.uint8),
+            (SHEET_PENALTY * np.concatenate(cost)).astype(np.float32))
+
+
+class _Lut:
+    """Quantised log-transmission -> (code, grey term), filled in lazily for the bins seen.
+
+    code: bit i set = expedition i present; bit 4 = fits no candidate.
+    """
+
+    def __init__(self, colours, s_lo: float, s_hi: float):
+        self.vec, self.bit, self.pen = _candidates(colours)
+        self.s_lo, self.s_hi = s_lo, s_hi
+        n = _LUT_N ** 3
+        self.done = np.zeros(n, bool)
+        self.code = np.zeros(n, np.uint8)
+        self.grey = np.zeros(n, np.float32)
+
+    def lookup(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        need = np.unique(flat)
+        need = need[~self.done[need]]
+        if len(need):
+            q0, rest = np.divmod(need, _LUT_N * _LUT_N)
+            q1, q2 = np.divmod(rest, _LUT_N)
+            c = ((np.stack([q0, q1, q2], -1) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO).astype(np.float32)
+            for i in range(0, len(c), 2048):
+                diff = c[i:i + 2048, None, :] - self.vec[None]
+                s = np.clip(diff.mean(-1), self.s_lo, self.s_hi)
+                res = np.sqrt(((diff - s[..., None]) ** 2).sum(-1)) + self.pen[None, :]
+                best = res.argmin(1)
+                idx = np.arange(len(best))
+                sel = need[i:i + 2048]
+                self.code[sel] = self.bit[best] | np.where(res[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
+                self.grey[sel] = s[idx, best]
+            self.done[need] = True
+        return self.code[flat], self.grey[flat]
+
+
+@lru_cache(maxsize=16)
+def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> _Lut:
+    return _Lut(colours, s_lo, s_hi)
 
 
 def _lighting(D: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
@@ -201,6 +233,8 @@ class CoverageResult:
     unknown_hexes: list[str]  # hexes with unseen pixels (any expedition)
     unknown_regions: list[dict]
     masks: dict[str, np.ndarray]  # expedition -> bool mask on the layout grid
+    seen_flat: np.ndarray  # plain paper or land, seen: where a colour's absence means something
+    fit_masks: dict[str, np.ndarray]  # expedition -> colour on plain paper and land (for fitting shapes)
     unknown_mask: np.ndarray
     dark_fraction: float
     debug: dict | None = None
@@ -212,7 +246,10 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     lay = layout(box, ppm)
     warped, valid = warp_to_board(photo_rgb, reg, lay.x0, lay.y0, lay.x1, lay.y1, ppm)
     img = warped.astype(np.float32) * (1 / 255.0)
-    ref = lay.reference if reference is None else reference
+    if reference is None:
+        ref = lay.reference
+    else:
+        ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
     if reference is None:
         # the camera softens printed lines; soften the drawn reference alike
         scale = _photo_scale(reg, lay)
@@ -228,15 +265,16 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     if land.sum() > 200:
         L = np.where(lay.land[..., None], L - np.median(L[land], axis=0), L)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    narrow_code, narrow_s = _lut(key, -1.2, 0.25)
-    wide_code, _ = _lut(key, -2.0, 0.8)
+    narrow, wide = _lut(key, -1.2, 0.25), _lut(key, -2.0, 0.8)
     flat_area = lay.paper | lay.land
     Ls = np.where(flat_area[..., None], L, cv2.blur(L, (3, 3)))
     q = np.clip(((Ls - _LUT_LO) / (_LUT_HI - _LUT_LO) * _LUT_N).astype(np.int32), 0, _LUT_N - 1)
     flat = (q[..., 0] * _LUT_N + q[..., 1]) * _LUT_N + q[..., 2]
     on_paper = lay.paper
-    code = np.where(flat_area, narrow_code[flat], wide_code[flat] & 15)
-    s = narrow_s[flat]
+    code = np.zeros(flat.shape, np.uint8)
+    s = np.zeros(flat.shape, np.float32)
+    code[flat_area], s[flat_area] = narrow.lookup(flat[flat_area])
+    code[~flat_area] = wide.lookup(flat[~flat_area])[0] & 15
     glare = flat_area & (L.max(-1) > GLARE_LOG)
     saturated = (warped.min(-1) >= 250) & (L.max(-1) > 0.08)
     dark = (s < DEEP_SHADOW_LOG) & flat_area
@@ -254,11 +292,12 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     grow = int(round(LINE_GROW_MM * ppm))
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
-    masks, covered, undecided = {}, {}, {}
+    masks, covered, undecided, fit_masks = {}, {}, {}, {}
     unk_hex = lay.per_hex_any(unknown)
     for i, e in enumerate(EXPEDITIONS):
         has = ((code & (1 << i)) > 0) & seen & valid
-        m = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
+        fit_masks[e] = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
+        m = fit_masks[e] & (lay.paper | lay.band)
         # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
         allowed = (has & ~flat_area).astype(np.uint8)
         mm = m.astype(np.uint8)
@@ -271,7 +310,7 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
         undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_hex) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px, ~valid)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
-                          masks, unknown, dark_fraction,
+                          masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit, 'L': L, 'light': light})
 

@@ -55,6 +55,10 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
                    ppm: float, candidates=None, max_sheets: int = 12) -> list[FittedSheet]:
     """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm)."""
     types = candidates or list(box.equipment)
+    # printed lines (not plain paper) split a sheet's colour into cells: bridge them
+    k = int(round(3.5 * ppm)) | 1
+    closed = cv2.morphologyEx(colour.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
+    colour = colour | (closed & ~seen)
     # coarse grid
     f = COARSE_PPM / ppm
     h, w = colour.shape
@@ -78,15 +82,19 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
             remaining &= ~blob
             continue
         eq, x, y, ang = best
-        pose, score, visible = _refine(box, eq, x, y, ang, blob, colour, seen, x0, y0, ppm)
+        pose, score, visible = _refine(box, eq, x, y, ang, remaining & blob, colour, seen, x0, y0, ppm)
         poly = (place(box.equipment[eq].shape, pose.x, pose.y, pose.angle_deg) - [x0, y0]) * ppm - 0.5
         explained = _raster(poly, colour.shape) > 0
         grow = int(round(1.0 * ppm)) * 2 + 1
         explained = cv2.dilate(explained.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
         before = remaining.sum()
         remaining &= ~explained
-        if score > 0.5 and visible >= MIN_SHEET_MM2:
+        if (blob & explained).sum() < 0.5 * (blob.sum()):
+            remaining &= ~blob
+        if score > 0.6 and visible >= MIN_SHEET_MM2:
             out.append(FittedSheet(SheetPose(expedition, eq, pose.x, pose.y, pose.angle_deg), score, visible))
+        else:
+            remaining &= ~blob
         if remaining.sum() >= before:
             remaining &= ~blob
     return out
@@ -127,13 +135,18 @@ def _coarse(box, types, Cr, C, S, x0, y0, ppm):
 
 
 def _score(poly_px, blob, colour, seen):
-    m = _raster(poly_px, blob.shape) > 0
+    """(coloured - 2 x plainly uncoloured) pixels under the outline, and the visible count."""
+    h, w = blob.shape
+    x0, y0 = np.maximum(np.floor(poly_px.min(0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(poly_px.max(0)).astype(int) + 2, [w, h])
+    if x1 <= x0 or y1 <= y0:
+        return 0, 0, 0
+    m = _raster(poly_px - [x0, y0], (y1 - y0, x1 - x0)) > 0
+    blob, colour, seen = blob[y0:y1, x0:x1], colour[y0:y1, x0:x1], seen[y0:y1, x0:x1]
     vis = m & seen
-    if vis.sum() == 0:
-        return -1.0, 0
-    good = (vis & colour).sum()
-    bad = (vis & ~colour).sum()
-    return (good - bad) / vis.sum(), int(vis.sum())
+    good = int((vis & blob).sum())
+    bad = int((vis & ~colour).sum())
+    return good - 2 * bad, int(vis.sum()), good
 
 
 def _refine(box, eq, x, y, ang, blob, colour, seen, x0, y0, ppm):
@@ -145,7 +158,7 @@ def _refine(box, eq, x, y, ang, blob, colour, seen, x0, y0, ppm):
         return _score(poly, blob, colour, seen)
 
     cur = (x, y, ang)
-    cur_s, cur_v = ev(*cur)
+    cur_s, cur_v, cur_g = ev(*cur)
     for step_xy, step_a in ((2.0, 4.0), (1.0, 2.0), (0.5, 1.0), (0.25, 0.5), (0.12, 0.25)):
         improved = True
         while improved:
@@ -153,9 +166,9 @@ def _refine(box, eq, x, y, ang, blob, colour, seen, x0, y0, ppm):
             for d in ((step_xy, 0, 0), (-step_xy, 0, 0), (0, step_xy, 0), (0, -step_xy, 0),
                       (0, 0, step_a), (0, 0, -step_a)):
                 cand = (cur[0] + d[0], cur[1] + d[1], cur[2] + d[2])
-                s, v = ev(*cand)
-                if s > cur_s + 1e-9:
-                    cur, cur_s, cur_v = cand, s, v
+                s, v, g = ev(*cand)
+                if s > cur_s:
+                    cur, cur_s, cur_v, cur_g = cand, s, v, g
                     improved = True
     pose = SheetPose("", eq, round(cur[0], 3), round(cur[1], 3), round(cur[2] % 360.0, 3))
-    return pose, float(cur_s), cur_v / (ppm * ppm)
+    return pose, float(cur_g / max(cur_v, 1)), cur_v / (ppm * ppm)

@@ -1,0 +1,243 @@
+"""Adjudication: from one overhead photo to who takes evidence (``nessie-companion adjudicate``).
+
+Steps: decode and sanity-check the photo (corrupt, truncated, too dark, blurred), register it to
+the board from its markers, check that the printed hex lines are where this box profile has them
+(otherwise: not this board), measure coverage per expedition (coverage.py), fit the equipment
+shapes (sheetfit.py), then apply stage three of the rulebook to the monsters given.
+
+Evidence rule (rulebook, stage three, step one): a sheet sees a monster when any part of it covers
+the monster's hex or its border lines; eye witnesses and surface cameras see only the surface
+(head-and-neck) monster, all other equipment sees surface and submerged monsters.  The cage
+obtains evidence only in the one hex it occupies (stage six, note).  Cards per sheet: the
+rulebook says "the evidence card or cards to which you are entitled" and "take ... cards for any
+of their equipment transparencies even touching the monster hexes"; we read it as ONE card from the
+sheet's pack for EACH monster the sheet sees (a sonar touching the surface monster and one
+submerged monster earns two sonar cards).  ``CARDS_RULE`` states this in the JSON.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import coverage as cov
+from .registration import Registration, VisionRefusal, register
+from .sheetfit import fit_expedition
+from .sheets import LINE_MM, outline, polygon_distance
+
+SCHEMA = "nessie-vision-adjudication/1"
+CARDS_RULE = ("one card from the sheet's evidence pack for each monster the sheet sees; a sheet "
+              "touching several monster hexes earns one card per monster (our reading of stage three)")
+#: Fitted poses are good to about a millimetre: a fitted sheet is credited with a monster hex when
+#: the measured colour covers the hex and the fitted outline comes this close to it.
+CREDIT_MM = 2.5
+
+
+@dataclass
+class Photo:
+    rgb: np.ndarray
+    gray: np.ndarray
+    source: str = ""
+
+
+def decode(data: bytes, source: str = "") -> Photo:
+    """Decode image bytes or refuse: empty, not an image, truncated JPEG."""
+    if not data:
+        raise VisionRefusal("not an image", f"{source or 'the photo'} is empty")
+    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
+        raise VisionRefusal("corrupt image", f"{source or 'the photo'} is a truncated JPEG (no end marker)")
+    arr = np.frombuffer(data, np.uint8)
+    bgr = cv2.imdecode(arr, cv2.IMREAD_COLOR)
+    if bgr is None or bgr.size == 0:
+        raise VisionRefusal("not an image", f"{source or 'the photo'} is not an image OpenCV can decode")
+    if min(bgr.shape[:2]) < 200:
+        raise VisionRefusal("too small", f"{source or 'the photo'} is only {bgr.shape[1]}x{bgr.shape[0]} pixels")
+    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+    return Photo(rgb, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), source)
+
+
+def _sharpness(gray: np.ndarray) -> float:
+    small = cv2.resize(gray, None, fx=1000 / max(gray.shape), fy=1000 / max(gray.shape), interpolation=cv2.INTER_AREA)
+    return float(cv2.Laplacian(small, cv2.CV_32F).var())
+
+
+def check_exposure(photo: Photo) -> None:
+    g = photo.gray
+    small = g[::4, ::4]
+    if np.percentile(small, 99) < 40 or small.mean() < 12:
+        raise VisionRefusal("too dark", "the photo is too dark to see the board (turn on a light)")
+    if np.percentile(small, 50) > 250:
+        raise VisionRefusal("too bright", "the photo is washed out")
+
+
+def registered(photo: Photo, box) -> Registration:
+    """Register or refuse with the most helpful reason."""
+    check_exposure(photo)
+    try:
+        return register(photo.gray, box)
+    except VisionRefusal as exc:
+        if exc.reason in ("no markers", "too few markers") and _sharpness(photo.gray) < 15:
+            raise VisionRefusal("blurred", "the photo is blurred: no markers can be read (hold the camera still, "
+                                "focus on the board)") from None
+        raise
+
+
+def check_board(photo: Photo, reg: Registration, box) -> dict:
+    """The printed hex lines must be where the profile draws them, and sharp enough to judge."""
+    lay = cov.layout(box)
+    from .registration import warp_to_board
+
+    g, valid = warp_to_board(photo.gray, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
+    g = g.astype(np.float32)
+    ref = lay.reference.mean(-1)
+    line = (ref < 0.5) & valid
+    paper = lay.paper & valid
+    if line.sum() < 500 or paper.sum() < 500:
+        raise VisionRefusal("not enough board", "too little of the loch is in the photo")
+    # local contrast of lines against nearby paper, robust to sheets and light
+    bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
+    contrast = float(np.median((bg[line] - g[line]) / np.maximum(bg[line], 1)))
+    off = float(np.median((bg[paper] - g[paper]) / np.maximum(bg[paper], 1)))
+    score = contrast - off
+    quality = {"line_contrast": round(score, 3)}
+    if score < 0.05:
+        if _sharpness(photo.gray) < 15:
+            raise VisionRefusal("blurred", f"the photo is too blurred to judge the hex borders "
+                                f"(line contrast {score:.2f})")
+        raise VisionRefusal("not this board", f"the hex lines are not where this box profile has them "
+                            f"(line contrast {score:.2f}): not this board, or another box profile")
+    if score < 0.2:
+        raise VisionRefusal("blurred", f"the hex borders are too soft to judge (line contrast {score:.2f})")
+    return quality
+
+
+@dataclass
+class Adjudication:
+    registration: Registration
+    coverage: cov.CoverageResult
+    sheets: dict[str, list] = field(default_factory=dict)
+    board_quality: dict = field(default_factory=dict)
+    reference: str = "profile"
+    seconds: float = 0.0
+
+
+def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: dict | None = None,
+               fit_sheets: bool = True) -> Adjudication:
+    t0 = time.perf_counter()
+    reg = registered(photo, box)
+    quality = check_board(photo, reg, box)
+    result = cov.measure(photo.rgb, reg, box, reference=reference, colours=colours)
+    if result.dark_fraction > 0.5:
+        raise VisionRefusal("too dark", "most of the loch is too dark to see")
+    lay = cov.layout(box)
+    sheets = {}
+    if fit_sheets:
+        for e in cov.EXPEDITIONS:
+            sheets[e] = fit_expedition(box, e, result.fit_masks[e], result.seen_flat, lay.x0, lay.y0, lay.ppm)
+    return Adjudication(reg, result, sheets, quality, "calibration" if reference is not None else "profile",
+                        time.perf_counter() - t0)
+
+
+def _sheet_hexes(box, pose, covered: set[str], margin: float) -> list[str]:
+    poly = outline(box, pose)
+    if pose.equipment == "cage":
+        inside = [h.address for h in box.loch.hexes if _contains(h.polygon, (pose.x, pose.y))]
+        return inside
+    lo, hi = poly.min(0) - margin, poly.max(0) + margin
+    out = []
+    for h in box.loch.hexes:
+        hp = np.asarray(h.polygon, float)
+        if hp[:, 0].max() < lo[0] or hp[:, 0].min() > hi[0] or hp[:, 1].max() < lo[1] or hp[:, 1].min() > hi[1]:
+            continue
+        if h.address in covered and polygon_distance(poly, hp) <= margin:
+            out.append(h.address)
+    return out
+
+
+def _contains(poly, pt) -> bool:
+    from .sheets import point_in_polygon
+
+    return bool(point_in_polygon(np.array([pt]), np.asarray(poly, float))[0])
+
+
+def monsters_from(box, monsters: list[str] | None, surface: str | None) -> dict | None:
+    """``{"surface": addr, "submerged": [addr...]}`` from --monsters (first = surface) or --surface."""
+    if surface:
+        h = box.loch.parse(surface)
+        return {"surface": h.address, "submerged": sorted(box.loch.submerged(h.address).placed().values())}
+    if monsters:
+        parsed = [box.loch.parse(m).address for m in monsters]
+        return {"surface": parsed[0], "submerged": parsed[1:]}
+    return None
+
+
+def evidence(box, adj: Adjudication, monsters: dict) -> tuple[list[dict], list[dict]]:
+    """Who takes which cards: (awards, undecided)."""
+    awards, undecided = [], []
+    packs = {p.equipment: p.label for p in box.evidence_packs}
+    targets = [(monsters["surface"], "surface")] + [(m, "submerged") for m in monsters["submerged"]]
+    for e in cov.EXPEDITIONS:
+        covered = set(adj.coverage.covered[e])
+        unknown = set(adj.coverage.unknown[e])
+        fitted = adj.sheets.get(e, [])
+        for addr, sight in targets:
+            if addr in unknown:
+                undecided.append({"expedition": e, "monster": addr, "sight": sight,
+                                  "reason": "the hex is not clearly visible (glare, shadow, hand or out of view)"})
+                continue
+            if addr not in covered:
+                continue
+            credited = False
+            for f in fitted:
+                eq = box.equipment[f.pose.equipment]
+                if addr not in _sheet_hexes(box, f.pose, covered, CREDIT_MM):
+                    continue
+                credited = True
+                if sight == "submerged" and not eq.sees_submerged:
+                    continue
+                awards.append({"expedition": e, "monster": addr, "sight": sight, "equipment": eq.id,
+                               "pack": packs.get(eq.id, eq.label), "cards": 1,
+                               "sheet": {"at_mm": f.pose.to_json()["at_mm"], "angle_deg": f.pose.to_json()["angle_deg"]}})
+            if not credited:
+                undecided.append({"expedition": e, "monster": addr, "sight": sight,
+                                  "reason": "covered by this expedition's colour, but the sheet's equipment "
+                                            "could not be identified"})
+    return awards, undecided
+
+
+def to_json(box, adj: Adjudication, photo: Photo, monsters: dict | None) -> dict:
+    lay = cov.layout(box)
+    doc = {
+        "schema": SCHEMA,
+        "photo": {"source": photo.source, "width": int(photo.rgb.shape[1]), "height": int(photo.rgb.shape[0])},
+        "board": {"name": box.name, "digest": box.digest},
+        "registration": {**adj.registration.to_json(), **adj.board_quality},
+        "reference": adj.reference,
+        "line_mm": LINE_MM,
+        "expeditions": {},
+        "unknown_regions": adj.coverage.unknown_regions,
+        "cards_rule": CARDS_RULE,
+        "seconds": round(adj.seconds, 3),
+    }
+    for e in cov.EXPEDITIONS:
+        covered = set(adj.coverage.covered[e])
+        doc["expeditions"][e] = {
+            "covered": adj.coverage.covered[e],
+            "unknown": adj.coverage.unknown[e],
+            "sheets": [{**f.to_json(), "hexes": _sheet_hexes(box, f.pose, covered, CREDIT_MM)}
+                       for f in adj.sheets.get(e, [])],
+        }
+    if monsters is not None:
+        awards, undecided = evidence(box, adj, monsters)
+        doc["monsters"] = monsters
+        doc["evidence"] = awards
+        doc["undecided"] = undecided
+    del lay
+    return doc
+
+
+def refusal_json(exc: VisionRefusal, source: str = "") -> dict:
+    return {"schema": SCHEMA, "refused": True, "reason": exc.reason, "message": str(exc), "photo": {"source": source}}
