@@ -21,9 +21,22 @@ function el(tag, attrs, parent, text) {
 }
 const pts = (poly) => poly.map((p) => p.join(",")).join(" ");
 
-function drawBoard() {
+function fitMap() {
+  // A phone shows the loch alone, large enough to read the addresses; a TV shows the whole board.
   const svg = document.getElementById("map");
-  svg.setAttribute("viewBox", `0 0 ${board.board_mm[0]} ${board.board_mm[1]}`);
+  if (window.matchMedia("(max-width: 900px)").matches) {
+    const xs = board.shore_outline_mm.map((p) => p[0]);
+    const ys = board.shore_outline_mm.map((p) => p[1]);
+    const x0 = Math.min(...xs) - 4, y0 = Math.min(...ys) - 4;
+    svg.setAttribute("viewBox", `${x0} ${y0} ${Math.max(...xs) - x0 + 4} ${Math.max(...ys) - y0 + 4}`);
+  } else {
+    svg.setAttribute("viewBox", `0 0 ${board.board_mm[0]} ${board.board_mm[1]}`);
+  }
+}
+
+function drawBoard() {
+  fitMap();
+  window.addEventListener("resize", fitMap);
   const g = document.getElementById("board-layer");
   g.innerHTML = "";
   el("polygon", { class: "shore", points: pts(board.shore_outline_mm) }, g);
@@ -275,7 +288,10 @@ function drawActions(v, legal) {
     const a = legal.buy;
     const fs = group(`${byName(a.by)}: buy one piece`, "buy");
     const hex = h("input", { type: "text", id: "cage-hex", placeholder: "Cage hexagon, e.g. D3b" });
-    for (const o of a.options) {
+    const reasons = new Set(a.options.map((o) => o.why));
+    if (reasons.size === 1 && !reasons.has(null)) {  // one reason for everything: say it once
+      fs.appendChild(h("div", { class: "why" }, a.options[0].why));
+    } else for (const o of a.options) {
       const row = h("div", {});
       const b = h("button", { disabled: !o.ok, "data-equipment": o.equipment, title: o.why || "",
                              onclick: () => post("/api/actions", { type: "buy", equipment: o.equipment, hex: o.needs_hex ? hex.value : null }) },
@@ -284,7 +300,7 @@ function drawActions(v, legal) {
       if (o.why) row.appendChild(h("div", { class: "why" }, o.why));
       fs.appendChild(row);
     }
-    fs.appendChild(hex);
+    if (a.options.some((o) => o.needs_hex && o.ok)) fs.appendChild(hex);
     box.appendChild(fs);
   }
   if (legal.return && legal.return.pieces.length) {
