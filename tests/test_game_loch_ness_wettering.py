@@ -319,3 +319,32 @@ def test_random_playthroughs_keep_cards_and_cameras_consistent(data, players, st
         assert (s.phase == "over") == (s.small >= 65 and s.phase == "over")
     if s.phase == "over":
         assert s.small >= 65 and GAME.winners(s)
+
+
+def test_storm_tied_bids_pass_the_win_down_and_all_tied_means_no_winner():
+    """'Pokud vyhraje aukci více hráčů, vyhrává místo toho hráč s 2. nejvyšší sázkou, popřípadě hráč s 3. nejvyšší
+    sázkou (pokud i 2. nejvyšší sázka byla zvolena více hráči), dokud není takto zvolen jediný vítěz aukce.' (if several
+    win, the 2nd highest bid wins instead, or the 3rd if the 2nd was also tied, until a single winner is found)."""
+    five = ("blue", "red", "green", "yellow", "purple")
+    spots = ["w1a", "w2a", "w3a", "w4a", "w5a", "w6a", "w7a", "w8a", "w9a", "w10a", "w11a", "w12a", "w13a", "w14a",
+             "w15a"]
+    s = replace(placed(players=five, spots=spots, storm=True), small=19)
+    s = GAME.apply(s, Reveal((0 + 1, 1, 1)))  # 19 -> 22: the 20 space
+    while s.phase == "photos":
+        s = GAME.apply(s, TakePhoto("deck", "body"))
+    assert s.phase == "auction"
+    s2 = GAME.apply(s, Auction({"blue": 9, "red": 9, "green": 5, "yellow": 5, "purple": 2}))
+    assert s2.storm_won == ("purple",) and s2.phase == "storm-camera"
+    s3 = GAME.apply(s, Auction({"blue": 3, "red": 3, "green": 3, "yellow": 3, "purple": 3}))
+    assert s3.storm_won == () and s3.phase == "reporters" and "nobody wins" in " ".join(s3.events)
+
+
+def test_free_hotel_all_cards_back_after_the_fifth():
+    """Volný hotel: 'V kole, kdy hráč umístil 5. a poslední kartu ze své ruky, vezme si na konci kola všechny karty
+    zpět do ruky.' (in the round a player lays the fifth and last card, all cards come back at the end of the round)."""
+    s = replace(placed(free_hotel=True), played=((1, 2, 3, 4), (), ()))
+    s = GAME.apply(s, Reveal((5, 1, 1)))  # blue lays the 5, the last card in hand; Nessie to w8 (green's 4@w8a)
+    assert s.phase == "photos" and s.played[0] == (1, 2, 3, 4, 5)
+    while s.phase == "photos":
+        s = GAME.apply(s, TakePhoto("deck", "tail"))
+    assert s.played == ((), (1,), (1,))

@@ -216,3 +216,14 @@ def test_random_play_keeps_the_pool_and_the_limits(actions):
         if isinstance(a, Ambush):
             assert s2.last.monster_strength <= 7 and s2.last.human_strength <= max(8, a.soldiers)
         s = s2
+
+
+def test_a_grenadier_helps_in_several_ambushes_in_one_turn():
+    """'Гранатомётчик может давать бонус +1 и нескольким солдатам, попавшим в засаду в течение одного хода.' (A
+    grenadier may give +1 to several soldiers ambushed in one turn.)"""
+    s = run(NewStack(SHIP), NewStack("C1"), EndActions())
+    s = GAME.apply(s, Ambush(SHIP, 1, (2, 1), 1, grenadier=True))
+    assert s.last.human_strength == 3
+    s = GAME.apply(s, Retreat("E2"))
+    s = GAME.apply(s, Ambush("C1", 1, (2, 1), 1, grenadier=True))
+    assert s.last.human_strength == 3 and s.last.outcome == "humans"
