@@ -200,6 +200,16 @@ DOCUMENT: dict = {
                                                 "200": {"description": "event: view / data: the view (JSON)",
                                                         "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                                                 **_READ_ERRORS}}},
+        "/api/tally": {"get": {"summary": "Nessie Hunt's tally sheet round by round, and the history of actions",
+                               "operationId": "tally", "responses": {"200": _ok("The tally sheet", {"type": "object"})}}},
+        "/api/tally.csv": {"get": {"summary": "The tally sheet as CSV", "operationId": "tallyCsv", "responses": {
+            "200": {"description": "CSV, one row per expedition and round",
+                    "content": {"text/csv": {"schema": {"type": "string"}}}}}}},
+        "/api/join.svg": {"get": {"summary": "LAN mode: a QR code of the address phones open to join",
+                                  "operationId": "joinQr", "responses": {
+                                      "200": {"description": "An SVG image",
+                                              "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                                      **_READ_ERRORS}}},
         "/api/highscores": {"get": {"summary": "The solitaire high-score table", "operationId": "highscores",
                                     "responses": {"200": _ok("Fewest rounds first", {"type": "array", "items": {
                                         "type": "object", "properties": {"expedition": {"type": "string"},
