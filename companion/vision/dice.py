@@ -178,6 +178,8 @@ def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
 
 
 def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
+    """Pixels unlike the background (pips and dice whose body is like the table are left to the
+    second look, :func:`_read_pip_clusters`)."""
     dist = background_distance(small)
     fg = (dist > sigmas).astype(np.uint8) * 255
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
@@ -223,13 +225,61 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 
     dice: list[Die] = []
     for i, x, y, bw, bh, area in blobs:
-        est = math.sqrt(area)
+        blob = labels[y:y + bh, x:x + bw] == i
+        # a die's side: the blob's, or, for a chain of touching dice, the widest inscribed square
+        inscribed = 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
+        est = min(math.sqrt(area), inscribed)
         if typical is not None:
             est = min(est, typical * 1.15)
-        if est > max_side * 1.5:
-            continue
-        dice.extend(_read_blob(img, labels[y:y + bh, x:x + bw] == i, (x, y), f, est))
+        est = min(est, max_side)
+        dice.extend(_read_blob(img, blob, (x, y), f, est))
+    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side)
     return _dedupe(dice)
+
+
+def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float) -> list[Die]:
+    """A second look for dice whose body hardly differs from the table (a black die on black
+    felt, a white die on white paper): their pips still stand out as small round specks. Specks
+    not on a die already found are grouped by distance, and each group is read as a blob."""
+    sh, sw = fg.shape
+    covered = np.zeros_like(fg)
+    for d in found:
+        r = int(d.side_px * f * 0.75) + 2
+        cx, cy = int(d.center[0] * f), int(d.center[1] * f)
+        cv2.rectangle(covered, (cx - r, cy - r), (cx + r, cy + r), 255, -1)
+    specks = []
+    for i in range(1, len(stats)):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if 4 <= area < min_side * min_side and max(bw, bh) <= 2.2 * max(1, min(bw, bh)):
+            if not covered[y + bh // 2, x + bw // 2]:
+                specks.append(i)
+    if not specks:
+        return []
+    d = float(np.median([math.sqrt(stats[i, cv2.CC_STAT_AREA]) for i in specks]))
+    mask = np.isin(labels, specks).astype(np.uint8) * 255
+    k = max(3, int(2.6 * d)) | 1
+    groups = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, glabels, gstats, _ = cv2.connectedComponentsWithStats(groups, 8)
+    out: list[Die] = []
+    for g in range(1, n):
+        x, y, bw, bh, _ = (int(v) for v in gstats[g])
+        inside = len(set(np.unique(labels[y:y + bh, x:x + bw][glabels[y:y + bh, x:x + bw] == g])) & set(specks))
+        if not 1 <= inside <= 12:
+            continue
+        est = max(max(bw, bh) / 0.75 if inside > 1 else 0.0, 5.0 * d)
+        if est < min_side or est > 0.45 * min(sh, sw):
+            continue
+        pad = int(est * 0.35) + 1
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(sw, x + bw + pad), min(sh, y + bh + pad)
+        hull = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        pts = cv2.findNonZero((glabels[y0:y1, x0:x1] == g).astype(np.uint8))
+        cv2.fillConvexPoly(hull, cv2.convexHull(pts), 255)
+        grow = max(3, int(est * 0.3)) | 1
+        hull = cv2.dilate(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)))
+        got = _read_blob(img, hull > 0, (x0, y0), f, est)
+        out += [r for r in got if r.value is not None]
+    return out
 
 
 def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float, est_small: float) -> list[Die]:
