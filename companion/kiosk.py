@@ -26,6 +26,7 @@ only :meth:`KioskController.start` runs a thread that feeds it ``time.monotonic(
 from __future__ import annotations
 
 import logging
+import math
 import os
 import random
 import threading
@@ -453,6 +454,10 @@ class KioskController:
                 self._demo_step()
                 self._last_step = now
                 changed = True
+            if self.mode == "asking" and not changed:
+                # the countdown under "Still playing?": a new screen each whole second
+                shown = (self.broadcast.payload or {}).get("seconds_left")
+                changed = shown is None or math.ceil(self.timer.seconds_left(now)) != math.ceil(shown)
             if changed:
                 self._publish(now)
 
