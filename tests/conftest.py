@@ -4,6 +4,7 @@ client, a live waitress server, and Debian's Chromium driven by Playwright."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -76,7 +77,8 @@ def live_server(service):
     thread.start()
     url = f"http://127.0.0.1:{server.effective_port}"
     yield url
-    service.table.broadcast.close()
+    service.table.broadcast.close()  # ends the event streams first, so waitress can finish them
+    time.sleep(0.2)
     server.close()
     thread.join(timeout=5)
 

@@ -24,13 +24,14 @@ def create_app(service, config: dict | None = None) -> Flask:
         app.config.update(config)
     app.extensions["companion"] = service
 
-    from . import api, events, openapi, pages
+    from . import api, events, games, openapi, pages
     from .security import init_security
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(openapi.bp)
+    app.register_blueprint(games.bp)  # the other Loch-monster games: /games and /games/<id>
     init_security(app)  # CSRF on every change; PINs in LAN mode (web/security.py)
 
     @app.errorhandler(HTTPException)
