@@ -133,17 +133,19 @@ def background_distance(small: np.ndarray, border_frac: float = 0.03) -> np.ndar
                                     (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 2,
                                     cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()
-    wlab = lab * weights
+    wlab = cv2.multiply(lab, np.array([*weights, 0], np.float64))
     best = np.full((h, w), np.inf, np.float32)
+    ones = np.ones((1, 3), np.float32)
     for i in range(k):
         members = samples[labels == i]
         if len(members) < max(10, len(samples) // 50):  # a die or a hand on the border: not background
             continue
         spread = float(np.sqrt(((members - centres[i]) ** 2).sum(axis=1).mean()))
         spread = max(spread, 3.0)
-        d = np.sqrt(((wlab - centres[i]) ** 2).sum(axis=2)) / spread
-        np.minimum(best, d, out=best)
-    return best
+        diff = cv2.subtract(wlab, np.array([*centres[i], 0], np.float64))
+        d2 = cv2.transform(cv2.multiply(diff, diff), ones)  # sum over the channels
+        cv2.min(best, d2 * (1.0 / (spread * spread)), dst=best)
+    return cv2.sqrt(best)
 
 
 def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
@@ -161,20 +163,16 @@ def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
     keep = np.ones(len(A), bool)
     coef = np.zeros((6, 3), np.float32)
     for _ in range(3):
-        coef, *_ = np.linalg.lstsq(A[keep], tiny[keep], rcond=None)
+        Ak = A[keep]
+        coef = np.linalg.solve(Ak.T @ Ak + 1e-6 * np.eye(6), Ak.T @ tiny[keep])
         res = np.abs(tiny - A @ coef).sum(axis=1)
         mad = float(np.median(res[keep])) + 1e-3
         keep = res < 3.0 * mad + 2.0
         if keep.sum() < 12:
             break
-    Y, X = np.mgrid[0:h, 0:w].astype(np.float32)
-    X, Y = X / w - 0.5, Y / h - 0.5
-    terms = [X * 0 + 1, X, Y, X * X, X * Y, Y * Y]
-    out = lab.copy()
-    for c in range(3):
-        surf = sum(coef[k, c] * terms[k] for k in range(1, 6))
-        out[..., c] -= surf
-    return out
+    # the fitted surface (without its constant term) at the grid, then smoothly up to full size
+    surf = (A[:, 1:] @ coef[1:]).reshape(gh, gw, 3).astype(np.float32)
+    return cv2.subtract(lab, cv2.resize(surf, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
@@ -415,8 +413,9 @@ def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = No
             if len(big) > best[0]:
                 best = (len(big), labels, big)
     core = filled.copy()
-    for _ in range(FACE_PX // 3):
-        core = cv2.erode(core, kernel)
+    step = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    for _ in range(FACE_PX // 5):
+        core = cv2.erode(core, step)
         n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
         big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece]
         if len(big) > best[0]:
