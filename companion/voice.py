@@ -43,7 +43,7 @@ REPEAT_S = 30.0  # the same text is not said twice within this many seconds
 
 def speakable(text: str) -> str:
     """The rulebook's CAPITALS read as words ("AMERICAN" -> "American"), "£150" as "150 pounds"."""
-    text = re.sub(r"\b([A-Z]{4,})\b", lambda m: m.group(1).capitalize(), text)
+    text = re.sub(r"\b([A-Z]{3,})\b", lambda m: m.group(1).capitalize(), text)
     text = re.sub(r"\u00a3(\d+)", r"\1 pounds", text)
     return " ".join(text.split())
 
