@@ -24,7 +24,7 @@ def create_app(service, config: dict | None = None) -> Flask:
         app.config.update(config)
     app.extensions["companion"] = service
 
-    from . import api, events, games, openapi, pages
+    from . import api, events, games, openapi, pages, photo
     from .security import init_security
 
     app.register_blueprint(pages.bp)
@@ -32,6 +32,7 @@ def create_app(service, config: dict | None = None) -> Flask:
     app.register_blueprint(events.bp)
     app.register_blueprint(openapi.bp)
     app.register_blueprint(games.bp)  # the other Loch-monster games: /games and /games/<id>
+    app.register_blueprint(photo.bp)  # the photo referee: /photo and /api/photo
     init_security(app)  # CSRF on every change; PINs in LAN mode (web/security.py)
 
     @app.errorhandler(HTTPException)

@@ -1,0 +1,86 @@
+"""Photo adjudication on the dashboard: a phone photographs the board, the companion says who covers
+the monster hexes and draws it over the photo.
+
+POST /api/photo {"image": base64 JPEG/PNG, "name": "..."} (JSON, like every other request, so the
+CSRF rule holds) -> the adjudication (``nessie-companion adjudicate`` JSON) for the monsters on the
+board now, plus an ``overlay``: hex outlines in photo pixels for the page to draw. Reading a photo
+changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from flask import Blueprint, current_app, jsonify, render_template, request
+
+bp = Blueprint("photo", __name__)
+
+PHOTO_LIMIT = 24 * 1024 * 1024  # a 12-megapixel phone JPEG, base64-encoded
+
+
+@bp.get("/photo")
+def page():
+    return render_template("photo.html")
+
+
+@bp.before_request
+def _allow_big_photos():
+    if request.endpoint == "photo.adjudicate_photo":
+        request.max_content_length = PHOTO_LIMIT
+
+
+@bp.post("/api/photo")
+def adjudicate_photo():
+    from companion.vision.adjudicate import adjudicate, decode, refusal_json, to_json
+    from companion.vision.registration import VisionRefusal
+
+    service = current_app.extensions["companion"]
+    box = service.box
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or not isinstance(data.get("image"), str):
+        return jsonify(error='send {"image": "<base64 of a JPEG or PNG>"}', status=400), 400
+    try:
+        raw = base64.b64decode(data["image"].split(",", 1)[-1], validate=True)
+    except (binascii.Error, ValueError):
+        return jsonify(error="the image is not valid base64", status=400), 400
+    name = str(data.get("name") or "photo")[:200]
+    monsters = current_monsters(service)
+    try:
+        photo = decode(raw, name)
+        adj = adjudicate(photo, box)
+    except VisionRefusal as exc:
+        return jsonify(error=f"refused ({exc.reason}): {exc}", refusal=refusal_json(exc, name), status=422), 422
+    doc = to_json(box, adj, photo, monsters)
+    doc["overlay"] = overlay(box, adj, doc, monsters)
+    return jsonify(doc)
+
+
+def current_monsters(service) -> dict | None:
+    """The monsters on the board now (stage two or three), as the adjudicator takes them."""
+    state = service.table.state
+    m = getattr(state, "monster", None)
+    if m is None or m.surface is None:
+        return None
+    return {"surface": m.surface, "submerged": sorted(m.placed_submerged.values())}
+
+
+def overlay(box, adj, doc: dict, monsters: dict | None) -> list[dict]:
+    """Hex outlines in photo pixels: each expedition's covered hexes, the unseen ones, the monsters."""
+    import numpy as np
+
+    def outline(address: str) -> list[list[float]]:
+        pts = np.asarray(box.loch.parse(address).polygon, float)
+        return [[round(float(x), 1), round(float(y), 1)] for x, y in adj.registration.to_photo(pts)]
+
+    shapes = []
+    for expedition, d in doc["expeditions"].items():
+        for a in d["covered"]:
+            shapes.append({"address": a, "kind": "covered", "expedition": expedition, "points_px": outline(a)})
+    unknown = {a for d in doc["expeditions"].values() for a in d["unknown"]}
+    for a in sorted(unknown):
+        shapes.append({"address": a, "kind": "unknown", "points_px": outline(a)})
+    if monsters:
+        for a in [monsters["surface"], *monsters["submerged"]]:
+            shapes.append({"address": a, "kind": "monster", "surface": a == monsters["surface"], "points_px": outline(a)})
+    return shapes
