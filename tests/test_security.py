@@ -377,3 +377,12 @@ def test_the_openapi_document_lists_every_nessie_action_and_the_errors(client):
     assert kinds == set(ACTION_TYPES)
     post = doc["paths"]["/api/actions"]["post"]
     assert {"400", "401", "403", "409", "413", "415"} <= set(post["responses"])
+
+
+def test_a_big_photo_with_the_table_pin_is_not_cut_short_by_the_checks(lan):
+    """The security checks read no body but an action's: /api/photo keeps its own 24 MB limit."""
+    import base64
+
+    login(lan, TABLE_PIN)
+    r = lan.post("/api/photo", json={"image": base64.b64encode(b"\0" * 2_000_000).decode(), "name": "big"})
+    assert r.status_code in (400, 422) and r.get_json()["error"]

@@ -18,7 +18,7 @@ from companion import __version__
 bp = Blueprint("openapi", __name__, url_prefix="/api")
 
 _EXPEDITION = {"type": "string", "enum": ["independent", "japanese", "british", "american"]}
-_VERSION = {"type": "integer", "description": "Refuse (409) unless the table is still at this version "
+_VERSION = {"type": "integer", "nullable": True, "description": "Refuse (409) unless the table is still at this version "
                                               "(the view's `version`): a request made against an older view."}
 
 
@@ -50,8 +50,9 @@ _CHANGE_ERRORS = {
     "413": {"$ref": "#/components/responses/TooLarge"},
     "415": {"$ref": "#/components/responses/NotJson"},
 }
+# api.py ignores any other field in these bodies (it only reads expect_version), so the document allows them.
 _OPTIONAL_BODY = {"required": False, "content": {"application/json": {"schema": {
-    "type": "object", "additionalProperties": False, "properties": {"expect_version": _VERSION}}}}}
+    "type": "object", "properties": {"expect_version": _VERSION}}}}}
 
 DOCUMENT: dict = {
     "openapi": "3.0.3",
@@ -72,7 +73,7 @@ DOCUMENT: dict = {
         "schemas": {
             "Error": {"type": "object", "required": ["error"],
                       "properties": {"error": {"type": "string"}, "status": {"type": "integer"},
-                                     "rule": {"type": "string", "description": "the rulebook passage (409)"},
+                                     "rule": {"type": "string", "nullable": True, "description": "the rulebook passage (409)"},
                                      "login": {"type": "string", "description": "where to enter a PIN (401/403)"},
                                      "retry_after": {"type": "integer"}, "tries_left": {"type": "integer"}}},
             "View": {"type": "object", "description": "The table view: the game's own view plus version, game_id, "
@@ -226,6 +227,15 @@ DOCUMENT: dict = {
                 "400": {"$ref": "#/components/responses/BadRequest"}, **_READ_ERRORS}}},
         "/api/health": {"get": {"summary": "Every input device's health, the game id, box and database",
                                 "operationId": "health", "responses": {"200": _ok("Health", {"type": "object"})}}},
+        "/api/photo": {"post": {
+            "summary": "Adjudicate a photo of the board: who covers the monster hexes (changes nothing in the game)",
+            "operationId": "photo",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["image"],
+                "properties": {"image": {"type": "string", "description": "base64 of a JPEG or PNG (a data: URL is fine)"},
+                               "name": {"type": "string"}}}}}},
+            "responses": {"200": _ok("The adjudication, with an overlay to draw", {"type": "object"}),
+                          "422": _error("The photo cannot be read (with the refusal)"), **_CHANGE_ERRORS}}},
         "/api/session": {"get": {"summary": "What this browser may do", "operationId": "session",
                                  "responses": {"200": _ok("LAN mode and the role entered",
                                                           {"$ref": "#/components/schemas/Session"})}}},
@@ -244,7 +254,8 @@ DOCUMENT: dict = {
                           "415": {"$ref": "#/components/responses/NotJson"},
                           "429": {"$ref": "#/components/responses/TooMany"}}}},
         "/api/logout": {"post": {"summary": "Forget this browser's PIN", "operationId": "logout",
-                                 "requestBody": _OPTIONAL_BODY,
+                                 "requestBody": {"required": False, "content": {"application/json": {
+                                     "schema": {"description": "ignored"}}}},
                                  "responses": {"200": _ok("Logged out", {"$ref": "#/components/schemas/Session"}),
                                                "403": {"$ref": "#/components/responses/Forbidden"},
                                                "413": {"$ref": "#/components/responses/TooLarge"},

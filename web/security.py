@@ -53,6 +53,8 @@ LOOPBACK_NAMES = ("localhost", "::1")
 #: Views that need the admin PIN in LAN mode, besides those marked with :func:`admin_only`.
 ADMIN_ENDPOINTS = frozenset({"api.import_game", "api.import_game_nessie"})
 PIN_ENDPOINTS = frozenset({"security.login", "security.logout"})
+#: Views taking a game action: a ``new-game`` action there needs the admin PIN.
+ACTION_ENDPOINTS = frozenset({"api.actions", "api.actions_nessie"})
 MIN_PIN, MAX_PIN = 4, 64
 
 bp = Blueprint("security", __name__)
@@ -245,6 +247,8 @@ def _needs_admin() -> bool:
     view = current_app.view_functions.get(request.endpoint)
     if request.endpoint in ADMIN_ENDPOINTS or getattr(view, "admin_only", False):
         return True
+    if request.endpoint not in ACTION_ENDPOINTS:
+        return False
     body = request.get_json(silent=True) if request.mimetype == "application/json" else None
     return isinstance(body, dict) and body.get("type") == "new-game"
 
