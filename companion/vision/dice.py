@@ -67,7 +67,7 @@ class ReaderSettings:
 
     work_px: int = WORK_PX
     background_sigmas: float = 4.0  # a pixel this many spreads from every background colour is foreground
-    min_die_frac: float = 0.012  # smallest die side, as a fraction of the image's shorter side
+    min_die_frac: float = 0.03  # smallest die side, as a fraction of the image's shorter side
     max_die_frac: float = 0.45
     extra: dict = field(default_factory=dict)
 
@@ -222,6 +222,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     typical = float(np.median(singles)) if singles else None
 
     dice: list[Die] = []
+    failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
         # a die's side: the blob's, or, for a chain of touching dice, the widest inscribed square
@@ -230,18 +231,24 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         if typical is not None:
             est = min(est, typical * 1.15)
         est = min(est, max_side)
-        dice.extend(_read_blob(img, blob, (x, y), f, est))
-    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side)
+        got = _read_blob(img, blob, (x, y), f, est)
+        if not any(d.value is not None for d in got):
+            failed.append(i)
+        dice.extend(got)
+    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed)
     return _dedupe(dice)
 
 
-def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float) -> list[Die]:
+def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float,
+                       failed: list[int] = ()) -> list[Die]:
     """A second look for dice whose body hardly differs from the table (a black die on black
     felt, a white die on white paper): their pips still stand out as small round specks. Specks
     not on a die already found are grouped by distance, and each group is read as a blob."""
     sh, sw = fg.shape
     covered = np.zeros_like(fg)
     for d in found:
+        if d.value is None:
+            continue
         r = int(d.side_px * f * 0.75) + 2
         cx, cy = int(d.center[0] * f), int(d.center[1] * f)
         cv2.rectangle(covered, (cx - r, cy - r), (cx + r, cy + r), 255, -1)
@@ -254,17 +261,21 @@ def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: fl
     if not specks:
         return []
     d = float(np.median([math.sqrt(stats[i, cv2.CC_STAT_AREA]) for i in specks]))
-    mask = np.isin(labels, specks).astype(np.uint8) * 255
-    k = max(3, int(2.6 * d)) | 1
+    mask = np.isin(labels, specks + list(failed)).astype(np.uint8) * 255
+    k = max(3, int(4.2 * d)) | 1  # the two pips of a two are 3.5-4 pip widths apart
     groups = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, glabels, gstats, _ = cv2.connectedComponentsWithStats(groups, 8)
     out: list[Die] = []
     for g in range(1, n):
         x, y, bw, bh, _ = (int(v) for v in gstats[g])
-        inside = len(set(np.unique(labels[y:y + bh, x:x + bw][glabels[y:y + bh, x:x + bw] == g])) & set(specks))
+        members = set(np.unique(labels[y:y + bh, x:x + bw][glabels[y:y + bh, x:x + bw] == g]).tolist())
+        inside = len(members & set(specks))
         if not 1 <= inside <= 12:
             continue
-        est = max(max(bw, bh) / 0.75 if inside > 1 else 0.0, 5.0 * d)
+        if members & set(failed):  # a die's edge or shadow with its pips: about the group's size
+            est = max(bw, bh) / 1.15
+        else:
+            est = max(max(bw, bh) / 0.75 if inside > 1 else 0.0, 5.0 * d)
         if est < min_side or est > 0.45 * min(sh, sw):
             continue
         pad = int(est * 0.35) + 1
