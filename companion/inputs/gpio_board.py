@@ -114,9 +114,14 @@ class Debouncer:
         self.since = 0.0  # when the raw contact last changed
         self.pressed = False  # the debounced state
 
-    def edge(self, closed: bool, now: float) -> None:
-        if closed != self.closed:
-            self.closed, self.since = closed, now
+    def edge(self, closed: bool, now: float) -> bool:
+        """Note a raw edge; True when the time before it already completed a press that
+        :meth:`settle` had not been called for yet (a late timer thread)."""
+        if closed == self.closed:
+            return False
+        pressed = self.settle(now)
+        self.closed, self.since = closed, now
+        return pressed
 
     def due(self) -> float | None:
         """When :meth:`settle` could next change something, or None when the state is steady."""
@@ -225,11 +230,13 @@ class GPIOBoard(DiceSource):
         now = time.monotonic()
         with self._wake:
             debouncer = self._debouncers[name]
-            debouncer.edge(closed, now)
+            late_press = debouncer.edge(closed, now)
             at = debouncer.due()
             if at is not None:
                 heapq.heappush(self._heap, (at, name))
                 self._wake.notify()
+        if late_press:
+            self._press(name)
 
     def _run(self) -> None:
         while True:

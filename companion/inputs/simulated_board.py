@@ -4,7 +4,7 @@ It runs the firmware's own logic (``firmware/board_logic.py``, under CPython wit
 speaks through a real pty, so :class:`SerialBoard` talks to it exactly as to a Pico on
 ``/dev/ttyACM0``. The port is a symlink that stays put across :meth:`unplug`/:meth:`plug`, the way
 udev's ``/dev/nessie-board`` does. Faults can be injected: garbage bytes, dropped or doubled
-frames, a silent board, an unplug with or without losing power.
+event frames, a silent board, an unplug with or without losing power.
 
     twin = VirtualSerialBoard()
     twin.plug()
@@ -66,8 +66,8 @@ class VirtualSerialBoard:
         self._lock = threading.Lock()
         self._releases: dict[str, float] = {}
         self._out: list[str] = []
-        self.drop_frames = 0  # the next N frames to the host are lost
-        self.duplicate_frames = 0  # the next N frames to the host are sent twice
+        self.drop_events = 0  # the next N event frames (numbered: BTN, UNDO, ...) to the host are lost
+        self.duplicate_events = 0  # the next N event frames to the host are sent twice
         self.silent = False  # the board hangs: it reads but sends nothing
         self.deaf = False  # what the host sends is lost (its acknowledgements too)
         self.sent: list[str] = []  # every frame that went out, for tests
@@ -147,8 +147,10 @@ class VirtualSerialBoard:
                         data = b""
                     if not self.deaf:
                         self.board.feed(data, now)
+                held = {name: debouncer.pressed for name, _, debouncer in self.board.buttons}
                 for name, at in list(self._releases.items()):
-                    if time.monotonic() >= at:
+                    # a press lasts until the board has taken it, even if this loop was held up
+                    if time.monotonic() >= at and held.get(name, True):
                         self.pins[name].release()
                         del self._releases[name]
                 self.board.tick(now)
@@ -159,12 +161,13 @@ class VirtualSerialBoard:
     def _send(self, master: int, text: str) -> None:
         if self.silent:
             return
-        if self.drop_frames > 0:
-            self.drop_frames -= 1
+        event = not text.startswith("0 ")
+        if event and self.drop_events > 0:
+            self.drop_events -= 1
             return
         copies = 1
-        if self.duplicate_frames > 0:
-            self.duplicate_frames -= 1
+        if event and self.duplicate_events > 0:
+            self.duplicate_events -= 1
             copies = 2
         self.sent.append(text)
         for _ in range(copies):
