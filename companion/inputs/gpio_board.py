@@ -159,7 +159,7 @@ class GPIOBoard(DiceSource):
         validate_pins(buttons, leds)
         if not (0 < press_s <= 1 and 0 < release_s <= 1):
             raise GPIOBoardError(f"debounce times must be in (0, 1] s, got {press_s}, {release_s}")
-        from gpiozero import LED, Button
+        from gpiozero import LED, DigitalInputDevice
 
         factory = make_pin_factory(pin_factory) if isinstance(pin_factory, str) else pin_factory
         self.pin_factory = factory
@@ -172,9 +172,10 @@ class GPIOBoard(DiceSource):
         self._thread: threading.Thread | None = None
         try:
             for n, pin in buttons.items():
-                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=factory)
-                button.when_pressed = lambda n=n: self._edge(n, True)
-                button.when_released = lambda n=n: self._edge(n, False)
+                # DigitalInputDevice, not Button: Button adds a hold thread per button we do not use
+                button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+                button.when_activated = lambda n=n: self._edge(n, True)
+                button.when_deactivated = lambda n=n: self._edge(n, False)
                 self.buttons[n] = button
             for n, pin in leds.items():
                 self.leds[n] = LED(pin, pin_factory=factory)
