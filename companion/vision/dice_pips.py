@@ -154,7 +154,12 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
         for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, contrast, fill))
+            # each piece's own contrast: a pip run into a glare spot is two pieces, one faint
+            r = max(1, int(math.sqrt(pa / math.pi) * 0.7))
+            gx, gy = int(round(stats[i, 0] + px)), int(round(stats[i, 1] + py))
+            patch = dist[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
+            own = float(np.median(patch)) if patch.size else contrast
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own, fill))
     return pips
 
 
@@ -193,8 +198,8 @@ def _consistent(pips: list[Pip]) -> list[Pip]:
     pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
     if len(pips) <= 2:
         return pips
-    con = float(np.median([p.contrast for p in pips]))
-    return [p for p in pips if p.contrast >= 0.6 * con]
+    con = float(np.percentile([p.contrast for p in pips], 75))
+    return [p for p in pips if p.contrast >= 0.65 * con]
 
 
 def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, float, list[Pip]]:
@@ -328,7 +333,7 @@ def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: fl
         return False
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
     side = (rw + rh) / 2
-    if abs(complex(rx, ry) - centre) > 0.22 * side:
+    if abs(complex(rx, ry) - centre) > 0.16 * side or not 0.6 * side <= 2 * half <= 1.3 * side:
         return False
     # the face's diagonals are at ang + 45 (mod 90) degrees
     rel = (math.degrees(diag) - ang - 45.0) % 90.0
