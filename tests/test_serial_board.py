@@ -406,6 +406,26 @@ def test_auto_finds_the_board_by_usb_vendor_id(twin, monkeypatch):
         board.close()
 
 
+def test_auto_goes_round_several_picos_until_one_answers(monkeypatch, tmp_path):
+    master, slave = os.openpty()  # the first Pico has other firmware: it never answers the hello
+    mute = tmp_path / "ttyACM0"
+    mute.symlink_to(os.ttyname(slave))
+    twin = VirtualSerialBoard(str(tmp_path / "ttyACM1"))
+    twin.plug()
+    monkeypatch.setattr(list_ports, "comports", lambda: [pico_port(twin.port), pico_port(str(mute))])
+    board = SerialBoard("auto", **FAST)
+    board.start(Recorder())
+    try:
+        assert board.connected_event.wait(5)
+        assert board.health.details["port"] == twin.port
+        assert "no hello" in board.health.last_error and str(mute) in board.health.last_error
+    finally:
+        board.close()
+        twin.close()
+        os.close(master)
+        os.close(slave)
+
+
 def test_auto_with_no_board_keeps_searching(monkeypatch):
     monkeypatch.setattr(list_ports, "comports", lambda: [pico_port("/dev/ttyUSB0", vid=0x0403)])
     board = SerialBoard("auto", **FAST)

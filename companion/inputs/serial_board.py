@@ -2,7 +2,8 @@
 
 Wiring and flashing: docs/button-boards.md; the protocol: firmware/PROTOCOL.md. One worker thread
 does all the talking: it finds the board (an explicit port, or ``"auto"``: a USB serial port with
-the Raspberry Pi vendor id 0x2E8A that answers the hello), reads frames, acknowledges events,
+the Raspberry Pi vendor id 0x2E8A that answers the hello; with several such ports it tries them in
+turn), reads frames, acknowledges events,
 pings every ``heartbeat_s``, sends the LED wanted, and after an unplug, a read error or
 ``silence_s`` without a frame, reconnects with backoff. Garbled lines are logged and counted in
 ``health.details`` and change nothing else.
@@ -92,6 +93,7 @@ class SerialBoard(DiceSource):
         self._led_seq = 0
         self._led_pending: tuple[int, str, float] | None = None  # (seq, expedition, sent at)
         self._led_shown: str | None = None  # acknowledged by the board
+        self._attempts = 0  # failed attempts, to go round several candidate ports
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected_event = threading.Event()  # set while a handshaken session runs (tests wait on it)
@@ -143,8 +145,8 @@ class SerialBoard(DiceSource):
     def _find_port(self) -> str | None:
         if self.port != "auto":
             return self.port
-        found = find_pico_ports()
-        return found[0].device if found else None
+        found = find_pico_ports()  # with several, each failed attempt moves on to the next
+        return found[self._attempts % len(found)].device if found else None
 
     def _run(self) -> None:
         import serial
@@ -162,6 +164,7 @@ class SerialBoard(DiceSource):
                         if self._session(link):
                             delay = self.backoff_s[0]  # a good session resets the backoff
                 except (OSError, serial.SerialException, BoardLost) as exc:
+                    self._attempts += 1
                     message = f"{path}: {exc}"
                     log.warning("serial board: %s", message)
                     self._set_state("disconnected", message)
