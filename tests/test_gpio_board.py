@@ -235,9 +235,10 @@ def test_leds_show_whose_turn_it_is(board, factory, turn):
     assert board.health.details["turn"] == turn
 
 
-def test_leds_go_out_for_no_turn(board, factory):
+@pytest.mark.parametrize("turn", [None, "scottish"])
+def test_leds_go_out_for_no_turn_or_a_name_without_an_led(board, factory, turn):
     board.show_turn("british")
-    board.show_turn(None)
+    board.show_turn(turn)
     assert not any(factory.pin(pin).state for pin in DEFAULT_LEDS.values())
 
 

@@ -127,9 +127,9 @@ class SerialBoard(DiceSource):
         self.health.details["state"] = "stopped"
 
     def show_turn(self, expedition: str | None) -> None:
-        """Light the LED of the expedition whose turn it is (``None``: all out). Sent when connected."""
-        bp.format_led(0, expedition)  # validates the name
-        self._led_wanted = expedition or "off"
+        """Light the LED of the expedition whose turn it is; ``None`` (or a name with no LED): all
+        out, as on the GPIO board. Sent as soon as the board is connected, and again after a replug."""
+        self._led_wanted = expedition if expedition in bp.EXPEDITIONS else "off"
 
     # -- the worker ----------------------------------------------------------------------------
     def _set_state(self, state: str, error: str | None = None) -> None:
