@@ -253,11 +253,11 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                 cand = (x, y, yaw + rng.uniform(-0.03, 0.03))
                 min_d = die_mm * 0.98
             else:
-                x = rng.uniform(-half_w * 0.8 + margin, half_w * 0.8 - margin)
-                y = rng.uniform(-half_h * 0.8 + margin, half_h * 0.8 - margin)
+                x = rng.uniform(-1, 1) * max(0.0, half_w * 0.8 - margin)
+                y = rng.uniform(-1, 1) * max(0.0, half_h * 0.8 - margin)
                 cand = (x, y, rng.uniform(0, math.pi / 2))
                 min_d = die_mm * 1.6
-            if abs(cand[0]) > half_w * 0.85 - die_mm or abs(cand[1]) > half_h * 0.85 - die_mm:
+            if abs(cand[0]) > max(0.0, half_w * 0.85 - die_mm) or abs(cand[1]) > max(0.0, half_h * 0.85 - die_mm):
                 continue
             ds = [math.hypot(cand[0] - p[0], cand[1] - p[1]) for p in placed]
             parent = int(np.argmin(ds)) if ds else -1
