@@ -22,6 +22,15 @@ Every key, with its default (a config file may give any subset)::
     autoplay = false        # a self-playing table
     interval_s = 1.5        # seconds between autoplayed actions
     pause_after_human_s = 20  # autoplay waits this long after a person acts
+
+    [inputs]                # the button boards (docs/button-boards.md)
+    gpio_board = false      # buttons 1-6, Undo, Next and turn LEDs on the Pi's pins
+    gpio_pin_factory = "lgpio"
+    gpio_buttons = {}       # name -> BCM pin; empty: the default map
+    gpio_leds = {}
+    gpio_press_ms = 3
+    gpio_release_ms = 25
+    serial_board = ""       # "": none; "auto": the Pico by its USB id; a device path; "simulated"
 """
 
 from __future__ import annotations
@@ -59,10 +68,20 @@ class Config:
     autoplay: bool = False
     interval_s: float = 1.5
     pause_after_human_s: float = 20.0
+    # [inputs]: the button boards (docs/button-boards.md)
+    gpio_board: bool = False
+    gpio_pin_factory: str = "lgpio"
+    gpio_buttons: dict = field(default_factory=dict)
+    gpio_leds: dict = field(default_factory=dict)
+    gpio_press_ms: float = 3.0
+    gpio_release_ms: float = 25.0
+    serial_board: str = ""
 
     SECTIONS = {"server": ("host", "port", "threads", "lan", "table_pin", "admin_pin"),
                 "game": ("database", "box", "players", "expeditions", "sponsor"),
-                "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s")}
+                "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s"),
+                "inputs": ("gpio_board", "gpio_pin_factory", "gpio_buttons", "gpio_leds", "gpio_press_ms",
+                           "gpio_release_ms", "serial_board")}
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Config":
@@ -81,7 +100,7 @@ class Config:
             for key, value in table.items():
                 if key not in cls.SECTIONS[section]:
                     raise ConfigError(f"{path}: [{section}] has no key {key!r}; keys: {', '.join(cls.SECTIONS[section])}")
-                want = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list}[types[key]]
+                want = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list, "dict": dict}[types[key]]
                 if isinstance(value, bool) and want is not bool or not isinstance(value, want):
                     raise ConfigError(f"{path}: [{section}] {key} must be {types[key]}, got {value!r}")
                 setattr(config, key, float(value) if types[key] == "float" else value)

@@ -6,6 +6,7 @@ database and hand it to ``create_app``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from companion.box_profiles import load_box
@@ -37,7 +38,7 @@ class Service:
             self.tables[other.id] = Table(other, self.store)
         seed = None if self.config.seed == -1 else self.config.seed
         self.die = VirtualDie(seed)
-        self.sources: list[DiceSource] = [self.die]
+        self.sources: list[DiceSource] = [self.die] + self._boards()
         for source in self.sources:
             source.start(self.handle_input)
         self.autoplayer = None
@@ -46,10 +47,35 @@ class Service:
         if start_game and self.table.state is None:
             self.table.new_game(default_setup(self.config.players, self.config.expeditions, self.config.sponsor),
                                 origin="resume")
+        self._show_turn(self.table.view())
         if self.autoplayer is not None:
             self.autoplayer.start()
 
+    def _boards(self) -> list[DiceSource]:
+        """The button boards the [inputs] config asks for; one that cannot start leaves the game going."""
+        from companion.inputs.gpio_board import GPIOBoard, GPIOBoardError
+        from companion.inputs.serial_board import SerialBoard
+
+        inputs = dataclasses.asdict(self.config)
+        boards = []
+        try:
+            gpio = GPIOBoard.from_config(inputs)
+        except GPIOBoardError as exc:
+            log.error("GPIO board not started: %s", exc)
+            gpio = None
+        serial = SerialBoard.from_config(inputs)
+        boards += [b for b in (gpio, serial) if b is not None]
+        return boards
+
+    def _show_turn(self, view: dict) -> None:
+        for source in self.sources:
+            show = getattr(source, "show_turn", None)
+            if show is not None:
+                show(view.get("turn"))
+
     def _changed(self, view: dict, origin: str) -> None:
+        if hasattr(self, "sources"):
+            self._show_turn(view)  # the turn LEDs on the button boards
         if getattr(self, "autoplayer", None) is not None:
             self.autoplayer.noticed(origin)
         outcome = view.get("outcome")
@@ -62,7 +88,7 @@ class Service:
         """Feed a device's event to the table exactly as the on-screen buttons would."""
         try:
             if event.kind == "throw":
-                return self.table.submit(Throw(event.value, event.source), origin=event.source)
+                return self.table.submit(Throw(event.value, self._source_kind(event.source)), origin=event.source)
             if event.kind == "undo":
                 return self.table.undo(origin=event.source)
             # Next: whatever "go on" means now (a card settled at the table, end of a purchase turn, Next).
@@ -77,6 +103,18 @@ class Service:
                     source.fail(str(exc))
             log.info("input %s refused: %s", event, exc)
             return None
+
+    def _source_kind(self, name: str) -> str:
+        """The log's word for where a throw came from (a device's name is for the devices page)."""
+        from companion.games.nessie_hunt.actions import SOURCES
+
+        if name in SOURCES:
+            return name
+        kind = next((s.kind for s in self.sources if s.name == name), name)
+        for word in ("serial", "gpio", "camera", "virtual"):
+            if word in kind or word in name:
+                return "virtual-die" if word == "virtual" else word
+        return "screen"
 
     def health(self) -> dict:
         return {s.name: {"kind": s.kind, **s.health.as_dict()} for s in self.sources}

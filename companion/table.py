@@ -144,6 +144,8 @@ class Table:
         """Apply ``action``: refused with IllegalAction (nothing changes), or logged durably and published."""
         with self._lock:
             self._check_version(expect_version)
+            # Every logged action must read back: check it as if it came from JSON (it will, on replay).
+            action = self.game.parse_action(self.game.action_to_json(action))
             if self.game.is_setup(action):
                 return self.new_game(action, origin)
             if self._record is None:

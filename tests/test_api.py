@@ -188,3 +188,22 @@ def test_join_url_prefers_the_address_the_page_was_reached_on():
 
     assert join_url("192.0.2.7:5000") == "http://192.0.2.7:5000/"
     assert join_url("table.local", 5000) == "http://table.local:5000/"
+
+
+def test_a_simulated_serial_board_throws_into_the_game_and_lights_the_turn(make_service):
+    """The demo's twin of the Pico board on a pseudo-terminal feeds the same action the buttons do."""
+    import time
+
+    service = make_service(serial_board="simulated")
+    board = next(s for s in service.sources if "serial" in s.name)
+    deadline = time.monotonic() + 10
+    while not board.health.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    board.twin.press("4")
+    while service.table.view()["last_throw"] is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    last = service.table.view()["last_throw"]
+    assert last["value"] == 4 and last["source"] == "serial"
+    assert service.health()[board.name]["last_event"] == "throw 4"
+    service.table.resume()  # the logged throw reads back
+    assert service.table.view()["last_throw"]["source"] == "serial"
