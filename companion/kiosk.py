@@ -102,7 +102,7 @@ class KioskConfig:
     inputs: dict  # the [inputs] section as written (GPIOBoard.from_config)
 
 
-_TYPES = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list}
+_TYPES = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list, "dict": dict}
 
 
 def _apply(target, table: dict, section: str, allowed, path: Path) -> None:
@@ -190,6 +190,19 @@ class IdleTimer:
 
 # -- the game played for and with the visitor ----------------------------------------------------
 
+def throw_source(name: str, sources=()) -> str:
+    """The game log's word for a device ("gpio", "serial", "camera", "virtual-die", "screen")."""
+    from companion.games.nessie_hunt.actions import SOURCES
+
+    if name in SOURCES:
+        return name
+    kind = next((getattr(s, "kind", "") for s in sources if getattr(s, "name", None) == name), "")
+    for word in ("serial", "gpio", "camera", "virtual"):
+        if word in kind or word in name:
+            return "virtual-die" if word == "virtual" else word
+    return "screen"
+
+
 def _money(n: int) -> str:
     return f"\u00a3{n}"
 
@@ -224,6 +237,7 @@ class KioskController:
         self._selected = 0
         self._checkpoint: int | None = None  # the action count before the last purchase decision
         self._message = ""
+        self._source = "screen"  # the log's word for the device of the last press
         self._demo: Table | None = None
         self._demo_sim = None
         self._demo_over_ticks = 0
@@ -239,7 +253,9 @@ class KioskController:
         With ``die = "real"`` a throw's value is the throw; otherwise the kiosk's die decides."""
         button = {"throw": "go", "next": "next", "undo": "undo"}[event.kind]
         try:
-            self.press(button, event.value)
+            with self._lock:
+                self._source = throw_source(event.source, self.service.sources)
+                self.press(button, event.value)
         except Exception:  # a button must never take the board's thread down
             log.exception("kiosk: press %s failed", button)
 
@@ -274,9 +290,10 @@ class KioskController:
             if button != "go":
                 self._message = "Press the big GO button to throw the die."
                 return
-            pips = value if (self.settings.die == "real" and value) else self.service.die.roll()
+            real = self.settings.die == "real" and value is not None
+            pips = value if real else self.service.die.roll()
             self._checkpoint = None  # no taking back a purchase once the dice have rolled again
-            self._submit(Throw(pips, "kiosk" if self.settings.die == "virtual" or not value else "real-die"))
+            self._submit(Throw(pips, self._source if real else "virtual-die"))
             self._last_step = now
             return
         if s.step is Step.PURCHASE:
@@ -317,6 +334,7 @@ class KioskController:
         self.table.new_game(setup, origin="kiosk")
         self._helper = Simulation(self.game, setup, {self.settings.expedition: STRATEGIES[self.settings.strategy]()},
                                   seed=self._rng.randrange(2**31))
+        _lay_issued_sheets(self._helper, self.table.state)
         self._choices_for, self._checkpoint, self._selected = None, None, 0
         self.mode = "playing"
         self.timer.touch(now)
@@ -417,6 +435,7 @@ class KioskController:
         self._demo.new_game(setup, origin="autoplay")
         self._demo_sim = Simulation(self.game, setup, {expedition: STRATEGIES[self._rng.choice(["prudent", "greedy"])]()},
                                     seed=self._rng.randrange(2**31))
+        _lay_issued_sheets(self._demo_sim, self._demo.state)
         self._demo_over_ticks = 0
 
     def _demo_step(self) -> None:
@@ -558,6 +577,17 @@ class KioskController:
             buttons = {b: "I'm here" for b in BUTTONS}
         out["buttons"] = buttons
         return out
+
+
+def _lay_issued_sheets(sim, s) -> None:
+    """Lay the sheets issued at setup (the eye witnesses) at once, so the map shows them from the
+    start; the simulator would lay them only when the first monster appears."""
+    for name in s.seating.expeditions:
+        strategy = sim.strategies[name]
+        for p in s.expedition(name).pieces:
+            if p.id not in sim.layout:
+                sim.layout[p.id] = (frozenset({p.hex}) if p.equipment == "cage" and p.hex
+                                    else strategy.place(sim.game, s, name, p.equipment, sim.layout, sim.rng)[1])
 
 
 def _slim(view: dict) -> dict:

@@ -167,7 +167,7 @@ def test_a_press_starts_a_solitaire_game_and_go_throws_the_kiosk_die(kiosk, cloc
     assert kiosk.table.state.step is Step.THROW and "GO" in kiosk.screen()["message"]
     kiosk.press("go")
     throw = kiosk.table.view()["last_throw"]
-    assert throw["source"] == "kiosk" and 1 <= throw["value"] <= 6
+    assert throw["source"] == "virtual-die" and 1 <= throw["value"] <= 6
 
 
 def test_still_playing_then_reset_to_attract(kiosk, clock):
@@ -281,9 +281,9 @@ def test_a_real_die_value_counts_only_in_real_die_mode(make_service, clock):
         k.handle_input(InputEvent("throw", 5, "camera"))
         throw = k.table.view()["last_throw"]
         if expect:
-            assert throw["value"] == 5 and throw["source"] == "real-die"
+            assert throw["value"] == 5 and throw["source"] == "camera"
         else:
-            assert throw["source"] == "kiosk"
+            assert throw["source"] == "virtual-die"
         k.close()
 
 
@@ -381,7 +381,7 @@ def test_arcade_buttons_on_the_gpio_board_drive_the_kiosk(tmp_path):
         assert kiosk.table.state.step is Step.THROW and kiosk.table.view()["actions"] == 1
         tap(go)
         assert wait_for(lambda: kiosk.table.view()["last_throw"] is not None)
-        assert kiosk.table.view()["last_throw"]["source"] == "kiosk"
+        assert kiosk.table.view()["last_throw"]["source"] == "virtual-die"
         version = kiosk.table.version
         tap(nxt)  # NEXT during a throw: a hint, no move
         assert wait_for(lambda: "GO" in kiosk.screen()["message"])

@@ -84,6 +84,36 @@ def static_file(name: str):
     return send_from_directory(current_app.config["KIOSK_STATIC"], name, max_age=300)
 
 
+def serve_options() -> dict:
+    """waitress settings for the kiosk's live stream: flush each small screen event at once.
+
+    waitress 3 holds output below ``send_bytes`` (18,000 bytes) while a response is still running,
+    so a 5 kB screen event could wait for the next one; ``send_bytes=1`` sends it now. The option
+    is deprecated: when a waitress without it arrives, it is simply not passed.
+    """
+    import warnings
+
+    from waitress.adjustments import Adjustments
+
+    if "send_bytes" not in getattr(Adjustments, "_param_map", {}):
+        return {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        Adjustments(send_bytes=1)  # still accepted?
+    return {"send_bytes": 1}
+
+
+def create_server(app, host: str, port: int, threads: int = 8, **kwargs):
+    """A waitress server for the kiosk app (``serve_options`` applied, its warning silenced)."""
+    import warnings
+
+    import waitress
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return waitress.create_server(app, host=host, port=port, threads=threads, **serve_options(), **kwargs)
+
+
 def create_kiosk_app(controller, config: dict | None = None) -> Flask:
     """The kiosk app for a :class:`companion.kiosk.KioskController`; ``config`` as in ``create_app``."""
     import os

@@ -46,11 +46,9 @@ def build(kc, pin_factory=None, seed: int | None = None):
 
 
 def cmd_kiosk(args) -> int:
-    import waitress
-
     from companion.kiosk import load_kiosk_config
     from companion.watchdog import Watchdog
-    from companion.web.kiosk import create_kiosk_app
+    from companion.web.kiosk import create_kiosk_app, create_server
 
     kc = load_kiosk_config(args.config)
     host = args.host or kc.config.host
@@ -59,8 +57,8 @@ def cmd_kiosk(args) -> int:
     watchdog = None
     try:
         app = create_kiosk_app(controller)
-        server = waitress.create_server(app, host=host, port=port, threads=max(8, min(kc.config.threads, 16)),
-                                        channel_timeout=120, ident="nessie-kiosk")
+        server = create_server(app, host, port, threads=max(8, min(kc.config.threads, 16)), channel_timeout=120,
+                               ident="nessie-kiosk")
         controller.start()
         watchdog = Watchdog.for_service(service).start()
         print(f"Nessie Hunt kiosk on http://{host}:{port}/  (database {kc.kiosk.database}; "

@@ -8,7 +8,7 @@ const NAMES = { independent: "Independent", japanese: "Japanese", british: "Brit
 const COLOURS = { independent: "#2e8b3e", japanese: "#e0b400", british: "#c8262c", american: "#2057c9" };
 const $ = (id) => document.getElementById(id);
 let hexes = {};
-let screen = null;
+let current = null;
 let askingUntil = 0;
 
 function el(tag, attrs, parent, text) {
@@ -67,9 +67,10 @@ function drawMap(v, layout) {
 }
 
 function render(s) {
-  if (screen && s.version < screen.version) return;
-  screen = s;
+  if (current && s.version < current.version) return;
+  current = s;
   document.body.dataset.mode = s.mode;
+  document.body.dataset.version = s.version;
   const v = s.view || {};
   drawMap(v, s.layout);
   $("round").textContent = v.round ? `Round ${v.round}` : "Round –";
