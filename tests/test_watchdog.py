@@ -129,3 +129,47 @@ def test_without_notify_socket_everything_is_a_no_op(service):
     assert dog.active is False and dog.start() is dog
     assert dog.ping() is False  # alive, but nowhere to send
     dog.stop()
+
+
+# -- the systemd units that rely on it -------------------------------------------------------------
+
+UNITS = os.path.join(os.path.dirname(__file__), "..", "hardware", "systemd")
+
+
+def unit(name: str) -> dict[str, list[str]]:
+    """key -> values of a unit file, continuation lines joined."""
+    text = open(os.path.join(UNITS, name), encoding="utf-8").read().replace("\\\n", " ")
+    out: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            out.setdefault(key, []).append(" ".join(value.split()))
+    return out
+
+
+@pytest.mark.parametrize("name, command", [
+    ("nessie-companion.service", "nessie-companion serve --config /etc/nessie-companion/companion.toml"),
+    ("nessie-kiosk.service", "nessie-companion kiosk --config /etc/nessie-companion/kiosk.toml"),
+])
+def test_service_units_use_the_watchdog_and_restart_on_failure(name, command):
+    u = unit(name)
+    assert u["Type"] == ["notify"] and u["NotifyAccess"] == ["main"]
+    assert u["WatchdogSec"] == ["30"] and u["Restart"] == ["on-failure"]
+    assert u["ExecStart"][0].endswith(command)
+    assert u["ReadWritePaths"] == ["/data/nessie-companion"] and u["ProtectSystem"] == ["strict"]
+
+
+def test_the_browser_unit_pins_chromium_s_flags_and_the_kiosk_url():
+    u = unit("nessie-kiosk-browser.service")
+    argv = u["ExecStart"][0].split()
+    for flag in ("--kiosk", "--noerrdialogs", "--disable-infobars", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--incognito"):
+        assert flag in argv
+    assert argv[-1] == "http://127.0.0.1:5080/" and u["Restart"] == ["always"]
+    assert "-s" not in argv[: argv.index("--")]  # cage without VT switching
+    import json
+
+    policy = json.load(open(os.path.join(UNITS, "nessie-kiosk-policy.json"), encoding="utf-8"))
+    assert policy["URLBlocklist"] == ["*"] and policy["URLAllowlist"] == ["http://127.0.0.1:5080/"]
+    assert policy["DeveloperToolsAvailability"] == 2
