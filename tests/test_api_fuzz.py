@@ -3,7 +3,8 @@
 For every operation in /api/openapi.json, generated requests, valid and invalid: no 5xx; every 4xx
 is JSON with an "error" message and changes nothing; responses match the document; and after the
 whole run the game log still replays to the same tables. The server-sent event streams never end,
-so they are left out. FUZZ_EXAMPLES (default 40) sets the examples per operation.
+so they are left out. FUZZ_EXAMPLES (default 100; about 2,100 requests in 12 s) sets the
+examples per operation.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, settings
 from companion.config import Config
 from companion.web.openapi import DOCUMENT
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 RESULTS = {"requests": 0, "statuses": {}, "lan_requests": 0}
 
 
