@@ -37,6 +37,7 @@ from typing import Mapping
 log = logging.getLogger(__name__)
 
 NOT_FOUND = "voice: espeak-ng not found"
+KEYS = ("enabled", "voice", "speed", "volume", "wav_dir")  # the [voice] section
 MAX_WAITING = 8  # texts waiting at most; the oldest prompt goes first when more arrive
 REPEAT_S = 30.0  # the same text is not said twice within this many seconds
 
@@ -99,7 +100,12 @@ class Voice:
 
     @classmethod
     def from_config(cls, section: Mapping | None) -> "Voice":
-        """The voice a ``[voice]`` config section asks for (keys above); bad values: a silent voice."""
+        """The voice a ``[voice]`` config section asks for (keys above); bad values: a silent voice.
+
+        ``section`` is the section as a mapping, or an object with those keys as attributes (a
+        ``Config`` that has a ``[voice]`` section)."""
+        if section is not None and not isinstance(section, Mapping):
+            section = {k: getattr(section, k) for k in KEYS if hasattr(section, k)}
         section = dict(section or {})
         try:
             speed = int(section.get("speed", 150))

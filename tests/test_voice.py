@@ -130,3 +130,15 @@ def test_what_is_said_for_each_view(service):
     over = {**view, "step": "totals", "prompt": "Stage seven, round 1. The Sponsor reads out the totals: AMERICAN 0."}
     assert speech_for_view(over, view)[-1][0] == "totals"
     assert speech_for_view({"started": False, "prompt": "Set up a game"}, None) == []
+
+
+def test_from_a_config_object_with_voice_attributes(tmp_path):
+    class Config:  # as companion.config.Config would hold a [voice] section
+        enabled, voice, speed, volume, wav_dir = True, "en-gb", 160, 90, str(tmp_path)
+        database = "ignored"
+
+    voice = Voice.from_config(Config())
+    try:
+        assert voice.enabled and voice.speed == 160 and voice.volume == 90 and voice.wav_dir == tmp_path
+    finally:
+        voice.close()
