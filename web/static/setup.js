@@ -45,7 +45,15 @@ form.addEventListener("submit", async (e) => {
   };
   const res = await fetch("/api/actions", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(action) });
   const data = await res.json();
-  if (!res.ok) { message.textContent = data.error; return; }
+  if (!res.ok) {
+    message.textContent = data.error + " ";
+    if (res.status === 401 || data.login) {  // LAN mode: setup needs the admin PIN
+      const a = document.createElement("a");
+      a.href = "/login?next=/setup"; a.textContent = "Enter the admin PIN";
+      message.appendChild(a);
+    }
+    return;
+  }
   window.location = "/";
 });
 games();
