@@ -32,7 +32,8 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+from .dice_pips import (FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, group_pips_into_dice,
+                        read_face)
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -400,6 +401,10 @@ def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float 
         good = [r for r in readings if r.value is not None]
         if len(good) > (1 if whole.value is not None else 0):
             return good + [r for r in readings if r.value is None and _die_like(r.face_mask)]
+    if whole.value is None and area >= 1.6 * expected:
+        grouped = group_pips_into_dice(part, dist, area / (0.9 * expected))
+        if grouped:
+            return grouped
     if whole.value is None and not _die_like(whole.face_mask):
         return []
     return [whole]
