@@ -226,6 +226,7 @@ class KioskController:
         self._lock = threading.RLock()
         self._rng = random.Random(seed)
         self._published = 0
+        self.boot = f"{random.SystemRandom().getrandbits(48):012x}"  # a new page state after a restart
         now = clock()
         self.mode = "attract"
         self.timer = IdleTimer(self.settings.still_playing_s, self.settings.reset_s, now)
@@ -445,7 +446,11 @@ class KioskController:
             if self._demo_over_ticks >= 8:
                 self._new_demo()
             return
-        self._demo.submit(self._demo_sim.next_action(s), origin="autoplay")
+        try:
+            self._demo.submit(self._demo_sim.next_action(s), origin="autoplay")
+        except CompanionError as exc:  # never a stuck demo: start another
+            log.warning("kiosk: demo move refused (%s); a new demo game", exc)
+            self._new_demo()
 
     # -- the clock -----------------------------------------------------------------------------
 
@@ -528,6 +533,7 @@ class KioskController:
         sim = self._demo_sim if demo else self._helper
         s = table.state
         out = {
+            "boot": self.boot,
             "mode": self.mode,
             "demo": demo,
             "view": _slim(view),

@@ -31,7 +31,7 @@ def kiosk_server(tmp_path):
     from companion.kiosk import load_kiosk_config
     from companion.web.kiosk import create_kiosk_app, create_server
 
-    def start(**kiosk):
+    def start(port=0, **kiosk):
         lines = "".join(f"{k} = {v}\n" for k, v in {"database": '"kiosk.sqlite"', **kiosk}.items())
         path = tmp_path / "kiosk.toml"
         path.write_text(f"[kiosk]\n{lines}[inputs]\ngpio_board = true\n"
@@ -39,21 +39,28 @@ def kiosk_server(tmp_path):
         factory = MockFactory()
         service, controller, voice, board = build(load_kiosk_config(path), pin_factory=factory, seed=4)
         app = create_kiosk_app(controller, {"SSE_KEEPALIVE_S": 0.5})
-        server = create_server(app, "127.0.0.1", 0, threads=8)
+        server = create_server(app, "127.0.0.1", port, threads=8)
         thread = threading.Thread(target=serve, args=(server,), daemon=True)
         thread.start()
         controller.start(period_s=0.05)
         made.append((service, controller, voice, server, thread))
         return f"http://127.0.0.1:{server.effective_port}", controller, factory
 
+    def stop(controller):
+        for parts in [p for p in made if p[1] is controller]:
+            made.remove(parts)
+            service, controller, voice, server, thread = parts
+            controller.close()
+            server.close()
+            thread.join(timeout=5)
+            voice.close()
+            service.close()
+
     made = []
+    start.stop = stop
     yield start
-    for service, controller, voice, server, thread in made:
-        controller.close()
-        server.close()
-        thread.join(timeout=5)
-        voice.close()
-        service.close()
+    for parts in list(made):
+        stop(parts[1])
 
 
 def tap(factory, pin):
@@ -148,3 +155,24 @@ def test_play_to_a_purchase_on_the_keyboard_encoder_and_save_the_screenshot(chro
         page.close()
     head = SCREENSHOT.read_bytes()[:24]
     assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1920, 1080)
+
+
+def test_the_page_follows_a_restarted_kiosk(chromium, kiosk_server):
+    """systemd's watchdog restarts the kiosk: the open page reconnects and reloads by itself."""
+    url, first, factory = kiosk_server(attract_step_s=0.2, auto_step_s=0.2)
+    port = int(url.rsplit(":", 1)[1])
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-mode=attract][data-version]")
+        page.keyboard.press("Space")
+        page.wait_for_selector("body[data-mode=playing]")
+        boot = first.boot
+        with page.expect_event("load", timeout=10000):  # the page reloads itself
+            kiosk_server.stop(first)
+            _, second, _ = kiosk_server(port=port, attract_step_s=0.2, auto_step_s=0.2)
+            assert second.boot != boot
+        page.wait_for_selector("body[data-mode=attract][data-version]", timeout=10000)
+        assert page.text_content("#label-go") == "Play"
+    finally:
+        page.close()

@@ -394,3 +394,62 @@ def test_arcade_buttons_on_the_gpio_board_drive_the_kiosk(tmp_path):
         voice.close()
         service.close()
     assert board.health.connected is False  # closed with the service
+
+
+# -- the command as systemd runs it ----------------------------------------------------------------
+
+RUN_KIOSK = """
+import sys
+import companion.commands as commands
+if "companion.commands.kiosk" not in commands.COMMAND_MODULES:
+    commands.COMMAND_MODULES += ("companion.commands.kiosk",)
+from companion import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+def test_the_kiosk_command_serves_only_the_kiosk_and_tells_systemd(tmp_path):
+    import json
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify.sock"))
+    notify.settimeout(20)
+    (tmp_path / "kiosk.toml").write_text('[kiosk]\ndatabase = "k.sqlite"\n[voice]\nenabled = false\n')
+    env = {**__import__("os").environ, "NOTIFY_SOCKET": str(tmp_path / "notify.sock"), "WATCHDOG_USEC": "400000"}
+    proc = subprocess.Popen([sys.executable, "-c", RUN_KIOSK, "kiosk", "--config", str(tmp_path / "kiosk.toml"),
+                             "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert notify.recv(100) == b"READY=1"  # once listening
+        state = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/kiosk/state", timeout=5))
+        assert state["mode"] == "attract"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5)
+        assert refused.value.code == 404
+        assert notify.recv(100) == b"WATCHDOG=1"  # every 0.2 s while the table answers
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        notify.settimeout(1)
+        rest = []
+        try:
+            while True:
+                rest.append(notify.recv(100))
+        except socket.timeout:
+            pass
+        notify.close()
+    assert proc.returncode == 0, err
+    assert f"Nessie Hunt kiosk on http://127.0.0.1:{port}/" in out and "voice: off" in out
+    assert rest[-1] == b"STOPPING=1"
+    assert (tmp_path / "k.sqlite").exists()  # its own database, beside the config file

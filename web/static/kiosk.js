@@ -67,6 +67,7 @@ function drawMap(v, layout) {
 }
 
 function render(s) {
+  if (current && s.boot !== current.boot) { location.reload(); return; } // the kiosk restarted
   if (current && s.version < current.version) return;
   current = s;
   document.body.dataset.mode = s.mode;
@@ -146,9 +147,14 @@ function connect() {
 }
 
 async function init() {
-  drawBoard(await (await fetch("/kiosk/board")).json());
+  try {
+    drawBoard(await (await fetch("/kiosk/board")).json());
+    render(await (await fetch("/kiosk/state")).json());
+  } catch (err) {
+    setTimeout(init, 2000); // the kiosk is not up yet: try again, never show an error page
+    return;
+  }
   bind();
-  render(await (await fetch("/kiosk/state")).json());
   connect();
 }
 init();
