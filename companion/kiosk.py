@@ -47,7 +47,8 @@ log = logging.getLogger(__name__)
 
 BUTTONS = ("go", "next", "undo")
 MODES = ("attract", "playing", "asking", "over")
-SOLITAIRE_EXPEDITIONS = ("american", "british", "japanese")  # "The player chooses from the AMERICAN, BRITISH or JAPANESE"
+# "The player chooses from the AMERICAN, BRITISH or JAPANESE expeditions."
+SOLITAIRE_EXPEDITIONS = ("american", "british", "japanese")
 DIE_MODES = ("virtual", "real")
 
 
@@ -76,7 +77,8 @@ class KioskSettings:
         from companion.sim.strategies import STRATEGIES
 
         if self.expedition not in SOLITAIRE_EXPEDITIONS:
-            raise ConfigError(f"[kiosk] expedition must be one of {', '.join(SOLITAIRE_EXPEDITIONS)}, got {self.expedition!r}")
+            raise ConfigError(f"[kiosk] expedition must be one of {', '.join(SOLITAIRE_EXPEDITIONS)}, "
+                              f"got {self.expedition!r}")
         if self.variant not in VARIANTS:
             raise ConfigError(f"[kiosk] variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
         if self.strategy not in STRATEGIES:
@@ -368,7 +370,8 @@ class KioskController:
                 if pick is not None and pick["equipment"] not in seen:
                     seen.add(pick["equipment"])
                     choices.append({"kind": "buy", "equipment": pick["equipment"], "name": pick["label"],
-                                    "label": f"Buy {pick['label']}: {_money(pick['price'])}, then {_money(pick['running_cost'])} a round"})
+                                    "label": f"Buy {pick['label']}: {_money(pick['price'])}, "
+                                             f"then {_money(pick['running_cost'])} a round"})
         choices.append({"kind": "end", "label": "Save your money" if choices else "Carry on (nothing to buy)"})
         self._choices, self._choices_for, self._selected = choices, self.table.version, 0
         return choices
@@ -434,7 +437,8 @@ class KioskController:
         # Its own small in-memory log, new for every demo game: the demo never reaches the high scores.
         self._demo = Table(self.game, EventStore(":memory:"))
         self._demo.new_game(setup, origin="autoplay")
-        self._demo_sim = Simulation(self.game, setup, {expedition: STRATEGIES[self._rng.choice(["prudent", "greedy"])]()},
+        strategy = STRATEGIES[self._rng.choice(["prudent", "greedy"])]()
+        self._demo_sim = Simulation(self.game, setup, {expedition: strategy},
                                     seed=self._rng.randrange(2**31))
         _lay_issued_sheets(self._demo_sim, self._demo.state)
         self._demo_over_ticks = 0
@@ -456,6 +460,7 @@ class KioskController:
 
     def tick(self, now: float | None = None) -> None:
         """Let time pass: the timeouts, the automatic steps and the demo. Called about 10 times a second."""
+        st = self.settings
         with self._lock:
             now = self.clock() if now is None else now
             changed = False
@@ -467,7 +472,7 @@ class KioskController:
                 elif state == "asking" and self.mode == "playing":
                     self.mode = "asking"
                     changed = True
-            elif self.mode == "over" and now - max(self._over_since, self.timer.last_press) >= self.settings.game_over_s:
+            elif self.mode == "over" and now - max(self._over_since, self.timer.last_press) >= st.game_over_s:
                 self._to_attract()
                 changed = True
             if self.mode in ("playing", "asking") and now - self._last_step >= self.settings.auto_step_s:
@@ -601,7 +606,8 @@ def _slim(view: dict) -> dict:
     keep = ("started", "round", "stage", "step", "prompt", "turn", "leaders", "monster", "last_throw", "report",
             "outcome", "game_id", "version")
     out = {k: view.get(k) for k in keep}
-    out["expeditions"] = [{k: e[k] for k in ("name", "cash", "points", "running_cost", "pieces", "cards", "missing_turns", "loans")}
+    fields_ = ("name", "cash", "points", "running_cost", "pieces", "cards", "missing_turns", "loans")
+    out["expeditions"] = [{k: e[k] for k in fields_}
                           for e in view.get("expeditions") or []]
     return out
 

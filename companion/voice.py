@@ -172,7 +172,8 @@ class Voice:
         else:
             status = "voice: ready"
         return {"enabled": self.enabled, "available": bool(self.path), "status": status, "engine": self.path,
-                "spoken": self.spoken, "waiting": len(self._queue), "dropped": self.dropped, "last_error": self.last_error}
+                "spoken": self.spoken, "waiting": len(self._queue), "dropped": self.dropped,
+                "last_error": self.last_error}
 
     def wait_idle(self, timeout_s: float = 10.0) -> bool:
         """Wait until everything queued has been said (tests, shutdown); True if it was."""
@@ -216,7 +217,8 @@ class Voice:
                 done = subprocess.run(self._command(text), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                       timeout=60, check=False)
                 if done.returncode != 0:
-                    self.last_error = f"voice: espeak-ng exit {done.returncode}: {done.stderr.decode(errors='replace').strip()[:200]}"
+                    why = done.stderr.decode(errors="replace").strip()[:200]
+                    self.last_error = f"voice: espeak-ng exit {done.returncode}: {why}"
                 else:
                     self.spoken += 1
             except (OSError, subprocess.SubprocessError) as exc:

@@ -35,7 +35,8 @@ def kiosk_server(tmp_path):
         lines = "".join(f"{k} = {v}\n" for k, v in {"database": '"kiosk.sqlite"', **kiosk}.items())
         path = tmp_path / "kiosk.toml"
         path.write_text(f"[kiosk]\n{lines}[inputs]\ngpio_board = true\n"
-                        f'gpio_buttons = {{ "1" = {GO_PIN}, "next" = {NEXT_PIN}, "undo" = {UNDO_PIN} }}\ngpio_leds = {{}}\n')
+                        f'gpio_buttons = {{ "1" = {GO_PIN}, "next" = {NEXT_PIN}, "undo" = {UNDO_PIN} }}\n'
+                        'gpio_leds = {}\n')
         factory = MockFactory()
         service, controller, voice, board = build(load_kiosk_config(path), pin_factory=factory, seed=4)
         app = create_kiosk_app(controller, {"SSE_KEEPALIVE_S": 0.5})

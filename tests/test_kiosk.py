@@ -4,7 +4,6 @@ on three buttons, the attract loop, and the real GPIO board class on gpiozero's 
 from __future__ import annotations
 
 import argparse
-import threading
 import time
 
 import pytest
@@ -313,7 +312,8 @@ def test_automatic_steps_wait_auto_step_s_and_go_hurries_them(make_service, cloc
 def test_kiosk_config_file(tmp_path):
     path = tmp_path / "kiosk.toml"
     path.write_text('[server]\nport = 5099\n[game]\ndatabase = "table.sqlite"\n'
-                    '[kiosk]\ndatabase = "data/kiosk.sqlite"\nstill_playing_s = 20\nreset_s = 5\nexpedition = "british"\n'
+                    '[kiosk]\ndatabase = "data/kiosk.sqlite"\nstill_playing_s = 20\nreset_s = 5\n'
+                    'expedition = "british"\n'
                     '[voice]\nenabled = true\n[inputs]\ngpio_board = true\n')
     kc = load_kiosk_config(path)
     assert kc.config.port == 5099 and kc.config.database == str(tmp_path / "data" / "kiosk.sqlite")
@@ -369,7 +369,8 @@ def test_arcade_buttons_on_the_gpio_board_drive_the_kiosk(tmp_path):
     path = tmp_path / "kiosk.toml"
     # The big GO button on the "1" input (BCM 5), NEXT and UNDO on their own pins; no LEDs.
     path.write_text('[kiosk]\ndatabase = "kiosk.sqlite"\nauto_step_s = 0\nattract_step_s = 0.05\n'
-                    '[inputs]\ngpio_board = true\ngpio_buttons = { "1" = 5, "next" = 21, "undo" = 20 }\ngpio_leds = {}\n')
+                    '[inputs]\ngpio_board = true\n'
+                    'gpio_buttons = { "1" = 5, "next" = 21, "undo" = 20 }\ngpio_leds = {}\n')
     factory = MockFactory()
     service, kiosk, voice, board = build(load_kiosk_config(path), pin_factory=factory, seed=2)
     try:

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import stat
 import time
 import wave
 
-import pytest
 
 from companion.voice import NOT_FOUND, Voice, speakable, speech_for_view
 

@@ -74,7 +74,8 @@ def events():
             seen, payload = newer
             yield f"event: screen\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n"
 
-    return Response(generate(), mimetype="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(generate(), mimetype="text/event-stream", headers=headers)
 
 
 @bp.get("/kiosk/static/<name>")
