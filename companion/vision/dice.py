@@ -376,7 +376,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             found_any = True
             part = cv2.dilate((labels == i).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
             part = cv2.bitwise_and(part, face)
-            got = _read_region(part, dist, crop, t)
+            got = _read_region(part, dist, crop, t, lab[..., 0] - colour[0])
             results.extend(got)
             # a read face takes its pips with it; an unread region only its own pixels (it may be
             # the dark outline ring around other dice, whose faces must stay to be looked at)
@@ -388,21 +388,22 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     return results
 
 
-def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0) -> list[FaceReading]:
+def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
+                 dl: np.ndarray | None = None) -> list[FaceReading]:
     """One face region; if it is too big or reads badly, try it as several touching faces."""
     expected = FACE_PX * FACE_PX
     area = cv2.countNonZero(fill_holes(part))
-    whole = read_face(part, dist)
+    whole = read_face(part, dist, dl)
     if whole.value is not None and area < 1.6 * expected:
         return [whole]
     pieces = split_faces(part, crop, dist, t)
     if len(pieces) >= 2:
-        readings = [read_face(p, dist) for p in pieces]
+        readings = [read_face(p, dist, dl) for p in pieces]
         good = [r for r in readings if r.value is not None]
         if len(good) > (1 if whole.value is not None else 0):
             return good + [r for r in readings if r.value is None and _die_like(r.face_mask)]
     if whole.value is None and area >= 1.6 * expected:
-        grouped = group_pips_into_dice(part, dist, area / (0.9 * expected))
+        grouped = group_pips_into_dice(part, dist, area / (0.9 * expected), dl)
         if grouped:
             return grouped
     if whole.value is None and not _die_like(whole.face_mask):

@@ -39,6 +39,7 @@ class Pip:
     circularity: float
     contrast: float
     fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
+    lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
 
 
 @dataclass
@@ -118,7 +119,8 @@ def face_hull(face: np.ndarray) -> np.ndarray:
     return cv2.erode(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float) -> list[Pip]:
+def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float,
+              dl: np.ndarray | None = None) -> list[Pip]:
     """Pips: what is not face colour inside the face's hull, round and of a size that fits the face.
 
     Taking the hull (not only holes the face region encloses) keeps a pip whose ring of face
@@ -149,8 +151,9 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
         inside = dist[labels == i]
         contrast = float(np.median(inside))
         fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
+        lighter = float(np.median(dl[labels == i])) if dl is not None else 0.0
         if circ >= 0.5 and aspect <= 1.8 and a <= 0.1 * area_face:
-            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill))
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter))
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
         for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
@@ -159,7 +162,8 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             gx, gy = int(round(stats[i, 0] + px)), int(round(stats[i, 1] + py))
             patch = dist[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
             own = float(np.median(patch)) if patch.size else contrast
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own, fill))
+            own_dl = float(np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1])) if dl is not None else 0.0
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own, fill, own_dl))
     return pips
 
 
@@ -193,13 +197,24 @@ def _consistent(pips: list[Pip]) -> list[Pip]:
     """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
     if len(pips) <= 1:
         return pips
+    if sum(p.lighter < -5.0 for p in pips) > sum(p.lighter > 5.0 for p in pips):
+        pips = [p for p in pips if p.lighter < 5.0] or pips  # dark pips: lighter blobs are glare
     biggest = max(p.area for p in pips)
     med = float(np.median([p.area for p in pips if p.area >= 0.3 * biggest]))
     pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
     if len(pips) <= 2:
         return pips
+    # the die's pips are darker than its face or lighter: glare is always lighter
+    polarity = float(np.sum([p.contrast * np.sign(p.lighter) for p in pips]))
+    if polarity < 0:  # dark pips: a lighter blob is glare; a dimmed pip is still a pip
+        pips = [p for p in pips if p.lighter < 5.0]
+        floor = 0.4
+    else:
+        floor = 0.65
+    if len(pips) <= 2:
+        return pips
     con = float(np.percentile([p.contrast for p in pips], 75))
-    return [p for p in pips if p.contrast >= 0.65 * con]
+    return [p for p in pips if p.contrast >= floor * con]
 
 
 def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, float, list[Pip]]:
@@ -239,14 +254,14 @@ def _unrot(sub: list[Pip], centre: complex) -> complex:
     return complex(math.cos(math.pi / 4), math.sin(math.pi / 4)) / (d / abs(d))
 
 
-def read_face(face: np.ndarray, dist: np.ndarray) -> FaceReading:
+def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) -> FaceReading:
     """Read one top face given its mask (uint8 0/255, face colour only) and the colour distance."""
     filled = fill_holes(face)
     area = float(cv2.countNonZero(filled))
     side = math.sqrt(max(area, 1.0))
     m = cv2.moments(filled, binaryImage=True)
     cx, cy = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (0.0, 0.0)
-    pips = _consistent(find_pips(filled, face, dist, side))
+    pips = _consistent(find_pips(filled, face, dist, side, dl))
     if not pips:
         return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
     if len(pips) == 1:
@@ -360,13 +375,14 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     return cv2.bitwise_or(mask, cv2.bitwise_not(flood)[1:-1, 1:-1])
 
 
-def group_pips_into_dice(part: np.ndarray, dist: np.ndarray, dice_guess: float) -> list[FaceReading]:
+def group_pips_into_dice(part: np.ndarray, dist: np.ndarray, dice_guess: float,
+                         dl: np.ndarray | None = None) -> list[FaceReading]:
     """Touching dice whose faces run together (same colour, no visible groove): share the pips
     out among ``k`` dice (k-means on their centres, k near the region's area in dice), and keep the
     sharing only if every group is a clean layout, all of one size, with plain face where the
     layout has no pip. Returns [] when no sharing is clean."""
     filled = fill_holes(part)
-    pips = _consistent(find_pips(filled, part, dist, float(FACE_PX)))
+    pips = _consistent(find_pips(filled, part, dist, float(FACE_PX), dl))
     if len(pips) < 2:
         return []
     pts = np.array([[p.x, p.y] for p in pips], np.float32)
