@@ -228,12 +228,12 @@ def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, floa
         return value, rms, centre, half, pips
     best = (None, math.inf, complex(0, 0), 0.0, pips)
     for drop in (1, 2):
-        if len(pips) - drop < 4:  # two or three points fit a layout too easily
+        if len(pips) - drop < 2:  # (a two or three kept must still match the face: read_face checks)
             break
         for keep in itertools.combinations(range(len(pips)), len(pips) - drop):
             sub = [pips[i] for i in keep]
             v, r, c, hf = fit_layout([complex(p.x, p.y) for p in sub])
-            if v is None or r > 0.16 or r >= best[1]:
+            if v is None or r > (0.08 if v in (2, 3) else 0.16) or r >= best[1]:
                 continue
             dropped = [pips[i] for i in range(len(pips)) if i not in keep]
             if all(max(abs(q.real), abs(q.imag)) > 1.05 for q in
