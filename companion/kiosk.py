@@ -316,8 +316,11 @@ class KioskController:
         if self._checkpoint is None:
             self._message = "UNDO takes back your last purchase, until your next throw."
             return
-        while self.table.view()["actions"] > self._checkpoint:
-            self.table.undo(origin="kiosk")
+        try:
+            while self.table.view()["actions"] > self._checkpoint:
+                self.table.undo(origin="kiosk")
+        except CompanionError as exc:
+            log.warning("kiosk: undo refused: %s", exc)
         self._checkpoint = None
         self._choices_for = None
         self._message = "Purchase taken back: choose again."
@@ -350,7 +353,15 @@ class KioskController:
         return s.step in (Step.THROW, Step.LOGISTICS_THROW, Step.TRUMP_DIE_OFF)
 
     def _visitor_decides(self, s) -> bool:
-        return s is None or s.step is Step.OVER or self._throw_due(s) or s.step is Step.PURCHASE
+        if s is None or s.step is Step.OVER or self._throw_due(s):
+            return True
+        return s.step is Step.PURCHASE and not self._repay_due(s)
+
+    def _repay_due(self, s) -> bool:
+        """Owing the Sponsor with cash in hand: the kiosk repays first, as the strategy would."""
+        name = self.game.purchaser(s)
+        e = s.expedition(name)
+        return bool(e.sponsor_debt and e.cash and self._helper.strategies[name].repay(s, name))
 
     def _purchase_choices(self) -> list[dict]:
         """At most three: the kiosk strategy's pick, a bolder pick if it differs, and saving the money."""
@@ -399,9 +410,7 @@ class KioskController:
         s = self.table.state
         if self._visitor_decides(s):
             return
-        if s.step is Step.PURCHASE:
-            return
-        self._submit(self._helper.next_action(s))
+        self._submit(self._helper.next_action(s))  # at a purchase, only ever the loan repayment
         self._last_step = now
 
     def _submit(self, action) -> None:

@@ -454,3 +454,23 @@ def test_the_kiosk_command_serves_only_the_kiosk_and_tells_systemd(tmp_path):
     assert f"Nessie Hunt kiosk on http://127.0.0.1:{port}/" in out and "voice: off" in out
     assert rest[-1] == b"STOPPING=1"
     assert (tmp_path / "k.sqlite").exists()  # its own database, beside the config file
+
+
+def test_a_sponsor_loan_is_repaid_for_the_visitor_before_the_purchase_choice(make_service, clock):
+    """Greedy buying runs costs past income: the Sponsor lends, and the kiosk repays as the strategy would."""
+    from companion.games.nessie_hunt import RepayLoan
+
+    service = make_service(start_game=False, players=1, seed=8)
+    k = KioskController(service, KioskSettings(database=service.store.path, auto_step_s=0, attract_step_s=0,
+                                               strategy="greedy", rounds=12), clock=clock, seed=8)
+    k.press("go")
+    for _ in range(300):
+        settle(k, clock)
+        if k.mode != "playing":
+            break
+        k.press("go")
+    assert k.mode == "over"
+    actions = k.table._actions
+    repaid = [i for i, a in enumerate(actions) if isinstance(a, RepayLoan)]
+    assert repaid, "this seed borrows from the Sponsor"
+    assert all(type(actions[i + 1]).__name__ in ("Buy", "EndTurn") for i in repaid)  # then the visitor chose
