@@ -268,16 +268,27 @@ function drawActions(v, legal) {
   if (legal.coverage) {
     const a = legal.coverage;
     const fs = group(`${byName(a.by)}: which pieces cover which monster?`, "coverage");
+    // A grid: one row per piece, one column per monster; only what the piece can see is offered.
+    const monsters = Object.keys(a.monsters);
+    const table = h("table", { class: "cover-grid" });
+    const head = h("tr", {});
+    head.appendChild(h("th", {}, "Piece"));
+    for (const m of monsters) head.appendChild(h("th", {}, `${m} ${a.monsters[m]}`));
+    table.appendChild(head);
     for (const p of a.pieces) {
-      for (const m of p.can_see) {
-        const id = `cover-${p.id}-${m}`;
-        const label = h("label", { for: id });
-        const box_ = h("input", { type: "checkbox", id, "data-piece": p.id, "data-monster": m });
-        label.appendChild(box_);
-        label.appendChild(document.createTextNode(` ${LABELS[p.equipment]} #${p.id} covers the ${m} monster (${a.monsters[m]})`));
-        fs.appendChild(label);
+      const tr = h("tr", {});
+      tr.appendChild(h("td", {}, `${LABELS[p.equipment]} #${p.id}${p.hex ? " on " + p.hex : ""}`));
+      for (const m of monsters) {
+        const td = h("td", {});
+        if (p.can_see.includes(m)) {
+          td.appendChild(h("input", { type: "checkbox", id: `cover-${p.id}-${m}`, "data-piece": p.id, "data-monster": m,
+                                      "aria-label": `${LABELS[p.equipment]} #${p.id} covers the ${m} monster` }));
+        }
+        tr.appendChild(td);
       }
+      table.appendChild(tr);
     }
+    fs.appendChild(table);
     fs.appendChild(h("button", { class: "primary", onclick: () => {
       const covers = [...fs.querySelectorAll("input:checked")].map((c) => [Number(c.dataset.piece), c.dataset.monster]);
       post("/api/actions", { type: "coverage", covers });
