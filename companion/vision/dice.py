@@ -376,7 +376,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             found_any = True
             part = cv2.dilate((labels == i).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
             part = cv2.bitwise_and(part, face)
-            got = _read_region(part, dist, crop, t, lab[..., 0] - colour[0])
+            got = _read_region(part, dist, crop, t, lab - colour)
             results.extend(got)
             # a read face takes its pips with it; an unread region only its own pixels (it may be
             # the dark outline ring around other dice, whose faces must stay to be looked at)

@@ -40,6 +40,7 @@ class Pip:
     contrast: float
     fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
     lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
 
 
 @dataclass
@@ -151,9 +152,10 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
         inside = dist[labels == i]
         contrast = float(np.median(inside))
         fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
-        lighter = float(np.median(dl[labels == i])) if dl is not None else 0.0
+        offset = tuple(float(v) for v in np.median(dl[labels == i], axis=0)) if dl is not None else (0.0, 0.0, 0.0)
+        lighter = offset[0]
         if circ >= 0.5 and aspect <= 1.8 and a <= 0.1 * area_face:
-            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter))
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset))
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
         for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
@@ -161,9 +163,10 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             r = max(1, int(math.sqrt(pa / math.pi) * 0.7))
             gx, gy = int(round(stats[i, 0] + px)), int(round(stats[i, 1] + py))
             patch = dist[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
-            own = float(np.median(patch)) if patch.size else contrast
-            own_dl = float(np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1])) if dl is not None else 0.0
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own, fill, own_dl))
+            own_contrast = float(np.median(patch)) if patch.size else contrast
+            own = tuple(float(v) for v in np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
+                                                   .reshape(-1, 3), axis=0)) if dl is not None else (0.0, 0.0, 0.0)
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own))
     return pips
 
 
@@ -214,7 +217,23 @@ def _consistent(pips: list[Pip]) -> list[Pip]:
     if len(pips) <= 2:
         return pips
     con = float(np.percentile([p.contrast for p in pips], 75))
-    return [p for p in pips if p.contrast >= floor * con]
+    pips = [p for p in pips if p.contrast >= floor * con]
+    if len(pips) <= 2:
+        return pips
+    # pips are painted alike: a blob of another colour (white glare among red pips) is dropped
+    # (by the direction of the colour step from the face, so a faint or blurred pip still agrees)
+    ref = np.median(np.array([p.colour for p in pips]), axis=0)
+    ref_n = float(np.linalg.norm(ref))
+    if ref_n < 20:
+        return pips
+
+    def agrees(p: Pip) -> bool:
+        v = np.array(p.colour)
+        n = float(np.linalg.norm(v))
+        return n > 0 and float(v @ ref) / (n * ref_n) >= 0.8
+
+    near = [p for p in pips if agrees(p)]
+    return near if len(near) >= 2 else pips
 
 
 def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, float, list[Pip]]:
@@ -255,7 +274,32 @@ def _unrot(sub: list[Pip], centre: complex) -> complex:
 
 
 def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) -> FaceReading:
-    """Read one top face given its mask (uint8 0/255, face colour only) and the colour distance."""
+    """Read one top face given its mask (uint8 0/255, face colour only), the colour distance from
+    the face colour and (optional) the Lab offset from it.
+
+    If the face does not read, and its pips agree on a colour clearly unlike the face (red pips on
+    a black die), it is read once more looking only for that colour: glare, which is white, then
+    neither hides a pip it touches nor counts as one.
+    """
+    first = _read_face_once(face, dist, dl)
+    if first.value is not None or dl is None or dl.ndim != 3:
+        return first
+    filled = first.face_mask
+    pips = _consistent(find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl))
+    if len(pips) < 2:
+        return first
+    ref = np.median(np.array([p.colour for p in pips]), axis=0).astype(np.float32)
+    n = float(np.linalg.norm(ref))
+    if n < 30 or float(np.linalg.norm(ref[1:])) < 20:  # only for pips of a colour, not grey ones
+        return first
+    closeness = np.sqrt(((dl - ref) ** 2).sum(axis=2))
+    pipish = (closeness < 0.5 * n) & (filled > 0)
+    face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
+    second = _read_face_once(face2, np.clip(n - closeness, 0, None).astype(np.float32), dl)
+    return second if second.value is not None else first
+
+
+def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading:
     filled = fill_holes(face)
     area = float(cv2.countNonZero(filled))
     side = math.sqrt(max(area, 1.0))
