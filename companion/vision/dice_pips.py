@@ -290,10 +290,11 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
         return first
     ref = np.median(np.array([p.colour for p in pips]), axis=0).astype(np.float32)
     n = float(np.linalg.norm(ref))
-    if n < 30 or float(np.linalg.norm(ref[1:])) < 20:  # only for pips of a colour, not grey ones
+    if n < 30:
         return first
+    coloured = float(np.linalg.norm(ref[1:])) >= 20  # red pips; else white or black ones
     closeness = np.sqrt(((dl - ref) ** 2).sum(axis=2))
-    pipish = (closeness < 0.5 * n) & (filled > 0)
+    pipish = (closeness < (0.5 if coloured else 0.3) * n) & (filled > 0)
     face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
     second = _read_face_once(face2, np.clip(n - closeness, 0, None).astype(np.float32), dl)
     return second if second.value is not None else first
