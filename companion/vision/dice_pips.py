@@ -313,7 +313,12 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         p = pips[0]
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
-        if off < 0.18 and 0.06 <= rel <= 0.4:
+        # in the middle of the face: near its centroid, or (a side face joined on) as far from
+        # its edge as a top face's centre is
+        dt = cv2.distanceTransform(cv2.copyMakeBorder(filled, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                                   cv2.DIST_L2, 5)
+        deep = float(dt[int(round(p.y)) + 1, int(round(p.x)) + 1]) / side
+        if (off < 0.18 or deep >= 0.38) and 0.06 <= rel <= 0.4:
             if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
             conf = _confidence(off / 0.18, pips)
