@@ -31,6 +31,13 @@ Every key, with its default (a config file may give any subset)::
     gpio_press_ms = 3
     gpio_release_ms = 25
     serial_board = ""       # "": none; "auto": the Pico by its USB id; a device path; "simulated"
+
+    [voice]                 # reading prompts, cards and totals aloud (companion/voice.py)
+    enabled = false
+    voice = "en-gb"         # an espeak-ng voice
+    speed = 150             # words per minute, 80-450
+    volume = 100            # 0-200
+    wav_dir = ""            # not empty: write WAV files there instead of speaking
 """
 
 from __future__ import annotations
@@ -76,12 +83,26 @@ class Config:
     gpio_press_ms: float = 3.0
     gpio_release_ms: float = 25.0
     serial_board: str = ""
+    # [voice]: reading aloud with espeak-ng (companion/voice.py)
+    voice_enabled: bool = False
+    voice_name: str = "en-gb"
+    voice_speed: int = 150
+    voice_volume: int = 100
+    voice_wav_dir: str = ""
 
     SECTIONS = {"server": ("host", "port", "threads", "lan", "table_pin", "admin_pin"),
                 "game": ("database", "box", "players", "expeditions", "sponsor"),
                 "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s"),
                 "inputs": ("gpio_board", "gpio_pin_factory", "gpio_buttons", "gpio_leds", "gpio_press_ms",
-                           "gpio_release_ms", "serial_board")}
+                           "gpio_release_ms", "serial_board"),
+                "voice": ("enabled", "voice", "speed", "volume", "wav_dir")}
+    #: Keys whose attribute has another name (the [voice] keys are prefixed on the flat Config).
+    ATTRIBUTES = {("voice", "enabled"): "voice_enabled", ("voice", "voice"): "voice_name",
+                  ("voice", "speed"): "voice_speed", ("voice", "volume"): "voice_volume",
+                  ("voice", "wav_dir"): "voice_wav_dir"}
+
+    def voice_section(self) -> dict:
+        return {key: getattr(self, attr) for (section, key), attr in self.ATTRIBUTES.items() if section == "voice"}
 
     @classmethod
     def from_file(cls, path: str | Path) -> "Config":
@@ -100,10 +121,11 @@ class Config:
             for key, value in table.items():
                 if key not in cls.SECTIONS[section]:
                     raise ConfigError(f"{path}: [{section}] has no key {key!r}; keys: {', '.join(cls.SECTIONS[section])}")
-                want = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list, "dict": dict}[types[key]]
+                attr = cls.ATTRIBUTES.get((section, key), key)
+                want = {"str": str, "int": int, "bool": bool, "float": (int, float), "list": list, "dict": dict}[types[attr]]
                 if isinstance(value, bool) and want is not bool or not isinstance(value, want):
-                    raise ConfigError(f"{path}: [{section}] {key} must be {types[key]}, got {value!r}")
-                setattr(config, key, float(value) if types[key] == "float" else value)
+                    raise ConfigError(f"{path}: [{section}] {key} must be {types[attr]}, got {value!r}")
+                setattr(config, attr, float(value) if types[attr] == "float" else value)
         if config.database and not Path(config.database).is_absolute() and config.database != ":memory:":
             config.database = str((path.parent / os.path.expanduser(config.database)).resolve())
         if config.box and not Path(config.box).is_absolute():

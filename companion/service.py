@@ -25,6 +25,9 @@ log = logging.getLogger(__name__)
 class Service:
     def __init__(self, config: Config | None = None, start_game: bool = True):
         self.config = config or Config()
+        from companion.voice import Voice
+
+        self.voice = Voice.from_config(self.config.voice_section())  # silent unless [voice] enabled
         self.box = load_box(self.config.box or None)
         self.game = NessieHunt(self.box)
         self.store = EventStore(self.config.database)
@@ -74,6 +77,7 @@ class Service:
                 show(view.get("turn"))
 
     def _changed(self, view: dict, origin: str) -> None:
+        self.voice.on_view(view, origin)  # never raises, never waits
         if hasattr(self, "sources"):
             self._show_turn(view)  # the turn LEDs on the button boards
         if getattr(self, "autoplayer", None) is not None:
@@ -117,7 +121,13 @@ class Service:
         return "screen"
 
     def health(self) -> dict:
-        return {s.name: {"kind": s.kind, **s.health.as_dict()} for s in self.sources}
+        devices = {s.name: {"kind": s.kind, **s.health.as_dict()} for s in self.sources}
+        voice = self.voice.health()
+        devices["voice"] = {"kind": "voice", "connected": voice["enabled"] and voice["available"],
+                            "last_event": f"{voice['spoken']} said" if voice["spoken"] else None, "last_event_at": None,
+                            "last_error": voice["last_error"] or (voice["status"] if voice["enabled"] else None),
+                            "details": voice}
+        return devices
 
     def close(self) -> None:
         if self.autoplayer is not None:
@@ -126,6 +136,7 @@ class Service:
             source.close()
         for table in self.tables.values():
             table.broadcast.close()
+        self.voice.close()
         self.store.close()
 
 
@@ -135,9 +146,16 @@ def run_server(service: Service, host: str, port: int, threads: int = 48) -> Non
 
     from companion.web import create_app
 
+    from companion.watchdog import Watchdog
+
     app = create_app(service)
+    server = waitress.create_server(app, host=host, port=port, threads=threads, channel_timeout=120,
+                                    ident="nessie-companion")
     print(f"Nessie Hunt Companion: dashboard on http://{host}:{port}/  (Ctrl+C stops)", flush=True)
+    # Under systemd (Type=notify): READY=1, then WATCHDOG=1 only while the table answers; a no-op elsewhere.
+    watchdog = Watchdog.for_service(service).start()
     try:
-        waitress.serve(app, host=host, port=port, threads=threads, channel_timeout=120, ident="nessie-companion")
+        server.run()
     finally:
+        watchdog.stop()
         service.close()

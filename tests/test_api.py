@@ -207,3 +207,25 @@ def test_a_simulated_serial_board_throws_into_the_game_and_lights_the_turn(make_
     assert service.health()[board.name]["last_event"] == "throw 4"
     service.table.resume()  # the logged throw reads back
     assert service.table.view()["last_throw"]["source"] == "serial"
+
+
+def test_voice_is_listed_with_the_devices_and_silent_when_off(client):
+    voice = client.get("/api/health").get_json()["devices"]["voice"]
+    assert voice["kind"] == "voice" and voice["connected"] is False and voice["details"]["status"] == "voice: off"
+
+
+def test_voice_reads_the_prompts_aloud_when_enabled(make_service, tmp_path):
+    """With espeak-ng (make test installs it) and wav_dir set, each new prompt becomes a WAV file."""
+    import shutil
+    import wave
+
+    assert shutil.which("espeak-ng"), "make test installs Debian's espeak-ng"
+    service = make_service(voice_enabled=True, voice_wav_dir=str(tmp_path / "voice"))
+    from companion.games.nessie_hunt import Throw
+
+    service.table.submit(Throw(2))
+    assert service.voice.wait_idle(20)
+    files = sorted((tmp_path / "voice").glob("*.wav"))
+    assert files
+    with wave.open(str(files[-1])) as w:
+        assert w.getnframes() / w.getframerate() > 0.5

@@ -138,3 +138,27 @@ def test_replay_prints_the_view_or_the_first_illegal_action(tmp_path):
     path.write_text("{broken")
     r = run("replay", str(path))
     assert r.returncode == 2 and "not valid JSON" in r.stderr
+
+
+def test_serve_tells_systemd_it_is_ready_and_alive(tmp_path):
+    """Type=notify with a watchdog (hardware/systemd/nessie-companion.service): READY=1, then WATCHDOG=1."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    address = str(tmp_path / "notify.sock")
+    notify.bind(address)
+    notify.settimeout(30)
+    config = tmp_path / "companion.toml"
+    port = free_port()
+    config.write_text(f'[server]\nport = {port}\n[game]\ndatabase = "{tmp_path / "g.sqlite"}"\n')
+    env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000"}
+    proc = subprocess.Popen([*CLI, "serve", "--config", str(config)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT)
+    try:
+        messages = set()
+        while not {"READY=1", "WATCHDOG=1"} <= messages:
+            for line in notify.recv(4096).decode().splitlines():
+                messages.add(line)
+        assert get_state(port)["started"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        notify.close()

@@ -11,4 +11,5 @@ COMMAND_MODULES = (
     "companion.commands.games",
     "companion.commands.nessie",
     "companion.commands.play",
+    "companion.commands.kiosk",
 )
