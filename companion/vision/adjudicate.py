@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from . import coverage as cov
+from . import gridfit
 from .registration import Registration, VisionRefusal, register
 from .sheetfit import fit_expedition
 from .sheets import LINE_MM, outline, polygon_distance
@@ -125,10 +126,12 @@ class Adjudication:
 
 
 def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: dict | None = None,
-               fit_sheets: bool = True) -> Adjudication:
+               fit_sheets: bool = True, refine_grid: bool = True) -> Adjudication:
     t0 = time.perf_counter()
     reg = registered(photo, box)
     quality = check_board(photo, reg, box)
+    if refine_grid:
+        reg = gridfit.refine(reg, photo.gray, box)
     result = cov.measure(photo.rgb, reg, box, reference=reference, colours=colours)
     if result.dark_fraction > 0.5:
         raise VisionRefusal("too dark", "most of the loch is too dark to see")

@@ -34,12 +34,18 @@ MARGIN_MM = 16.0  # land measured round the loch (sheet tips lie there); tracks 
 SHORE_BAND_MM = 4.0  # land this close to the shore counts for coverage too
 MIN_BLOB_MM2 = 2.0
 GLARE_LOG = 0.22  # brighter than the paper by this much (natural log): glare
-DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
+HAZE_LOG = 0.07  # ... in every channel by this much: a veil of glare
+HAZE_GROW_MM = 4.0
+SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
+DEEP_SHADOW_LOG = -0.9
+DIM_LOG = -2.3
+OCCLUDED_FRACTION = 0.35  # hex lines fainter than this share of their usual contrast: hidden  # a channel passing less than ~10 % of the light is lost in the noise  # darker than the paper by this much, colour aside: too dark to see
 RESIDUAL_MAX = 0.30
 SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
+GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate: shade explains less than a sheet
 BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
 UNKNOWN_GROW_MM = 1.0
-LINE_GROW_MM = 1.5  # how far a colour seen on paper is followed into a printed line
+LINE_GROW_MM = 3.0  # how far a colour seen on paper is followed into a printed line
 
 _LUT_LO, _LUT_HI, _LUT_N = -4.5, 1.0, 48
 
@@ -87,7 +93,7 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
     loch = np.zeros((h, w), np.uint8)
     boardart.fill(loch, [shore], 255, boardart.plane_mapper(ppm, x0, y0))
     lines = (ref.min(-1) < 0.8).astype(np.uint8)
-    k = int(round(1.0 * ppm)) * 2 + 1
+    k = int(round(0.5 * ppm)) * 2 + 1
     near_line = cv2.dilate(lines, np.ones((k, k), np.uint8)) > 0
     paper = (loch > 250) & ~near_line
     land_px = np.zeros((h, w), np.uint8)
@@ -170,14 +176,17 @@ class _Lut:
             q0, rest = np.divmod(need, _LUT_N * _LUT_N)
             q1, q2 = np.divmod(rest, _LUT_N)
             c = ((np.stack([q0, q1, q2], -1) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO).astype(np.float32)
+            # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
+            wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
             for i in range(0, len(c), 2048):
                 diff = c[i:i + 2048, None, :] - self.vec[None]
-                s = np.clip(diff.mean(-1), self.s_lo, self.s_hi)
-                res = np.sqrt(((diff - s[..., None]) ** 2).sum(-1)) + self.pen[None, :]
-                best = res.argmin(1)
+                w = wts[i:i + 2048, None, :]
+                s = np.clip((diff * w).sum(-1) / w.sum(-1), self.s_lo, self.s_hi)
+                raw = np.sqrt((w * (diff - s[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
+                best = (raw + self.pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
                 idx = np.arange(len(best))
                 sel = need[i:i + 2048]
-                self.code[sel] = self.bit[best] | np.where(res[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
+                self.code[sel] = self.bit[best] | np.where(raw[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
                 self.grey[sel] = s[idx, best]
             self.done[need] = True
         return self.code[flat], self.grey[flat]
@@ -265,7 +274,7 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     if land.sum() > 200:
         L = np.where(lay.land[..., None], L - np.median(L[land], axis=0), L)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    narrow, wide = _lut(key, -1.2, 0.25), _lut(key, -2.0, 0.8)
+    narrow = _lut(key, -1.2, 0.25)
     flat_area = lay.paper | lay.land
     Ls = np.where(flat_area[..., None], L, cv2.blur(L, (3, 3)))
     q = np.clip(((Ls - _LUT_LO) / (_LUT_HI - _LUT_LO) * _LUT_N).astype(np.int32), 0, _LUT_N - 1)
@@ -274,15 +283,29 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     code = np.zeros(flat.shape, np.uint8)
     s = np.zeros(flat.shape, np.float32)
     code[flat_area], s[flat_area] = narrow.lookup(flat[flat_area])
-    code[~flat_area] = wide.lookup(flat[~flat_area])[0] & 15
+
     glare = flat_area & (L.max(-1) > GLARE_LOG)
+    # weaker glare: paper brighter than the light in every channel (added white light); it washes
+    # the colour out of sheets nearby, so the whole neighbourhood is unknown
+    occluded = _occluded(warped, lay, valid)
+    haze = _drop_small(flat_area & (L.min(-1) > HAZE_LOG), 4.0 * ppm * ppm)
+    # the bright core: too bright, or lines washed out under near-white light
+    core = _drop_small(glare | (occluded & (warped.min(-1) >= 230)), 4.0 * ppm * ppm)
+    if haze.any() or core.any():
+        # a glare spot fades out over about half its bright core's radius again
+        n, _, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
+        radius = np.sqrt(stats[1:, cv2.CC_STAT_AREA].max() / np.pi) if n > 1 else 0.0
+        kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
+        glare |= cv2.dilate((haze | core).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh))) > 0
     saturated = (warped.min(-1) >= 250) & (L.max(-1) > 0.08)
     dark = (s < DEEP_SHADOW_LOG) & flat_area
     too_dark_px = warped.max(-1) < 25
+    # under several sheets two channels sink into the noise: what lies there can't be told apart
+    dim = flat_area & ((L < DIM_LOG).sum(-1) >= 2)
     misfit = ((code & 16) > 0) & flat_area
     ko = int(round(1.0 * ppm)) | 1
     misfit = cv2.morphologyEx(misfit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
-    unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit
+    unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit | dim | occluded
     unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown = cv2.dilate(unknown.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
@@ -293,13 +316,33 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
     masks, covered, undecided, fit_masks = {}, {}, {}, {}
+    occluded_near = None
+    suspect = occluded | glare
+    if suspect.any():  # colour round a hand is the hand's, round glare washed out: not a sheet's
+        kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
+        occluded_near = cv2.dilate(suspect.astype(np.uint8), np.ones((kk, kk), np.uint8)) > 0
     unk_hex = lay.per_hex_any(unknown)
+    # on printed lines the light is too dim and the drawing too rough for the full match: judge
+    # each expedition by the hue alone (the log-transmission less its grey part)
+    line_px = ~flat_area & valid & seen
+    chroma = Ls[line_px] - Ls[line_px].mean(-1, keepdims=True)
+    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float32) / 255.0, 1e-3, 1.0))
+    tints -= tints.mean(-1, keepdims=True)
     for i, e in enumerate(EXPEDITIONS):
         has = ((code & (1 << i)) > 0) & seen & valid
         fit_masks[e] = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
+        unk_e = unk_hex
+        if occluded_near is not None:
+            kept = _drop_mostly_in(fit_masks[e], occluded_near, 0.25)
+            dropped = fit_masks[e] & ~kept
+            fit_masks[e] = kept
+            if dropped.any():  # what was dropped is not "uncovered" either
+                kd = int(LINE_GROW_MM * ppm) * 2 + 1
+                unk_e = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
         m = fit_masks[e] & (lay.paper | lay.band)
         # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
-        allowed = (has & ~flat_area).astype(np.uint8)
+        allowed = np.zeros(flat.shape, np.uint8)
+        allowed[line_px] = (chroma @ tints[i]) / float(tints[i] @ tints[i]) > 0.5
         mm = m.astype(np.uint8)
         for _ in range(grow):
             mm = cv2.dilate(mm, cross) & (allowed | mm)
@@ -307,8 +350,8 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
         masks[e] = m
         hit = lay.per_hex_any(m)
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
-        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_hex) if u and not h]
-    regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px, ~valid)
+        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
+    regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
@@ -331,13 +374,55 @@ def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
     return keep[labels]
 
 
-def _regions(unknown, lay: Layout, glare, saturated, dark, outside) -> list[dict]:
+def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.ndarray:
+    """Remove the connected parts of ``mask`` lying ``share`` or more inside ``region``."""
+    n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return mask
+    total = np.bincount(labels.ravel(), minlength=n)
+    inside = np.bincount(labels[region], minlength=n)
+    drop = inside >= share * np.maximum(total, 1)
+    drop[0] = False
+    return mask & ~drop[labels]
+
+
+def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: float = 8.0) -> np.ndarray:
+    """Where the printed hex lines have vanished: something opaque (a hand) lies over the loch.
+
+    A transparency darkens a line and the paper beside it alike, so the line's contrast survives
+    under any number of sheets; an opaque object or glare wipes it out.
+    """
+    g = warped.astype(np.float32).mean(-1)
+    bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
+    line = (lay.reference.min(-1) < 0.5) & valid
+    contrast = np.where(line, (bg - g) / np.maximum(bg, 8.0), 0).astype(np.float32)
+    h, w = g.shape
+    b = max(4, int(block_mm * lay.ppm))
+    size = (max(1, w // b), max(1, h // b))
+    num = cv2.resize(contrast, size, interpolation=cv2.INTER_AREA)
+    den = cv2.resize(line.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    has = den > 0.01
+    if has.sum() < 10:
+        return np.zeros((h, w), bool)
+    ratio = np.where(has, num / np.maximum(den, 1e-6), 1.0)
+    typical = float(np.median(ratio[has]))
+    bad = (has & (ratio < OCCLUDED_FRACTION * typical)).astype(np.uint8)
+    bad = cv2.resize(bad, (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    return bad & lay_loch_mask(lay)
+
+
+def lay_loch_mask(lay: Layout) -> np.ndarray:
+    return lay.paper | (lay.reference.min(-1) < 0.8) & ~lay.land
+
+
+def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=None) -> list[dict]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(unknown.astype(np.uint8), connectivity=8)
     out = []
     for k in range(1, n):
         m = labels == k
         kinds = []
-        for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside)):
+        for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside),
+                          ("hex lines hidden (a hand or an object?)", occluded if occluded is not None else outside)):
             if (src & m).any():
                 kinds.append(name)
         x, y, w, h = stats[k, :4]

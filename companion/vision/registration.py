@@ -38,6 +38,9 @@ class Registration:
     error_mm_rms: float
     error_mm_max: float
     corners_used: int
+    src: np.ndarray | None = None  # marker corners used, board mm
+    dst: np.ndarray | None = None  # ... and where they are in the photo
+    grid_points: int = 0  # correspondences added from the hex grid (gridfit.py)
 
     def to_photo(self, pts_mm: np.ndarray) -> np.ndarray:
         """Board mm (n, 2) -> photo pixel coordinates."""
@@ -54,6 +57,7 @@ class Registration:
 
     def to_json(self) -> dict:
         return {"markers_seen": self.markers_seen, "corners_used": self.corners_used,
+                "grid_points": self.grid_points,
                 "reprojection_error_mm": {"rms": round(self.error_mm_rms, 3), "max": round(self.error_mm_max, 3)},
                 "lens_k": round(self.k, 5)}
 
@@ -127,6 +131,7 @@ def register(gray: np.ndarray, box, min_markers: int = 2) -> Registration:
         raise VisionRefusal("not this board", f"the markers do not fit this board's layout "
                             f"(reprojection error {reg.error_mm_rms:.1f} mm)")
     _check_geometry(reg, box, gray.shape)
+    reg.src, reg.dst = src[keep], dst[keep]
     return reg
 
 

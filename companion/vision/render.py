@@ -79,13 +79,11 @@ def make_camera(box, width: int, height: int, tilt_deg: float = 0.0, azimuth_deg
     position = centre - dist * d
     cam = Camera(width, height, R, position, 1.0, 0.0, 0.0, k1, k2)
     border = boardart.densify(np.array([[0, 0], [box.width, 0], [box.width, box.height], [0, box.height]], float), 20)
-    q = cam.project(border)
-    span = q.max(0) - q.min(0)
-    f = min(width * fill / span[0], height * fill / span[1])
-    mid = (q.max(0) + q.min(0)) / 2
+    q = np.abs(cam.project(border))  # normalised, about the optical axis (the board's centre)
+    f = min(width / 2 * fill / q[:, 0].max(), height / 2 * fill / q[:, 1].max())
     cam.f = float(f)
-    cam.cx = float(width / 2 - mid[0] * f + offset[0])
-    cam.cy = float(height / 2 - mid[1] * f + offset[1])
+    cam.cx = float((width - 1) / 2 + offset[0])
+    cam.cy = float((height - 1) / 2 + offset[1])
     return cam
 
 
