@@ -282,8 +282,8 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     neither hides a pip it touches nor counts as one.
     """
     first = _read_face_once(face, dist, dl)
-    if first.value is not None or dl is None or dl.ndim != 3:
-        return first
+    if first.value is not None or dl is None or dl.ndim != 3 or first.reason.startswith(_DOUBTS):
+        return first  # (a face with a doubtful mark is not given a second, kinder look)
     filled = first.face_mask
     pips = _consistent(find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl))
     if len(pips) < 2:
@@ -300,13 +300,17 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     return second if second.value is not None else first
 
 
+_DOUBTS = ("a faint mark",)
+
+
 def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading:
     filled = fill_holes(face)
     area = float(cv2.countNonZero(filled))
     side = math.sqrt(max(area, 1.0))
     m = cv2.moments(filled, binaryImage=True)
     cx, cy = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (0.0, 0.0)
-    pips = _consistent(find_pips(filled, face, dist, side, dl))
+    raw = find_pips(filled, face, dist, side, dl)
+    pips = _consistent(raw)
     if not pips:
         return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
     if len(pips) == 1:
@@ -339,6 +343,9 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
     alpha = fit_frame([complex(p.x, p.y) for p in pips])[3]
+    if _dropped_blob_on_a_pip_place(raw, pips, centre, alpha):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           "a faint mark where a pip could be (glare on a pip?)", filled)
     if not _vacancies_empty(dist, centre, alpha, value, pips):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
@@ -346,6 +353,22 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
 
 
 _GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
+
+
+def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex) -> bool:
+    """Was a blob left out (too small or too faint: a pip dimmed by glare) that sits on one of the
+    nine pip places of the fitted face? Then the value read may be short of a pip."""
+    if abs(alpha) < 1e-6:
+        return False
+    area = float(np.median([p.area for p in kept]))
+    contrast = float(np.median([p.contrast for p in kept]))
+    for b in raw:
+        if any(b is k for k in kept) or b.area < 0.3 * area or b.contrast < 0.4 * contrast:
+            continue
+        u = (complex(b.x, b.y) - beta) / alpha
+        if any(abs(u - g) < 0.2 for g in _GRID):
+            return True
+    return False
 
 
 def _rect_frame(filled: np.ndarray) -> complex:
