@@ -104,6 +104,9 @@ def check_board(photo: Photo, reg: Registration, box) -> dict:
     off = float(np.median((bg[paper] - g[paper]) / np.maximum(bg[paper], 1)))
     score = contrast - off
     quality = {"line_contrast": round(score, 3)}
+    if score < 0.2 and len(reg.markers_seen) < 3 and reg.grid_points == 0:
+        raise VisionRefusal("too few markers", f"only markers {reg.markers_seen} seen and the hex lines do not "
+                            f"line up with them (line contrast {score:.2f}): bring a third marker into view")
     if score < 0.05:
         if _sharpness(photo.gray) < 15:
             raise VisionRefusal("blurred", f"the photo is too blurred to judge the hex borders "
@@ -129,9 +132,9 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
                fit_sheets: bool = True, refine_grid: bool = True) -> Adjudication:
     t0 = time.perf_counter()
     reg = registered(photo, box)
-    quality = check_board(photo, reg, box)
     if refine_grid:
         reg = gridfit.refine(reg, photo.gray, box)
+    quality = check_board(photo, reg, box)
     result = cov.measure(photo.rgb, reg, box, reference=reference, colours=colours)
     if result.dark_fraction > 0.5:
         raise VisionRefusal("too dark", "most of the loch is too dark to see")

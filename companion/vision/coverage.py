@@ -110,14 +110,14 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
         lo = np.floor(((poly.min(0) - half) - [x0, y0]) * ppm - 1).astype(int)
         hi = np.ceil(((poly.max(0) + half) - [x0, y0]) * ppm + 1).astype(int)
         local = (poly - [x0, y0]) * ppm - lo  # polygon in the box's pixel units
-        key = (tuple(np.round(local.ravel(), 6)), tuple(hi - lo))
-        if key not in templates:
+        tkey = (tuple(np.round(local.ravel(), 6)), tuple(hi - lo))
+        if tkey not in templates:
             ii, jj = np.meshgrid(np.arange(hi[0] - lo[0]), np.arange(hi[1] - lo[1]))
             pts = np.c_[ii.ravel() + 0.5, jj.ravel() + 0.5] / ppm
             lp = local / ppm
             sel = point_in_polygon(pts, lp) | (_seg_dist(pts, lp, np.roll(lp, -1, 0)).min(1) <= half + 1e-9)
-            templates[key] = (ii.ravel()[sel], jj.ravel()[sel])
-        ti, tj = templates[key]
+            templates[tkey] = (ii.ravel()[sel], jj.ravel()[sel])
+        ti, tj = templates[tkey]
         gi, gj = ti + lo[0], tj + lo[1]
         ok = (gi >= 0) & (gi < w) & (gj >= 0) & (gj < h)
         flat = gj[ok] * w + gi[ok]

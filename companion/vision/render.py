@@ -104,6 +104,7 @@ class Scene:
     tracks: bool = True
     seed: int = 0
     colours: dict | None = None  # expedition -> [r, g, b]; default box.sheet_colours
+    supersample: int = 2  # drawn at this multiple of the output size, then reduced (anti-aliasing)
 
     @classmethod
     def from_json(cls, d: dict) -> "Scene":
@@ -122,6 +123,7 @@ class Scene:
                 "lighting": self.lighting, "glare": self.glare, "shadows": self.shadows, "hands": self.hands,
                 "hidden_markers": self.hidden_markers, "noise": self.noise, "blur_px": self.blur_px,
                 "jpeg_quality": self.jpeg_quality, "tracks": self.tracks, "seed": self.seed,
+                "supersample": self.supersample,
                 **({"colours": self.colours} if self.colours else {}),
                 "sheets": [s.to_json() for s in self.sheets]}
 
@@ -139,7 +141,7 @@ def render(box, scene: Scene) -> tuple[np.ndarray, dict]:
     cam = make_camera(box, W, H, c.get("tilt_deg", 0.0), c.get("azimuth_deg", 0.0), c.get("roll_deg", 0.0),
                       c.get("fill", 0.92), c.get("k1", 0.0), c.get("k2", 0.0), c.get("fov_deg", 60.0),
                       c.get("offset_px", (0.0, 0.0)))
-    ss = 2
+    ss = max(1, int(scene.supersample))
     big = Camera(W * ss, H * ss, cam.R, cam.position, cam.f * ss, cam.cx * ss + (ss - 1) / 2,
                  cam.cy * ss + (ss - 1) / 2, cam.k1, cam.k2)
     img = np.zeros((H * ss, W * ss, 3), np.float32)
