@@ -73,3 +73,32 @@ def evaluate(seeds, **render_args) -> tuple[Score, dict[str, dict[str, Score]]]:
             one.counts["extra"] = 0
             by["colour"][truth.style].add(one)
     return total, by
+
+
+def scenario(name: str, seed: int) -> dict:
+    """Render arguments for scenes like the photos the accuracy target names.
+
+    * ``webcam``: 640x480 frames of one to three white or ivory dice on a light or dark wooden
+      desk (tilt, blur and glare drawn as usual);
+    * ``phone``: 1600x1200 photos of two to six dice of mixed colours, 90-220 px across, on white
+      paper or a felt tray.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed + 777)
+    if name == "webcam":
+        n = int(rng.integers(1, 4))
+        return {"size": (640, 480), "styles": [str(rng.choice(["white", "ivory"]))] * n, "n_dice": n,
+                "surface": str(rng.choice(["wood_light", "wood_dark"]))}
+    if name == "phone":
+        return {"size": (1600, 1200), "n_dice": int(rng.integers(2, 7)), "die_px": float(rng.uniform(90, 220)),
+                "surface": str(rng.choice(["white_paper", "felt_green", "felt_blue", "felt_black", "felt_red"]))}
+    raise ValueError(f"unknown scenario {name!r}")
+
+
+def evaluate_scenario(name: str, seeds) -> Score:
+    total = Score()
+    for seed in seeds:
+        scene = render_scene(seed, **scenario(name, seed))
+        total.add(score_scene(scene, read_dice(scene.image)))
+    return total

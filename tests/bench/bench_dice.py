@@ -1,5 +1,8 @@
 """Camera dice reader: read time per frame, streaming cost per frame, accuracy by category on fresh renders.
 
+Also two scenarios shaped like the target's photos (``dice_eval.scenario``): webcam frames of white
+dice on wood, and phone photos of mixed dice on paper or felt.
+
 Baselines measured in the same run: one cv2.GaussianBlur of the same frame (time), and a plain
 classical reader (Otsu threshold for dice, cv2.HoughCircles for pips) on the same renders (accuracy).
 """
@@ -15,7 +18,7 @@ import numpy as np
 from companion.inputs.camera_dice import CameraDice
 from companion.inputs.camera_source import SimulatedCamera
 from companion.vision.dice import Die, read_dice
-from companion.vision.dice_eval import Score, evaluate, score_scene
+from companion.vision.dice_eval import Score, evaluate, evaluate_scenario, score_scene
 from companion.vision.dice_render import render_scene
 
 ACCURACY_SEEDS = range(5000, 5120)
@@ -85,6 +88,8 @@ def run() -> list[str]:
                  f"scene incl. rendering]")
     lines.append(f"baseline Otsu + HoughCircles on the same renders: {base.line()}; "
                  f"ratio {total.accuracy / max(base.accuracy, 1e-9):.1f}x")
+    for name, seeds in (("webcam", range(100, 200)), ("phone", range(100, 160))):
+        lines.append(f"scenario {name} (seeds {seeds.start}-{seeds.stop - 1}): {evaluate_scenario(name, seeds).line()}")
     for cat in ("colour", "surface", "tilt", "blur", "touching"):
         for key, score in sorted(by[cat].items()):
             lines.append(f"  {cat:8s} {key:18s} {score.line()}")
