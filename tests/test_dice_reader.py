@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from companion.vision.dice import DiceImageError, load_image, read_dice, read_dice_file
-from companion.vision.dice_eval import evaluate, score_scene
+from companion.vision.dice_eval import evaluate, evaluate_scenario, score_scene
 from companion.vision.dice_pips import LAYOUTS, fit_layout
 from companion.vision.dice_render import render_scene, surface_image
 
@@ -81,10 +81,18 @@ def test_accuracy_over_varied_renders(capsys):
             for k, v in sorted(by[cat].items()):
                 print(f"    {cat:8s} {k:10s} {v.line()}")
     assert total.dice >= 150
-    assert total.accuracy >= 0.80
+    assert total.accuracy >= 0.83  # measured 87.4 %
     # a wrong value is worse than "unreadable": keep it rare
-    assert total.counts["wrong"] <= 0.03 * total.dice
+    assert total.counts["wrong"] <= 0.02 * total.dice
     assert total.counts["extra"] <= 0.02 * total.dice
+
+
+def test_webcam_like_frames(capsys):
+    """White dice on a wooden desk at 640x480, the webcam half of the target."""
+    score = evaluate_scenario("webcam", range(300, 340))
+    with capsys.disabled():
+        print(f"\n[dice accuracy, webcam-like frames] {score.line()}")
+    assert score.accuracy >= 0.93 and score.counts["wrong"] == 0
 
 
 def test_no_dice_gives_an_empty_list():
