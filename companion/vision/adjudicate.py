@@ -39,9 +39,13 @@ CREDIT_MM = 2.5
 
 @dataclass
 class Photo:
-    rgb: np.ndarray
+    bgr: np.ndarray  # as decoded (OpenCV's channel order); warped before any conversion
     gray: np.ndarray
     source: str = ""
+
+    @property
+    def rgb(self) -> np.ndarray:
+        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2RGB)
 
 
 def decode(data: bytes, source: str = "") -> Photo:
@@ -56,8 +60,7 @@ def decode(data: bytes, source: str = "") -> Photo:
         raise VisionRefusal("not an image", f"{source or 'the photo'} is not an image OpenCV can decode")
     if min(bgr.shape[:2]) < 200:
         raise VisionRefusal("too small", f"{source or 'the photo'} is only {bgr.shape[1]}x{bgr.shape[0]} pixels")
-    rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-    return Photo(rgb, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), source)
+    return Photo(bgr, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), source)
 
 
 def _sharpness(gray: np.ndarray) -> float:
@@ -135,7 +138,7 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     if refine_grid:
         reg = gridfit.refine(reg, photo.gray, box)
     quality = check_board(photo, reg, box)
-    result = cov.measure(photo.rgb, reg, box, reference=reference, colours=colours)
+    result = cov.measure(photo.bgr, reg, box, reference=reference, colours=colours, bgr=True)
     if result.dark_fraction > 0.5:
         raise VisionRefusal("too dark", "most of the loch is too dark to see")
     lay = cov.layout(box)
@@ -218,7 +221,7 @@ def to_json(box, adj: Adjudication, photo: Photo, monsters: dict | None) -> dict
     lay = cov.layout(box)
     doc = {
         "schema": SCHEMA,
-        "photo": {"source": photo.source, "width": int(photo.rgb.shape[1]), "height": int(photo.rgb.shape[0])},
+        "photo": {"source": photo.source, "width": int(photo.bgr.shape[1]), "height": int(photo.bgr.shape[0])},
         "board": {"name": box.name, "digest": box.digest},
         "registration": {**adj.registration.to_json(), **adj.board_quality},
         "reference": adj.reference,

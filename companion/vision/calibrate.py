@@ -35,7 +35,8 @@ def reference_from(photo: Photo, box) -> tuple[np.ndarray, dict]:
     reg = registered(photo, box)
     quality = check_board(photo, reg, box)
     lay = cov.layout(box)
-    warped, valid = warp_to_board(photo.rgb, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
+    warped, valid = warp_to_board(photo.bgr, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
+    warped = np.ascontiguousarray(warped[..., ::-1])  # RGB
     if valid[lay.paper].mean() < 0.98:
         raise VisionRefusal("not enough board", "the empty board's photo must show the whole loch")
     return warped, {**reg.to_json(), **quality}
@@ -45,7 +46,8 @@ def measure_colour(photo: Photo, box, reference: np.ndarray) -> tuple[list[int],
     """The colour of the one sheet lying on the loch, from a photo and the empty reference."""
     reg = registered(photo, box)
     lay = cov.layout(box)
-    warped, valid = warp_to_board(photo.rgb, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
+    warped, valid = warp_to_board(photo.bgr, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
+    warped = np.ascontiguousarray(warped[..., ::-1])  # RGB
     img = warped.astype(np.float32) / 255
     ref = reference.astype(np.float32) / 255
     D = cv2.log(np.maximum(img, 1 / 512)) - cv2.log(np.maximum(ref, 1 / 64))

@@ -249,40 +249,44 @@ class CoverageResult:
     debug: dict | None = None
 
 
-def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray | None = None,
-            colours: dict | None = None, ppm: float = PPM) -> CoverageResult:
-    """Per-expedition covered hexes of a registered RGB photo."""
+def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | None = None,
+            colours: dict | None = None, ppm: float = PPM, bgr: bool = False) -> CoverageResult:
+    """Per-expedition covered hexes of a registered photo (RGB, or OpenCV's BGR with ``bgr=True``)."""
     lay = layout(box, ppm)
-    warped, valid = warp_to_board(photo_rgb, reg, lay.x0, lay.y0, lay.x1, lay.y1, ppm)
-    img = warped.astype(np.float32) * (1 / 255.0)
-    if reference is None:
-        ref = lay.reference
-    else:
-        ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
+    warped, valid = warp_to_board(photo, reg, lay.x0, lay.y0, lay.x1, lay.y1, ppm)
+    if bgr:
+        warped = np.ascontiguousarray(warped[..., ::-1])
     if reference is None:
         # the camera softens printed lines; soften the drawn reference alike
         scale = _photo_scale(reg, lay)
-        sigma = max(0.5, 0.5 * ppm / max(scale, 0.5))
-        ref = cv2.GaussianBlur(ref, (0, 0), sigma)
-    D = cv2.log(np.maximum(img, 1 / 512)) - cv2.log(np.maximum(ref, 1 / 64))
+        sigma = round(max(0.5, 0.5 * ppm / max(scale, 0.5)), 1)
+        log_ref = _log_reference(lay, sigma)
+    else:
+        ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
+        log_ref = cv2.log(np.maximum(ref, 1 / 64))
+    # log-transmission, computed in place to keep the memory down
+    L = warped.astype(np.float32)
+    L *= 1 / 255.0
+    np.maximum(L, 1 / 512, out=L)
+    cv2.log(L, L)
+    L -= log_ref
     paper = lay.paper & valid
-    light = _lighting(D, paper, ppm)
-    L = D - light
+    L -= _lighting(L, paper, ppm)
     cols = colours or box.sheet_colours
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     if land.sum() > 200:
-        L = np.where(lay.land[..., None], L - np.median(L[land], axis=0), L)
+        L[lay.land] -= np.median(L[land], axis=0)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
     narrow = _lut(key, -1.2, 0.25)
     flat_area = lay.paper | lay.land
-    Ls = np.where(flat_area[..., None], L, cv2.blur(L, (3, 3)))
-    q = np.clip(((Ls - _LUT_LO) / (_LUT_HI - _LUT_LO) * _LUT_N).astype(np.int32), 0, _LUT_N - 1)
-    flat = (q[..., 0] * _LUT_N + q[..., 1]) * _LUT_N + q[..., 2]
-    on_paper = lay.paper
-    code = np.zeros(flat.shape, np.uint8)
-    s = np.zeros(flat.shape, np.float32)
-    code[flat_area], s[flat_area] = narrow.lookup(flat[flat_area])
+    Lf = L[flat_area]
+    q = np.clip(((Lf - _LUT_LO) * (_LUT_N / (_LUT_HI - _LUT_LO))).astype(np.int32), 0, _LUT_N - 1)
+    del Lf
+    code = np.zeros(flat_area.shape, np.uint8)
+    s = np.zeros(flat_area.shape, np.float32)
+    code[flat_area], s[flat_area] = narrow.lookup((q[:, 0] * _LUT_N + q[:, 1]) * _LUT_N + q[:, 2])
+    del q
 
     glare = flat_area & (L.max(-1) > GLARE_LOG)
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
@@ -301,7 +305,7 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     dark = (s < DEEP_SHADOW_LOG) & flat_area
     too_dark_px = warped.max(-1) < 25
     # under several sheets two channels sink into the noise: what lies there can't be told apart
-    dim = flat_area & ((L < DIM_LOG).sum(-1) >= 2)
+    dim = flat_area & ((L < DIM_LOG).sum(-1, dtype=np.uint8) >= 2)
     misfit = ((code & 16) > 0) & flat_area
     ko = int(round(1.0 * ppm)) | 1
     misfit = cv2.morphologyEx(misfit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
@@ -325,7 +329,8 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     # on printed lines the light is too dim and the drawing too rough for the full match: judge
     # each expedition by the hue alone (the log-transmission less its grey part)
     line_px = ~flat_area & valid & seen
-    chroma = Ls[line_px] - Ls[line_px].mean(-1, keepdims=True)
+    chroma = cv2.blur(L, (3, 3))[line_px]
+    chroma -= chroma.mean(-1, keepdims=True)
     tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float32) / 255.0, 1e-3, 1.0))
     tints -= tints.mean(-1, keepdims=True)
     for i, e in enumerate(EXPEDITIONS):
@@ -341,7 +346,7 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
                 unk_e = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
         m = fit_masks[e] & (lay.paper | lay.band)
         # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
-        allowed = np.zeros(flat.shape, np.uint8)
+        allowed = np.zeros(flat_area.shape, np.uint8)
         allowed[line_px] = (chroma @ tints[i]) / float(tints[i] @ tints[i]) > 0.5
         mm = m.astype(np.uint8)
         for _ in range(grow):
@@ -355,7 +360,21 @@ def measure(photo_rgb: np.ndarray, reg: Registration, box, reference: np.ndarray
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
-                           'misfit': misfit, 'L': L, 'light': light})
+                           'misfit': misfit})
+
+
+_LOG_REFS: dict = {}
+
+
+def _log_reference(lay: Layout, sigma: float) -> np.ndarray:
+    """log of the drawn reference, softened like the camera (cached per layout and blur)."""
+    key = (id(lay), sigma)
+    if key not in _LOG_REFS:
+        if len(_LOG_REFS) > 8:
+            _LOG_REFS.clear()
+        ref = cv2.GaussianBlur(lay.reference, (0, 0), sigma)
+        _LOG_REFS[key] = cv2.log(np.maximum(ref, 1 / 64))
+    return _LOG_REFS[key]
 
 
 def _photo_scale(reg: Registration, lay: Layout) -> float:

@@ -192,13 +192,14 @@ def board_maps(reg: Registration, x0: float, y0: float, x1: float, y1: float, pp
     """cv2.remap maps sampling the photo at the board-plane pixel grid over [x0, x1] x [y0, y1] mm."""
     w = int(round((x1 - x0) * ppm))
     h = int(round((y1 - y0) * ppm))
-    xs = x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm
-    ys = y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm
-    H = reg.H
-    X, Y = np.meshgrid(xs, ys)
-    den = H[2, 0] * X + H[2, 1] * Y + H[2, 2]
-    u = (H[0, 0] * X + H[0, 1] * Y + H[0, 2]) / den
-    v = (H[1, 0] * X + H[1, 1] * Y + H[1, 2]) / den
+    # float32 throughout (memory); rows and columns enter linearly, so broadcast them
+    xs = (x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm).astype(np.float32)[None, :]
+    ys = (y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm).astype(np.float32)[:, None]
+    H = reg.H.astype(np.float32)
+    den = H[2, 0] * xs + H[2, 1] * ys + H[2, 2]
+    u = (H[0, 0] * xs + H[0, 1] * ys + H[0, 2]) / den
+    v = (H[1, 0] * xs + H[1, 1] * ys + H[1, 2]) / den
+    del den
     if reg.k != 0.0:
         cx, cy = reg.centre
         du, dv = (u - cx) / reg.norm, (v - cy) / reg.norm

@@ -31,7 +31,7 @@ from companion.vision.render import encode_jpeg, random_scene, render
 SEEDS = range(5000, 5012)
 
 _CHILD = r"""
-import json, resource, sys, time
+import json, sys, time
 import cv2, numpy as np
 from companion.box_profiles import load_box
 from companion.vision.adjudicate import adjudicate, decode
@@ -48,7 +48,8 @@ for fit in (False, True):
         best_a = min(best_a, time.perf_counter() - t)
     out["fit" if fit else "coverage"] = best_a
     out["decode"] = best_d
-out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM: this process's own peak (ru_maxrss would carry the parent's over exec)
+out["peak_mb"] = [int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")][0] / 1024
 print(json.dumps(out))
 """
 
