@@ -368,14 +368,14 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
         cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, 4)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.2 * expected]
+        nearest = _nearest_component(labels, big) if big else None
         found_any = False
-        for i in range(1, n):
-            area = stats[i, cv2.CC_STAT_AREA]
-            if area < 0.2 * expected:
-                continue
+        for i in big:
             found_any = True
-            part = cv2.dilate((labels == i).astype(np.uint8) * 255, np.ones((3, 3), np.uint8), iterations=2)
-            part = cv2.bitwise_and(part, face)
+            # the component grown back over the face pixels nearer to it than to any other (the
+            # opening also ate the thin margin between the pips and the die's edge)
+            part = ((nearest == i) & (face > 0)).astype(np.uint8) * 255
             got = _read_region(part, dist, crop, t, lab - colour)
             results.extend(got)
             # a read face takes its pips with it; an unread region only its own pixels (it may be
@@ -386,6 +386,18 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             remaining[face > 0] = 0
             remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return results
+
+
+def _nearest_component(labels: np.ndarray, keep: list[int], reach: float = 0.25 * FACE_PX) -> np.ndarray:
+    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``)."""
+    src = np.isin(labels, keep)
+    dist, cc = cv2.distanceTransformWithLabels((~src).astype(np.uint8), cv2.DIST_L2, 5,
+                                               labelType=cv2.DIST_LABEL_CCOMP)
+    lookup = np.zeros(int(cc.max()) + 1, np.int32)
+    lookup[cc[src]] = labels[src]
+    out = lookup[cc]
+    out[dist > reach] = 0
+    return out
 
 
 def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
