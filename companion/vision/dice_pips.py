@@ -315,6 +315,9 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
     if len(pips) == 1:
         p = pips[0]
+        if any(b is not p and b.area >= 0.4 * p.area and b.contrast >= 0.4 * p.contrast for b in raw):
+            # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
+            return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
         # in the middle of the face: near its centroid, or (a side face joined on) as far from
