@@ -38,7 +38,7 @@ def random_results(box):
 def test_random_scenes_coverage_accuracy(random_results):
     total, _ = random_results
     assert total.decisions > 8 * 4 * 250  # nearly every (hex, expedition) decided
-    assert total.error_rate < 0.015, (total.errors, total.decisions, total.error_list[:20])
+    assert total.error_rate < 0.008, (total.errors, total.decisions, total.error_list[:20])
     # decisions with a sheet edge 0.5-2 mm from the border line
     assert total.near_border > 40
     assert total.near_border_error_rate < 0.12, (total.near_border_errors, total.near_border)

@@ -36,6 +36,8 @@ MIN_BLOB_MM2 = 2.0
 GLARE_LOG = 0.22  # brighter than the paper by this much (natural log): glare
 HAZE_LOG = 0.07  # ... in every channel by this much: a veil of glare
 HAZE_GROW_MM = 4.0
+GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
+GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9
 DIM_LOG = -2.3
@@ -337,13 +339,18 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         has = ((code & (1 << i)) > 0) & seen & valid
         fit_masks[e] = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
         unk_e = unk_hex
+        kept = fit_masks[e]
         if occluded_near is not None:
-            kept = _drop_mostly_in(fit_masks[e], occluded_near, 0.25)
-            dropped = fit_masks[e] & ~kept
-            fit_masks[e] = kept
-            if dropped.any():  # what was dropped is not "uncovered" either
-                kd = int(LINE_GROW_MM * ppm) * 2 + 1
-                unk_e = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
+            kept = _drop_mostly_in(kept, occluded_near, 0.25)
+        # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
+        others = ((code & (15 & ~(1 << i))) > 0) & flat_area
+        alone = (code & 15) == (1 << i)
+        kept = _drop_ghosts(kept, others, alone, int(round(3.5 * ppm)))
+        dropped = fit_masks[e] & ~kept
+        fit_masks[e] = kept
+        if dropped.any():  # what was dropped is not "uncovered" either
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            unk_e = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
         m = fit_masks[e] & (lay.paper | lay.band)
         # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
         allowed = np.zeros(flat_area.shape, np.uint8)
@@ -401,6 +408,24 @@ def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.nd
     total = np.bincount(labels.ravel(), minlength=n)
     inside = np.bincount(labels[region], minlength=n)
     drop = inside >= share * np.maximum(total, 1)
+    drop[0] = False
+    return mask & ~drop[labels]
+
+
+def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge_px: int) -> np.ndarray:
+    """Remove parts of ``mask`` that lie wholly within others' colours and never show alone.
+
+    Parts are joined across the printed lines (which split a sheet's colour into cells).
+    """
+    k = bridge_px | 1
+    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    if n <= 1:
+        return mask
+    total = np.maximum(np.bincount(labels[mask], minlength=n), 1)
+    inside = np.bincount(labels[others & mask], minlength=n)
+    solo = np.bincount(labels[alone & mask], minlength=n)
+    drop = (inside >= GHOST_INSIDE * total) & (solo < GHOST_ALONE * total)
     drop[0] = False
     return mask & ~drop[labels]
 
