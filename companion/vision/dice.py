@@ -24,7 +24,7 @@ How (docs/dice-camera.md has the long version):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -32,8 +32,8 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-from .dice_pips import (FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, group_pips_into_dice,
-                        read_face)
+from .dice_groups import group_pips_into_dice
+from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -70,7 +70,6 @@ class ReaderSettings:
     background_sigmas: float = 4.0  # a pixel this many spreads from every background colour is foreground
     min_die_frac: float = 0.03  # smallest die side, as a fraction of the image's shorter side
     max_die_frac: float = 0.45
-    extra: dict = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- loading

@@ -82,11 +82,6 @@ def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, comple
     return n, float(rms[k]), complex(beta), complex(alpha[k])
 
 
-def _lab(img: np.ndarray) -> np.ndarray:
-    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return lab
-
-
 def _colour_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
     d = lab - colour
     return np.sqrt(0.6 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
@@ -449,77 +444,3 @@ def fill_holes(mask: np.ndarray) -> np.ndarray:
     ff = np.zeros((h + 4, w + 4), np.uint8)
     cv2.floodFill(flood, ff, (0, 0), 255)
     return cv2.bitwise_or(mask, cv2.bitwise_not(flood)[1:-1, 1:-1])
-
-
-def group_pips_into_dice(part: np.ndarray, dist: np.ndarray, dice_guess: float,
-                         dl: np.ndarray | None = None) -> list[FaceReading]:
-    """Touching dice whose faces run together (same colour, no visible groove): share the pips
-    out among ``k`` dice (k-means on their centres, k near the region's area in dice), and keep the
-    sharing only if every group is a clean layout, all of one size, with plain face where the
-    layout has no pip. Returns [] when no sharing is clean."""
-    filled = fill_holes(part)
-    pips = _consistent(find_pips(filled, part, dist, float(FACE_PX), dl))
-    if len(pips) < 2:
-        return []
-    pts = np.array([[p.x, p.y] for p in pips], np.float32)
-    k0 = max(2, int(round(dice_guess)))
-    for k in (k0, k0 + 1, k0 - 1):
-        if not 2 <= k <= len(pips):
-            continue
-        cv2.setRNGSeed(7)
-        _, lab, _ = cv2.kmeans(pts, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1),
-                               6, cv2.KMEANS_PP_CENTERS)
-        lab = lab.ravel()
-        groups = [[pips[i] for i in range(len(pips)) if lab[i] == g] for g in range(k)]
-        readings = _read_groups(groups, dist, filled)
-        if readings:
-            return readings
-    return []
-
-
-def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) -> list[FaceReading]:
-    """Read each group of pips as a die; groups that are no clean layout are unreadable dice. The
-    sharing is kept only if most groups read and they agree on the dice's size."""
-    fits: list = []
-    bad: list[list[Pip]] = []
-    for g in groups:
-        if len(g) == 1:
-            fits.append(None)
-            continue
-        value, rms, beta, alpha = fit_frame([complex(p.x, p.y) for p in g])
-        if value is None or rms > (0.08 if value in (2, 3) else 0.12):
-            bad.append(g)
-            continue
-        fits.append((value, rms, beta, alpha))
-    groups = [g for g in groups if not any(g is b for b in bad)]
-    if len(bad) * 2 > len(groups) + len(bad):
-        return []
-    halves = [abs(f[3]) for f in fits if f is not None and f[0] >= 4] or \
-        [abs(f[3]) for f in fits if f is not None]
-    if not halves:
-        return []
-    half = float(np.median(halves))
-    if not 0.6 <= 2 * half / FACE_PX <= 1.5:  # the crop was scaled for dice about FACE_PX across
-        return []
-    out = []
-    for g, f in zip(groups, fits):
-        if f is None:  # a lone pip: maybe a one, maybe what is left of a die; not read here
-            p = g[0]
-            out.append(FaceReading(None, (p.x, p.y), 0.0, 2 * half, "lone pip among touching dice", None))
-            continue
-        value, rms, beta, alpha = f
-        if not 0.75 <= abs(alpha) / half <= 1.33:
-            return []
-        pip_r = math.sqrt(float(np.median([p.area for p in g])) / math.pi)
-        if not 0.08 <= pip_r / abs(alpha) <= 0.35 or not _vacancies_empty(dist, beta, alpha, value, g):
-            return []
-        out.append(FaceReading(value, (beta.real, beta.imag), round(0.9 * _confidence(rms / 0.16, g), 3),
-                               2 * abs(alpha), "", None))
-    for g in bad:
-        cx, cy = float(np.mean([p.x for p in g])), float(np.mean([p.y for p in g]))
-        out.append(FaceReading(None, (cx, cy), 0.0, 2 * half, f"{len(g)} pips off layout (touching dice)", None))
-    # dice do not overlap: centres at least a die's side apart
-    for a, b in itertools.combinations(out, 2):
-        if math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 1.6 * half:
-            return []
-    return out
