@@ -70,6 +70,7 @@ class Table:
         self._version = 0  # log entries so far: changes on every action and undo
         self._published = 0  # views published, so pages can tell a new view from an old one
         self.notice: str | None = None  # why the latest stored game was not resumed, if it was not
+        self.annotations: dict = {}  # what the table is shown beside the game (the last photo's coverage); not logged
         self.resume()
 
     # -- reading -------------------------------------------------------------------------------
@@ -101,6 +102,7 @@ class Table:
                 actions=len(self._actions),
                 can_undo=len(self._actions) > 1,
             )
+            out.update(self.annotations)
             return out
 
     # -- changing ------------------------------------------------------------------------------
@@ -132,6 +134,12 @@ class Table:
                     self._actions.append(a)
                     self._states.append(state)
             self._publish("resume")
+
+    def annotate(self, key: str, value) -> dict:
+        """Show something beside the game on every page (not an action: nothing is logged)."""
+        with self._lock:
+            self.annotations[key] = value
+            return self._publish("annotation")
 
     def new_game(self, setup, origin: str = "screen") -> dict:
         with self._lock:

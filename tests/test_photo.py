@@ -87,3 +87,52 @@ def test_upload_from_the_page_draws_the_verdict(chromium, live_server, board_pho
         assert "Markers seen" in page.inner_text("#quality")
     finally:
         page.close()
+
+
+def test_a_photo_shows_its_coverage_on_the_table_screen(client, board_photo):
+    to_monster_on_d3b(client)
+    assert "vision" not in client.get("/api/state").get_json()
+    assert post_photo(client, board_photo).status_code == 200
+    vision = client.get("/api/state").get_json()["vision"]
+    assert "D3b" in vision["covered"]["british"] and vision["monsters"]["surface"] == "D3b"
+
+
+def test_calibration_from_an_empty_board_is_saved_and_used(client, service, box):
+    empty, _ = render(box, Scene(sheets=[], width=1600, height=1200, seed=5))
+    red, _ = render(box, Scene(sheets=[SheetPose("british", "sonar", 400.0, 231.25, 0.0)], width=1600, height=1200, seed=5))
+    b64 = lambda img: base64.b64encode(encode_jpeg(img)).decode()  # noqa: E731
+    r = client.post("/api/calibration", json={"empty": b64(empty), "colours": {"british": b64(red)}})
+    assert r.status_code == 200, r.get_json()
+    doc = r.get_json()
+    assert doc["empty"]["registration"]["markers_seen"] == [0, 1, 2, 3]
+    assert set(doc["sheet_colours"]) == {"british"}
+    from companion.web.photo import calibration
+    reference, colours = calibration(service)
+    assert reference is not None and list(colours["british"]) == doc["sheet_colours"]["british"]
+    bad = client.post("/api/calibration", json={"empty": "%%%"})
+    assert bad.status_code == 400 and "base64" in bad.get_json()["error"]
+
+
+@pytest.mark.browser
+def test_the_table_screen_draws_the_photos_coverage(chromium, live_server, board_photo):
+    import json
+    import urllib.request
+
+    def post(path, body):
+        req = urllib.request.Request(live_server + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+        return json.loads(urllib.request.urlopen(req).read())
+
+    for value in (1, 3, 2, 4):
+        view = post("/api/actions", {"type": "throw", "value": value})
+        if view["step"] == "logistics":
+            post("/api/actions", {"type": "logistics-dealt", "card": None})
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        page.goto(live_server)
+        page.wait_for_selector('#status[data-connected="true"]')
+        post("/api/photo", {"image": base64.b64encode(board_photo).decode(), "name": "board.jpg"})
+        page.wait_for_selector('#vision-layer polygon[data-expedition="british"][data-address="D3b"]', timeout=10000)
+        assert page.get_attribute('#vision-layer polygon[data-address="D3b"]', "fill") == "url(#pat-british)"
+    finally:
+        page.close()

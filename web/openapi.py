@@ -236,6 +236,16 @@ DOCUMENT: dict = {
                                "name": {"type": "string"}}}}}},
             "responses": {"200": _ok("The adjudication, with an overlay to draw", {"type": "object"}),
                           "422": _error("The photo cannot be read (with the refusal)"), **_CHANGE_ERRORS}}},
+        "/api/calibration": {"post": {
+            "summary": "Calibrate the board vision: the empty board, and optionally one sheet of each colour",
+            "operationId": "calibration",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["empty"],
+                "properties": {"empty": {"type": "string", "description": "base64 photo of the empty board"},
+                               "colours": {"type": "object", "additionalProperties": {"type": "string"},
+                                           "description": "expedition -> base64 photo with one of its sheets"}}}}}},
+            "responses": {"200": _ok("Saved: the registration and the colours measured", {"type": "object"}),
+                          "422": _error("A photo cannot be read (with the refusal)"), **_CHANGE_ERRORS}}},
         "/api/session": {"get": {"summary": "What this browser may do", "operationId": "session",
                                  "responses": {"200": _ok("LAN mode and the role entered",
                                                           {"$ref": "#/components/schemas/Session"})}}},

@@ -48,12 +48,91 @@ def adjudicate_photo():
     monsters = current_monsters(service)
     try:
         photo = decode(raw, name)
-        adj = adjudicate(photo, box)
+        reference, colours = calibration(service)
+        adj = adjudicate(photo, box, reference=reference, colours=colours)
     except VisionRefusal as exc:
         return jsonify(error=f"refused ({exc.reason}): {exc}", refusal=refusal_json(exc, name), status=422), 422
     doc = to_json(box, adj, photo, monsters)
     doc["overlay"] = overlay(box, adj, doc, monsters)
+    # The table screen shows what this photo saw (colour and pattern per expedition) until the next one.
+    service.table.annotate("vision", {
+        "photo": name, "monsters": monsters, "evidence": doc.get("evidence", []),
+        "covered": {e: d["covered"] for e, d in doc["expeditions"].items()},
+        "unknown": sorted({a for d in doc["expeditions"].values() for a in d["unknown"]}),
+    })
     return jsonify(doc)
+
+
+def calibration_path(service):
+    from pathlib import Path
+
+    if service.store.path == ":memory:":
+        return None
+    return Path(service.store.path).with_name("calibration.json")
+
+
+def calibration(service):
+    """The saved calibration for this board (reference image, sheet colours), or (None, None)."""
+    from companion.vision.calibrate import CalibrationError, load_calibration
+
+    path = calibration_path(service)
+    if path is None or not path.exists():
+        return None, None
+    try:
+        return load_calibration(path, service.box)
+    except CalibrationError:
+        return None, None  # made for another board or version: the profile's defaults until recalibrated
+
+
+@bp.get("/calibrate")
+def calibrate_page():
+    return render_template("calibrate.html")
+
+
+@bp.before_request
+def _allow_big_calibration():
+    if request.endpoint == "photo.save_calibration":
+        request.max_content_length = 5 * PHOTO_LIMIT
+
+
+@bp.post("/api/calibration")
+def save_calibration():
+    """{"empty": base64 photo of the empty board, "colours": {expedition: base64 photo of one sheet}}."""
+    import json
+
+    from companion.vision.adjudicate import decode
+    from companion.vision.calibrate import CalibrationError, calibrate
+    from companion.vision.registration import VisionRefusal
+
+    service = current_app.extensions["companion"]
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or not isinstance(data.get("empty"), str):
+        return jsonify(error='send {"empty": "<base64 photo of the empty board>", "colours": {...}}', status=400), 400
+    colours = data.get("colours") or {}
+    if not isinstance(colours, dict) or not all(isinstance(v, str) for v in colours.values()):
+        return jsonify(error="colours must map an expedition to a base64 photo", status=400), 400
+    try:
+        empty = decode(_b64(data["empty"]), "empty board")
+        photos = {e: decode(_b64(v), f"{e} sheet") for e, v in colours.items()}
+        doc = calibrate(service.box, empty, photos)
+    except ValueError as exc:  # bad base64, and CalibrationError
+        return jsonify(error=str(exc), status=400), 400
+    except VisionRefusal as exc:
+        return jsonify(error=f"refused ({exc.reason}): {exc}", status=422), 422
+    path = calibration_path(service)
+    if path is not None:
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(doc))
+        tmp.replace(path)  # a pulled plug leaves the old calibration or the new one, never half of one
+    return jsonify(saved=str(path) if path else None, empty=doc["empty"], sheet_colours=doc["sheet_colours"],
+                   measured=doc["measured"])
+
+
+def _b64(text: str) -> bytes:
+    try:
+        return base64.b64decode(text.split(",", 1)[-1], validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("a photo is not valid base64") from None
 
 
 def current_monsters(service) -> dict | None:

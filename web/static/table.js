@@ -95,6 +95,7 @@ function render(v) {
     turn.textContent = `To throw: ${by}`;
   } else turn.textContent = legal["logistics-dealt"] ? `LOGISTICS: ${NAMES[legal["logistics-dealt"].by]}` : "";
   drawLeaders(v);
+  drawVision(v);
   drawMonster(v);
   drawActions(v, legal);
   drawTally(v);
@@ -138,6 +139,25 @@ function drawLeaders(v) {
     if (l.moving && v.step === "monster") {
       el("text", { class: "reveal", x: l.at_mm[0], y: l.at_mm[1] - 13 }, reveal, l.symbol || "–");
     }
+  }
+}
+
+// The last photo's coverage: each expedition's colour AND pattern (hatching, dots, cross), so
+// colour-blind players can tell red from green; hexes the camera could not see are grey.
+function drawVision(v) {
+  const g = document.getElementById("vision-layer");
+  g.innerHTML = "";
+  if (!v.vision) return;
+  for (const [expedition, hexList] of Object.entries(v.vision.covered || {})) {
+    for (const a of hexList) {
+      const hx = hexes[a];
+      if (!hx) continue;
+      el("polygon", { class: "vision-cover", points: hx.poly.getAttribute("points"), fill: `url(#pat-${expedition})`,
+                      "data-expedition": expedition, "data-address": a }, g);
+    }
+  }
+  for (const a of v.vision.unknown || []) {
+    if (hexes[a]) el("polygon", { class: "vision-unknown", points: hexes[a].poly.getAttribute("points"), "data-address": a }, g);
   }
 }
 
