@@ -63,7 +63,8 @@ def cmd_demo(args) -> int:
     config = Config(port=args.port, host=args.host, autoplay=args.autoplay, seed=args.seed,
                     database=args.database or str(default_data_dir() / "demo.sqlite"),
                     interval_s=args.interval, box=args.box or "", lan=args.lan,
-                    serial_board=args.serial_board or "")
+                    serial_board=args.serial_board or "",
+                    camera_enabled=bool(args.camera), camera_source=args.camera or "auto")
     apply_lan(config)  # --lan: PINs from the environment, host 0.0.0.0; refuses to start without PINs
     if args.fresh:
         for suffix in ("", "-wal", "-shm"):
@@ -110,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--database", help="the SQLite file (default: demo.sqlite in the data folder)")
     s.add_argument("--box", help="a box profile file (default: the house default)")
     s.add_argument("--fresh", action="store_true", help="forget the saved demo game and start anew")
+    s.add_argument("--camera", metavar="SOURCE",
+                   help='read the dice with a camera: "sim" (rendered throws), "auto", "picamera", a device number')
     s.add_argument("--serial-board", metavar="PORT",
                    help='a Pico button board: "simulated" (its twin on a pseudo-terminal), "auto" or a device path')
     s.add_argument("--lan", action="store_true",

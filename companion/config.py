@@ -32,6 +32,16 @@ Every key, with its default (a config file may give any subset)::
     gpio_release_ms = 25
     serial_board = ""       # "": none; "auto": the Pico by its USB id; a device path; "simulated"
 
+    [camera]                # the dice camera over the dice tray (docs/dice-camera.md)
+    enabled = false
+    source = "auto"         # "auto", "picamera", "sim" (rendered throws), a device number, a path or URL
+    width = 640
+    height = 480
+    tray = []               # [x, y, w, h] as fractions of the frame; empty: the whole frame
+    expected_dice = 1
+    rest_frames = 2
+    fps = 10
+
     [voice]                 # reading prompts, cards and totals aloud (companion/voice.py)
     enabled = false
     voice = "en-gb"         # an espeak-ng voice
@@ -83,6 +93,15 @@ class Config:
     gpio_press_ms: float = 3.0
     gpio_release_ms: float = 25.0
     serial_board: str = ""
+    # [camera]: the dice camera (docs/dice-camera.md)
+    camera_enabled: bool = False
+    camera_source: str = "auto"
+    camera_width: int = 640
+    camera_height: int = 480
+    camera_tray: list = field(default_factory=list)
+    camera_expected_dice: int = 1
+    camera_rest_frames: int = 2
+    camera_fps: float = 10.0
     # [voice]: reading aloud with espeak-ng (companion/voice.py)
     voice_enabled: bool = False
     voice_name: str = "en-gb"
@@ -95,11 +114,14 @@ class Config:
                 "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s"),
                 "inputs": ("gpio_board", "gpio_pin_factory", "gpio_buttons", "gpio_leds", "gpio_press_ms",
                            "gpio_release_ms", "serial_board"),
-                "voice": ("enabled", "voice", "speed", "volume", "wav_dir")}
+                "voice": ("enabled", "voice", "speed", "volume", "wav_dir"),
+                "camera": ("enabled", "source", "width", "height", "tray", "expected_dice", "rest_frames", "fps")}
     #: Keys whose attribute has another name (the [voice] keys are prefixed on the flat Config).
     ATTRIBUTES = {("voice", "enabled"): "voice_enabled", ("voice", "voice"): "voice_name",
                   ("voice", "speed"): "voice_speed", ("voice", "volume"): "voice_volume",
-                  ("voice", "wav_dir"): "voice_wav_dir"}
+                  ("voice", "wav_dir"): "voice_wav_dir",
+                  **{("camera", k): f"camera_{k}" for k in ("enabled", "source", "width", "height", "tray",
+                                                             "expected_dice", "rest_frames", "fps")}}
 
     def voice_section(self) -> dict:
         return {key: getattr(self, attr) for (section, key), attr in self.ATTRIBUTES.items() if section == "voice"}

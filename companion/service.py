@@ -68,7 +68,26 @@ class Service:
             gpio = None
         serial = SerialBoard.from_config(inputs)
         boards += [b for b in (gpio, serial) if b is not None]
+        camera = self._camera_dice()
+        if camera is not None:
+            boards.append(camera)
         return boards
+
+    def _camera_dice(self):
+        """The dice camera the [camera] config asks for (its health shows a camera that fails)."""
+        c = self.config
+        if not c.camera_enabled:
+            return None
+        from companion.inputs.camera_dice import CameraDice
+        from companion.inputs.camera_source import open_camera
+
+        try:
+            camera = open_camera(c.camera_source, (c.camera_width, c.camera_height), seed=c.seed)
+            return CameraDice(camera, tray=tuple(c.camera_tray) if c.camera_tray else None,
+                              expected_dice=c.camera_expected_dice, rest_frames=c.camera_rest_frames, fps=c.camera_fps)
+        except (OSError, ValueError, ImportError) as exc:
+            log.error("dice camera not started: %s", exc)
+            return None
 
     def _show_turn(self, view: dict) -> None:
         for source in self.sources:

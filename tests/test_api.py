@@ -229,3 +229,17 @@ def test_voice_reads_the_prompts_aloud_when_enabled(make_service, tmp_path):
     assert files
     with wave.open(str(files[-1])) as w:
         assert w.getnframes() / w.getframerate() > 0.5
+
+
+def test_the_simulated_dice_camera_throws_into_the_game(make_service):
+    """The demo's dice camera twin: rendered throws come to rest and are read, one throw per throw."""
+    import time
+
+    service = make_service(camera_enabled=True, camera_source="sim", camera_fps=30.0)
+    camera = next(s for s in service.sources if s.kind == "camera")
+    deadline = time.monotonic() + 60
+    while service.table.view()["last_throw"] is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    last = service.table.view()["last_throw"]
+    assert last is not None and last["source"] == "camera" and 1 <= last["value"] <= 6
+    assert service.health()[camera.name]["connected"] is True
