@@ -64,7 +64,8 @@ def cmd_demo(args) -> int:
                     database=args.database or str(default_data_dir() / "demo.sqlite"),
                     interval_s=args.interval, box=args.box or "", lan=args.lan,
                     serial_board=args.serial_board or "",
-                    camera_enabled=bool(args.camera), camera_source=args.camera or "auto")
+                    camera_enabled=bool(args.camera), camera_source=args.camera or "auto",
+                    board_camera_source=args.board_camera or "")
     apply_lan(config)  # --lan: PINs from the environment, host 0.0.0.0; refuses to start without PINs
     if args.fresh:
         for suffix in ("", "-wal", "-shm"):
@@ -113,6 +114,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--fresh", action="store_true", help="forget the saved demo game and start anew")
     s.add_argument("--camera", metavar="SOURCE",
                    help='read the dice with a camera: "sim" (rendered throws), "auto", "picamera", a device number')
+    s.add_argument("--board-camera", metavar="SOURCE",
+                   help='the overhead board camera for the calibration preview: "sim", "auto", "picamera", a number')
     s.add_argument("--serial-board", metavar="PORT",
                    help='a Pico button board: "simulated" (its twin on a pseudo-terminal), "auto" or a device path')
     s.add_argument("--lan", action="store_true",

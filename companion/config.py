@@ -42,6 +42,9 @@ Every key, with its default (a config file may give any subset)::
     rest_frames = 2
     fps = 10
 
+    [board_camera]          # the overhead camera over the board: the calibration wizard's preview
+    source = ""             # "": none; "sim" (the board drawn from the profile), "auto", "picamera", a number
+
     [voice]                 # reading prompts, cards and totals aloud (companion/voice.py)
     enabled = false
     voice = "en-gb"         # an espeak-ng voice
@@ -102,6 +105,8 @@ class Config:
     camera_expected_dice: int = 1
     camera_rest_frames: int = 2
     camera_fps: float = 10.0
+    # [board_camera]: the overhead camera over the board (the calibration wizard's preview)
+    board_camera_source: str = ""
     # [voice]: reading aloud with espeak-ng (companion/voice.py)
     voice_enabled: bool = False
     voice_name: str = "en-gb"
@@ -115,13 +120,15 @@ class Config:
                 "inputs": ("gpio_board", "gpio_pin_factory", "gpio_buttons", "gpio_leds", "gpio_press_ms",
                            "gpio_release_ms", "serial_board"),
                 "voice": ("enabled", "voice", "speed", "volume", "wav_dir"),
-                "camera": ("enabled", "source", "width", "height", "tray", "expected_dice", "rest_frames", "fps")}
+                "camera": ("enabled", "source", "width", "height", "tray", "expected_dice", "rest_frames", "fps"),
+                "board_camera": ("source",)}
     #: Keys whose attribute has another name (the [voice] keys are prefixed on the flat Config).
     ATTRIBUTES = {("voice", "enabled"): "voice_enabled", ("voice", "voice"): "voice_name",
                   ("voice", "speed"): "voice_speed", ("voice", "volume"): "voice_volume",
                   ("voice", "wav_dir"): "voice_wav_dir",
                   **{("camera", k): f"camera_{k}" for k in ("enabled", "source", "width", "height", "tray",
-                                                             "expected_dice", "rest_frames", "fps")}}
+                                                             "expected_dice", "rest_frames", "fps")},
+                  ("board_camera", "source"): "board_camera_source"}
 
     def voice_section(self) -> dict:
         return {key: getattr(self, attr) for (section, key), attr in self.ATTRIBUTES.items() if section == "voice"}

@@ -44,6 +44,9 @@ class Service:
         self.sources: list[DiceSource] = [self.die] + self._boards()
         for source in self.sources:
             source.start(self.handle_input)
+        from companion.board_camera import BoardCamera
+
+        self.board_camera = BoardCamera(self.config.board_camera_source, self.box) if self.config.board_camera_source else None
         self.autoplayer = None
         if self.config.autoplay:
             self.autoplayer = Autoplayer(self.table, self.die, self.config.interval_s, self.config.pause_after_human_s)
@@ -155,6 +158,8 @@ class Service:
             source.close()
         for table in self.tables.values():
             table.broadcast.close()
+        if self.board_camera is not None:
+            self.board_camera.close()
         self.voice.close()
         self.store.close()
 

@@ -136,3 +136,50 @@ def test_the_table_screen_draws_the_photos_coverage(chromium, live_server, board
         assert page.get_attribute('#vision-layer polygon[data-address="D3b"]', "fill") == "url(#pat-british)"
     finally:
         page.close()
+
+
+def test_board_camera_preview_marker_status_and_calibration_from_it(make_service):
+    from companion.web import create_app
+
+    service = make_service(board_camera_source="sim")
+    client = create_app(service, {"TESTING": True}).test_client()
+    snap = client.get("/api/board-camera/snapshot.jpg")
+    assert snap.status_code == 200 and snap.mimetype == "image/jpeg" and snap.data[:2] == b"\xff\xd8"
+    status = client.get("/api/board-camera/status").get_json()
+    assert status["ok"] and status["registration"]["markers_seen"] == [0, 1, 2, 3]
+    r = client.post("/api/calibration", json={"from_camera": True})
+    assert r.status_code == 200 and r.get_json()["empty"]["registration"]["markers_seen"] == [0, 1, 2, 3]
+    assert b'id="preview"' in client.get("/calibrate").data
+
+
+def test_without_a_board_camera_the_preview_says_so(client):
+    r = client.get("/api/board-camera/status")
+    assert r.status_code == 404 and "no board camera" in r.get_json()["error"]
+    assert client.post("/api/calibration", json={"from_camera": True}).status_code == 409
+
+
+@pytest.mark.browser
+def test_calibration_wizard_shows_the_live_camera_and_its_markers(chromium, make_service):
+    import threading
+    import time as _time
+
+    import waitress
+
+    from companion.web import create_app
+
+    service = make_service(board_camera_source="sim")
+    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"http://127.0.0.1:{server.effective_port}/calibrate")
+        page.wait_for_selector('#markers[data-ok="true"]', timeout=20000)
+        assert "Markers seen: 0, 1, 2, 3" in page.inner_text("#markers")
+        assert page.evaluate("document.getElementById('preview').naturalWidth") > 0
+        page.click("#from-camera")
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('Calibrated')", timeout=30000)
+    finally:
+        page.close()
+        service.table.broadcast.close()
+        _time.sleep(0.2)
+        server.close()

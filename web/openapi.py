@@ -236,12 +236,23 @@ DOCUMENT: dict = {
                                "name": {"type": "string"}}}}}},
             "responses": {"200": _ok("The adjudication, with an overlay to draw", {"type": "object"}),
                           "422": _error("The photo cannot be read (with the refusal)"), **_CHANGE_ERRORS}}},
+        "/api/board-camera/snapshot.jpg": {"get": {
+            "summary": "The board camera's latest frame (the calibration wizard's live preview)",
+            "operationId": "boardCameraSnapshot",
+            "responses": {"200": {"description": "A JPEG", "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}},
+                          "404": _error("No board camera is configured, or it gives no picture")}}},
+        "/api/board-camera/status": {"get": {
+            "summary": "The markers the board camera sees now, and the registration error",
+            "operationId": "boardCameraStatus",
+            "responses": {"200": _ok("ok with the registration, or the reason it fails", {"type": "object"}),
+                          "404": _error("No board camera is configured, or it gives no picture")}}},
         "/api/calibration": {"post": {
             "summary": "Calibrate the board vision: the empty board, and optionally one sheet of each colour",
             "operationId": "calibration",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                "type": "object", "required": ["empty"],
+                "type": "object",
                 "properties": {"empty": {"type": "string", "description": "base64 photo of the empty board"},
+                               "from_camera": {"type": "boolean", "description": "take the empty board from the board camera"},
                                "colours": {"type": "object", "additionalProperties": {"type": "string"},
                                            "description": "expedition -> base64 photo with one of its sheets"}}}}}},
             "responses": {"200": _ok("Saved: the registration and the colours measured", {"type": "object"}),

@@ -86,7 +86,8 @@ def calibration(service):
 
 @bp.get("/calibrate")
 def calibrate_page():
-    return render_template("calibrate.html")
+    service = current_app.extensions["companion"]
+    return render_template("calibrate.html", camera=service.board_camera is not None)
 
 
 @bp.before_request
@@ -95,9 +96,51 @@ def _allow_big_calibration():
         request.max_content_length = 5 * PHOTO_LIMIT
 
 
+def _camera_frame(service):
+    if service.board_camera is None:
+        return None, "no board camera is configured ([board_camera] source, or demo --board-camera sim)"
+    frame = service.board_camera.frame()
+    if frame is None:
+        return None, f"the board camera gives no picture: {service.board_camera.last_error}"
+    return frame, None
+
+
+@bp.get("/api/board-camera/snapshot.jpg")
+def camera_snapshot():
+    """The board camera's latest frame (the calibration wizard's live preview)."""
+    import cv2
+
+    frame, why = _camera_frame(current_app.extensions["companion"])
+    if frame is None:
+        return jsonify(error=why, status=404), 404
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return current_app.response_class(jpeg.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/board-camera/status")
+def camera_status():
+    """Which markers the board camera sees now, and how well the board registers."""
+    import cv2
+
+    from companion.vision.adjudicate import Photo, registered
+    from companion.vision.registration import VisionRefusal
+
+    service = current_app.extensions["companion"]
+    frame, why = _camera_frame(service)
+    if frame is None:
+        return jsonify(error=why, status=404), 404
+    photo = Photo(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB), cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), "board camera")
+    try:
+        reg = registered(photo, service.box)
+    except VisionRefusal as exc:
+        return jsonify(ok=False, reason=exc.reason, message=str(exc))
+    return jsonify(ok=True, registration=reg.to_json(), size=[int(frame.shape[1]), int(frame.shape[0])])
+
+
 @bp.post("/api/calibration")
 def save_calibration():
-    """{"empty": base64 photo of the empty board, "colours": {expedition: base64 photo of one sheet}}."""
+    """{"empty": base64 photo of the empty board, "colours": {expedition: base64 photo of one sheet}};
+    or {"from_camera": true} to take the empty board from the board camera now."""
     import json
 
     from companion.vision.adjudicate import decode
@@ -106,6 +149,14 @@ def save_calibration():
 
     service = current_app.extensions["companion"]
     data = request.get_json(silent=True)
+    if isinstance(data, dict) and data.get("from_camera") is True:
+        import cv2
+
+        frame, why = _camera_frame(service)
+        if frame is None:
+            return jsonify(error=why, status=409), 409
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        data = {"empty": base64.b64encode(jpeg.tobytes()).decode(), "colours": data.get("colours") or {}}
     if not isinstance(data, dict) or not isinstance(data.get("empty"), str):
         return jsonify(error='send {"empty": "<base64 photo of the empty board>", "colours": {...}}', status=400), 400
     colours = data.get("colours") or {}

@@ -11,16 +11,11 @@ function asBase64(file) {
   });
 }
 
-document.getElementById("calibrate").addEventListener("submit", async (e) => {
-  e.preventDefault();
+async function send(body) {
   const status = document.getElementById("status");
   const out = document.getElementById("outcome");
   out.innerHTML = "";
   status.textContent = "Measuring…";
-  const body = { empty: await asBase64(document.getElementById("empty").files[0]), colours: {} };
-  for (const input of document.querySelectorAll("input[data-expedition]")) {
-    if (input.files[0]) body.colours[input.dataset.expedition] = await asBase64(input.files[0]);
-  }
   const res = await fetch("/api/calibration", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const doc = await res.json();
   if (!res.ok) { status.textContent = doc.error; return; }
@@ -29,4 +24,31 @@ document.getElementById("calibrate").addEventListener("submit", async (e) => {
   const add = (text) => out.appendChild(Object.assign(document.createElement("li"), { textContent: text }));
   add(`Markers seen: ${r.markers_seen.join(", ")}; registration error ${r.reprojection_error_mm.rms} mm rms.`);
   for (const [e, m] of Object.entries(doc.measured)) add(`${NAMES[e]}: white paper through the sheet looks rgb(${m.rgb.join(", ")}).`);
+}
+
+document.getElementById("calibrate").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const body = { empty: await asBase64(document.getElementById("empty").files[0]), colours: {} };
+  for (const input of document.querySelectorAll("input[data-expedition]")) {
+    if (input.files[0]) body.colours[input.dataset.expedition] = await asBase64(input.files[0]);
+  }
+  send(body);
 });
+
+// The live preview: a fresh frame and the marker status every two seconds.
+const preview = document.getElementById("preview");
+if (preview) {
+  const refresh = async () => {
+    preview.src = `/api/board-camera/snapshot.jpg?t=${Date.now()}`;
+    const res = await fetch("/api/board-camera/status");
+    const st = await res.json();
+    const line = document.getElementById("markers");
+    if (!res.ok) line.textContent = st.error;
+    else if (!st.ok) line.textContent = `Not registered: ${st.message}`;
+    else line.textContent = `Markers seen: ${st.registration.markers_seen.join(", ")} of 0-3; error ${st.registration.reprojection_error_mm.rms} mm rms.`;
+    line.dataset.ok = String(Boolean(res.ok && st.ok));
+  };
+  refresh();
+  setInterval(refresh, 2000);
+  document.getElementById("from-camera").addEventListener("click", () => send({ from_camera: true }));
+}
