@@ -157,6 +157,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return out
 
 
+#: Per action type: (all field names, the required ones), read once (replaying a log parses thousands).
+_SHAPES = {kind: (frozenset(f.name for f in fields(cls)), tuple(f.name for f in fields(cls) if f.default is MISSING))
+           for kind, cls in ACTION_TYPES.items()}
+
+
 def action_from_json(data: Any) -> Action:
     """Build an action from its JSON form, or raise :class:`MalformedAction` saying what is wrong."""
     if not isinstance(data, dict):
@@ -165,14 +170,14 @@ def action_from_json(data: Any) -> Action:
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise MalformedAction(f"unknown action type {kind!r}; one of {', '.join(ACTION_TYPES)}")
-    names = {f.name for f in fields(cls)}
-    extra = set(data) - names - {"type"}
+    names, required = _SHAPES[kind]
+    extra = data.keys() - names - {"type"}
     if extra:
         raise MalformedAction(f"{kind}: unknown field(s) {', '.join(sorted(extra))}")
-    missing = [f.name for f in fields(cls) if f.name not in data and f.default is MISSING]
+    missing = [n for n in required if n not in data]
     if missing:
         raise MalformedAction(f"{kind}: missing field(s) {', '.join(missing)}")
-    action = cls(**{f.name: data[f.name] for f in fields(cls) if f.name in data})
+    action = cls(**{k: v for k, v in data.items() if k != "type"})
     _check_fields(action)
     return action
 

@@ -258,11 +258,10 @@ class NessieHunt:
         return replace(s, step=Step.CARD_EVIDENCE, pending_pack=pack, pending_card=card)
 
     def _next_token(self, s: NessieState) -> NessieState:
-        s = replace(s, pending_card=None, pending_pack=None)
         turn = s.turn + 1
         if turn < len(s.seating.tokens):
-            return replace(s, turn=turn, step=Step.THROW)
-        return self._after(s)
+            return replace(s, turn=turn, step=Step.THROW, pending_card=None, pending_pack=None)
+        return self._after(replace(s, pending_card=None, pending_pack=None) if s.pending_card or s.pending_pack else s)
 
     # -- stage two -----------------------------------------------------------------------------
 

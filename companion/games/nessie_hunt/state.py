@@ -10,19 +10,27 @@ from enum import Enum
 
 from .tracks import EXPEDITIONS
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_REPLACERS: dict[type, object] = {}
 
 
 def replace(obj, **changes):
-    """``dataclasses.replace`` for our frozen state classes, about ten times faster (no per-call field
-    introspection): replaying and simulating games is dominated by it."""
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
-    values = {n: getattr(obj, n) for n in names}
-    values.update(changes)
-    return cls(**values)
+    """``dataclasses.replace`` for our frozen state classes, about three times faster: a copier is
+    generated once per class (a new object, every field set directly; these classes have no
+    ``__post_init__``). Replaying and simulating games is dominated by it."""
+    copier = _REPLACERS.get(type(obj))
+    if copier is None:
+        copier = _REPLACERS[type(obj)] = _make_copier(type(obj))
+    return copier(obj, changes)
+
+
+def _make_copier(cls):
+    names = [f.name for f in fields(cls)]
+    body = "".join(f"    S(n, {x!r}, c[{x!r}] if {x!r} in c else o.{x})\n" for x in names)
+    unknown = "    if not c.keys() <= F: raise TypeError(f'{C.__name__} has no field(s) {sorted(c.keys() - F)}')\n"
+    source = f"def copy(o, c):\n{unknown}    n = N(C)\n{body}    return n\n"
+    namespace = {"C": cls, "N": object.__new__, "S": object.__setattr__, "F": frozenset(names)}
+    exec(source, namespace)  # noqa: S102 - generated from the dataclass's own field names
+    return namespace["copy"]
 
 
 #: Equipment that "sees" submerged monsters: all but eye witnesses and surface cameras
