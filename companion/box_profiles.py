@@ -18,9 +18,17 @@ def default_box_text() -> str:
 
 
 def load_box(path: str | Path | None = None) -> BoxProfile:
-    """The box profile at ``path`` (``.toml`` or ``.json``), or the house default when ``None``."""
+    """The Nessie Hunt box profile at ``path`` (``.toml`` or ``.json``), or the house default when None."""
+    data, source = load_document("companion.games.nessie_hunt", DEFAULT_BOX, path)
+    return parse_box(data, source)
+
+
+def load_document(package: str, default: str, path: str | Path | None = None) -> tuple[object, str]:
+    """Any game's box profile document, decoded: the file at ``path``, or the house default ``default``
+    packaged in ``package``; with the name error messages use. Every game's profile is read here."""
     if path is None:
-        return parse_box(_decode(default_box_text(), "toml", f"<house default {DEFAULT_BOX}>"), f"<house default {DEFAULT_BOX}>")
+        source = f"<house default {default}>"
+        return _decode(resources.files(package).joinpath(default).read_text(encoding="utf-8"), "toml", source), source
     path = Path(path)
     source = str(path)
     try:
@@ -32,7 +40,7 @@ def load_box(path: str | Path | None = None) -> BoxProfile:
     except OSError as exc:
         raise BoxProfileError(source, "(file)", exc.strerror or str(exc)) from None
     kind = "json" if path.suffix.lower() == ".json" else "toml"
-    return parse_box(_decode(text, kind, source), source)
+    return _decode(text, kind, source), source
 
 
 def _decode(text: str, kind: str, source: str) -> object:

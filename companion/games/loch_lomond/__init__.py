@@ -18,7 +18,7 @@ DEFAULT_BOX = "default_box.toml"
 
 def load_box(path=None) -> CardValues:
     """The card values at ``path`` (TOML or JSON), or the house default when None."""
-    from .loader import load_document
+    from companion.box_profiles import load_document
 
     data, source = load_document(__name__, DEFAULT_BOX, path)
     return parse_box(data, source)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .box import CARDS
-from .codec import as_tuple, decode, encode, is_name
+from companion.games.codec import as_tuple, decode, encode, is_name
 
 #: A played Baby Monster Token lies in a clan "as an additional Monster card".
 TOKEN_CARD = "baby-monster-token"

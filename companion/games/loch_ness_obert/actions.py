@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .box import WATER
-from .codec import SOURCES, as_tuple, decode, encode, is_int, is_name
+from companion.games.codec import SOURCES, as_tuple, decode, encode, is_int, is_name
 
 COLOURS = ("yellow", "red", "blue", "black", "green")
 #: "12 plastic photographers (3 yellow and red, 2 blue, black and green)"

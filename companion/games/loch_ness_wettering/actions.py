@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .box import KINDS
-from .codec import SOURCES, as_tuple, decode, encode, is_int, is_name
+from companion.games.codec import SOURCES, as_tuple, decode, encode, is_int, is_name
 
 COLOURS = ("blue", "green", "red", "yellow", "purple")
 #: The action spaces: Dudy, Hospoda, Obchod, Hrad, Palírna, Kostel (and Hotel in the Free hotel variant).

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .codec import SOURCES, as_tuple, decode, encode, is_int
+from companion.games.codec import SOURCES, as_tuple, decode, encode, is_int
 
 HEX_TEXT = "a hex name such as 'E4'"
 

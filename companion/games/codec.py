@@ -1,4 +1,4 @@
-"""Actions as data: the JSON codec every action of this game goes through. Pure.
+"""Actions as data: the JSON codec every action of the other Loch-monster games goes through. Pure.
 
 Each action class is a frozen dataclass with a ``type`` tag and a ``check(need)`` method that
 validates (and normalises lists to tuples) its fields. ``action_from_json`` refuses anything
