@@ -19,6 +19,7 @@ webcam 0), ``"picamera"``, ``"sim"``, a device number (``"0"``), a path or a URL
 
 from __future__ import annotations
 
+import abc
 import importlib.util
 import threading
 from collections.abc import Iterable, Iterator
@@ -33,7 +34,7 @@ class CameraError(CompanionError, OSError):
     """The camera cannot be opened or stopped delivering frames."""
 
 
-class CameraSource:
+class CameraSource(abc.ABC):
     """Base of the camera backends: override :meth:`read`; :meth:`open`/:meth:`close` if needed."""
 
     name = "camera"
@@ -41,8 +42,9 @@ class CameraSource:
     def open(self) -> None:
         """Acquire the device (may raise :class:`CameraError`). Called again after a failure."""
 
+    @abc.abstractmethod
     def read(self) -> np.ndarray:
-        raise NotImplementedError
+        """The next frame as a BGR ``uint8`` array, or raise :class:`CameraError`."""
 
     def close(self) -> None:
         """Release the device; safe to call twice."""
