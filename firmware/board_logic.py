@@ -18,8 +18,8 @@ except ImportError:  # CPython: plain monotonic milliseconds
     def ticks_diff(a, b):
         return a - b
 
-PROTOCOL = 1
-FIRMWARE = "0.1.0"
+PROTOCOL = 2  # 2: buttons 7-12 and WATER are sent (the key-matrix layout); see PROTOCOL.md
+FIRMWARE = "0.2.0"
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 EVENT_NAMES = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "water", "undo", "next")
 MAX_LINE = 80  # bytes before the newline; longer is garbage
@@ -132,16 +132,21 @@ class Board:
 
     ``buttons`` is a list of ``(name, pin)`` with names from EVENT_NAMES; ``leds`` a list of
     ``(expedition, pin)``. Call ``tick(now_ms)`` every millisecond or so and ``feed(data, now_ms)``
-    with whatever bytes arrived from the host.
+    with whatever bytes arrived from the host. ``scan``: called before the pins are read (a key
+    matrix's ``scan``, whose keys are then the ``buttons``); None for buttons on their own pins.
     """
 
-    def __init__(self, buttons, leds, write, boot_id, now=0, press_ms=PRESS_MS, release_ms=RELEASE_MS):
+    def __init__(self, buttons, leds, write, boot_id, now=0, press_ms=PRESS_MS, release_ms=RELEASE_MS,
+                 scan=None):
         for name, _ in buttons:
             if name not in EVENT_NAMES:
                 raise ValueError("unknown button " + str(name))
         for name, _ in leds:
             if name not in EXPEDITIONS:
                 raise ValueError("unknown LED " + str(name))
+        self.scan = scan
+        if scan is not None:
+            scan()  # so a key held at boot is seen as held
         self.buttons = [(name, pin, Debouncer(press_ms, release_ms, pin.value() == 0)) for name, pin in buttons]
         self.leds = list(leds)
         self.write = write
@@ -163,6 +168,8 @@ class Board:
         self.send(0, "HELLO nessie-board %d %s %s %d" % (PROTOCOL, FIRMWARE, self.boot_id, first))
 
     def tick(self, now):
+        if self.scan is not None:
+            self.scan()
         for name, pin, debouncer in self.buttons:
             if debouncer.update(pin.value() == 0, now):
                 self.press(name, now)

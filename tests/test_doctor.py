@@ -78,7 +78,7 @@ def test_serial_lists_pico_ports_and_probes_them(monkeypatch, tmp_path):
         assert [(c.name, c.status) for c in unprobed] == sorted([(str(mute), "ok"), (twin.port, "ok")])
         probed = {c.name: c for c in check_serial(probe=True, timeout_s=0.3)}
         assert probed[twin.port].status == "ok"
-        assert probed[twin.port].details["firmware"] == "0.1.0"
+        assert probed[twin.port].details["firmware"] == "0.2.0"
         assert probed[twin.port].details["vid_pid"] == "2E8A:0005"
         assert probed[str(mute)].status == "error" and "no hello" in probed[str(mute)].reason
         assert exit_status(list(probed.values())) == devices.EXIT_ERROR

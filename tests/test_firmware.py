@@ -95,7 +95,7 @@ print("QUEUE", board.queue)
 '''
 
 EXPECTED = """\
-0 HELLO nessie-board 1 0.1.0 b007 1
+0 HELLO nessie-board 2 0.2.0 b007 1
 1 BTN 4
 2 BTN 2
 1 BTN 4
@@ -105,7 +105,7 @@ EXPECTED = """\
 2 BTN 2
 0 ACK 7
 0 PONG british
-0 HELLO nessie-board 1 0.1.0 b007 3
+0 HELLO nessie-board 2 0.2.0 b007 3
 0 ERR wrong-checksum
 0 ERR no-checksum
 0 ERR not-printable-ASCII
@@ -175,7 +175,7 @@ except KeyboardInterrupt:
 '''
 
 MAIN_EXPECTED = """\
-['0 HELLO nessie-board 1 0.1.0 cafe 1*F5', '0 PONG off*37', '1 BTN 4*B6'] 15
+['0 HELLO nessie-board 2 0.2.0 cafe 1*65', '0 PONG off*37', '1 BTN 4*B6'] 15
 still serving 4013
 to the REPL 4413
 """
@@ -244,7 +244,7 @@ def test_button_held_at_boot_counts_only_after_release(fw):
     board = fw.Board([("1", pin)], [], out.append, "0001", 0)
     for t in range(0, 200):
         board.tick(t)
-    assert [f[1] for f in frames(fw, out)] == [["HELLO", "nessie-board", "1", "0.1.0", "0001", "1"]]
+    assert [f[1] for f in frames(fw, out)] == [["HELLO", "nessie-board", "2", "0.2.0", "0001", "1"]]
     pin.release()
     for t in range(200, 300):
         board.tick(t)

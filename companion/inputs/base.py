@@ -1,7 +1,9 @@
 """The one interface every dice or button source implements.
 
 A source is started with a callback; it calls it with an :class:`InputEvent` for each throw,
-Undo or Next it sees, from its own thread. It keeps a :class:`Health` record the dashboard and
+Undo or Next it sees, from its own thread. A throw is any face a source can report -- 1-12 or the
+water symbol of the children's game's d12 -- and the game it reaches decides whether its die has
+that face (``companion/inputs/routing.py``): a d6 game refuses a 9 with a clear message. It keeps a :class:`Health` record the dashboard and
 ``nessie-companion doctor`` show. A source must (override ``start``/``close``) and may (add
 ``describe``) -- the gpiozero Pin/Factory pattern, kept small.
 """
@@ -14,17 +16,30 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 
+WATER = "water"  # the water symbol on the d12 of the Loch Ness children's game
+#: every face a source may report; which of them a game's die has is the game's business
+FACES: tuple = (*range(1, 13), WATER)
+D6_FACES = tuple(range(1, 7))
+
+
+def is_face(value) -> bool:
+    """True for 1-12 (a plain int, not a bool) or ``"water"``."""
+    return value == WATER or (type(value) is int and 1 <= value <= 12)
+
+
 @dataclass(frozen=True)
 class InputEvent:
     kind: str  # "throw", "undo" or "next"
-    value: int | None = None  # the pips, for a throw
+    value: int | str | None = None  # for a throw: the pips 1-12, or WATER
     source: str = "screen"
 
     def __post_init__(self):
         if self.kind not in ("throw", "undo", "next"):
             raise ValueError(f"unknown input event {self.kind!r}")
-        if self.kind == "throw" and (not isinstance(self.value, int) or not 1 <= self.value <= 6):
-            raise ValueError(f"a throw needs a value 1-6, got {self.value!r}")
+        if self.kind == "throw" and not is_face(self.value):
+            raise ValueError(f"a throw needs a value 1-12 or {WATER!r}, got {self.value!r}")
+        if self.kind != "throw" and self.value is not None:
+            raise ValueError(f"{self.kind} carries no value, got {self.value!r}")
 
 
 @dataclass
@@ -75,6 +90,13 @@ class DiceSource:
     def fail(self, message: str) -> None:
         with self._lock:
             self.health.last_error = message
+
+    def refused(self, message: str) -> None:
+        """The game refused this source's event (a 9 for a six-sided die, Undo with nothing to
+        undo): shown as the last error and counted in ``health.details["refused"]``."""
+        with self._lock:
+            self.health.last_error = message
+            self.health.details["refused"] = self.health.details.get("refused", 0) + 1
 
     def __enter__(self):
         return self

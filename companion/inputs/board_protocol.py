@@ -18,9 +18,10 @@ from dataclasses import dataclass
 
 from companion.errors import CompanionError
 
-from .base import InputEvent
+from .base import WATER, InputEvent
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: buttons 7-12 and WATER are sent (the key-matrix layout); frames as in 1
+ACCEPTED_PROTOCOLS = (1, 2)  # a version-1 board (arcade buttons 1-6) still works with this host
 MAX_LINE = 80
 SEQ_MAX = 9999
 EXPEDITIONS = ("independent", "japanese", "british", "american")
@@ -29,6 +30,10 @@ EVENT_KINDS = ("BTN", "UNDO", "NEXT", "WATER")  # numbered, acknowledged, resent
 
 class GarbledLine(CompanionError, ValueError):
     """A line from the board that is not a well-formed frame; the text says why."""
+
+
+class ImpossibleValue(GarbledLine):
+    """A well-formed event frame naming a button no board has (``BTN 0``, ``BTN 13``)."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ def split_frame(raw: bytes) -> tuple[int, list[str]]:
 _SHAPES = {
     "HELLO": (5, lambda a: a[0] == "nessie-board" and a[1].isdigit() and a[4].isdigit()
               and 1 <= int(a[4]) <= SEQ_MAX),
-    "BTN": (1, lambda a: a[0].isdigit() and 1 <= int(a[0]) <= 12),
+    "BTN": (1, lambda a: a[0].isdigit() and len(a[0]) <= 3),  # the range: to_input_event
     "UNDO": (0, None), "NEXT": (0, None), "WATER": (0, None),
     "PONG": (1, lambda a: a[0] in EXPEDITIONS or a[0] == "off"),
     "ACK": (1, lambda a: a[0].isdigit() and int(a[0]) <= SEQ_MAX),
@@ -137,15 +142,19 @@ def parse_line(raw: bytes) -> Message:
 
 
 def to_input_event(message: Message, source: str) -> InputEvent:
-    """The :class:`InputEvent` an event message means in Nessie Hunt (a six-sided die).
+    """The :class:`InputEvent` an event message means: ``BTN 1``..``BTN 12`` a throw of that many
+    pips, ``WATER`` a throw of the water symbol, ``UNDO``/``NEXT`` themselves.
 
-    Buttons 7-12 and the water symbol exist for the d12 of the children's game; here they are
-    impossible values and raise :class:`GarbledLine`, so they are counted, never thrown.
+    Whether the die of the game being played has that face is the game's business (a d6 game
+    refuses a 9 with a clear message); a button no board has raises :class:`ImpossibleValue`, so
+    it is counted, never thrown.
     """
     if message.kind == "UNDO":
         return InputEvent("undo", None, source)
     if message.kind == "NEXT":
         return InputEvent("next", None, source)
-    if message.kind == "BTN" and 1 <= int(message.args[0]) <= 6:
+    if message.kind == "WATER":
+        return InputEvent("throw", WATER, source)
+    if message.kind == "BTN" and 1 <= int(message.args[0]) <= 12:
         return InputEvent("throw", int(message.args[0]), source)
-    raise GarbledLine(f"impossible value for a six-sided die: {message.kind} {' '.join(message.args)}".strip())
+    raise ImpossibleValue(f"impossible value: {message.kind} {' '.join(message.args)}".strip())

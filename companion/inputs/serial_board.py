@@ -101,14 +101,17 @@ class SerialBoard(DiceSource):
     @classmethod
     def from_config(cls, inputs: dict) -> "SerialBoard | None":
         """The board an ``[inputs]`` config section asks for, or None: ``serial_board`` is ``""``
-        (none), ``"auto"``, a device path, or ``"simulated"`` (the twin, for the demo)."""
+        (none), ``"auto"``, a device path, ``"simulated"`` (the arcade-button twin, for the demo)
+        or ``"simulated-matrix"`` (the key-matrix twin: 1-12 and the water symbol)."""
         port = inputs.get("serial_board", "")
         if not port:
             return None
-        if port == "simulated":
+        if port in ("simulated", "simulated-matrix"):
             from .simulated_board import SimulatedSerialBoard
 
-            return SimulatedSerialBoard()
+            if port == "simulated":
+                return SimulatedSerialBoard()
+            return SimulatedSerialBoard("serial key matrix (simulated)", layout="matrix")
         return cls(port)
 
     # -- DiceSource ----------------------------------------------------------------------------
@@ -208,16 +211,17 @@ class SerialBoard(DiceSource):
                 except bp.GarbledLine:
                     continue  # noise before the hello (a board booting) is no error yet
                 if message.kind == "HELLO":
-                    if int(message.args[1]) != bp.PROTOCOL:
-                        raise BoardLost(f"board speaks protocol {message.args[1]}, this host {bp.PROTOCOL}")
+                    if int(message.args[1]) not in bp.ACCEPTED_PROTOCOLS:
+                        raise BoardLost(f"board speaks protocol {message.args[1]}; this host speaks "
+                                        f"{', '.join(map(str, bp.ACCEPTED_PROTOCOLS))}: update the host")
                     return message
         raise BoardLost(f"no hello within {self.hello_timeout_s:g} s: not a Nessie board?")
 
     def _on_hello(self, hello: bp.Message) -> None:
-        _, _, firmware, boot_id, first = hello.args
+        _, protocol, firmware, boot_id, first = hello.args
         if boot_id != self._boot_id:  # a new boot: its events start at the number it says
             self._boot_id, self._expected = boot_id, int(first)
-        self.health.details["board"] = {"firmware": firmware, "boot_id": boot_id}
+        self.health.details["board"] = {"firmware": firmware, "boot_id": boot_id, "protocol": int(protocol)}
         log.info("serial board: hello from firmware %s, boot %s", firmware, boot_id)
 
     def _on_line(self, link, raw: bytes) -> None:
@@ -255,7 +259,7 @@ class SerialBoard(DiceSource):
         link.write(bp.format_ack(message.seq))
         try:
             event = bp.to_input_event(message, self.name)
-        except bp.GarbledLine as exc:
+        except bp.ImpossibleValue as exc:
             self.counters["impossible"] += 1
             log.error("serial board: %s", exc)
             self.fail(str(exc))

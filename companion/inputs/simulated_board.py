@@ -31,12 +31,12 @@ BUTTONS = ("1", "2", "3", "4", "5", "6", "undo", "next")
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 
 
-def load_firmware(directory: Path = FIRMWARE_DIR):
-    """Import the firmware's ``board_logic.py`` as a CPython module."""
-    path = Path(directory) / "board_logic.py"
+def load_firmware(directory: Path = FIRMWARE_DIR, name: str = "board_logic"):
+    """Import one of the firmware's modules (``board_logic``, ``key_matrix``) as a CPython module."""
+    path = Path(directory) / f"{name}.py"
     if not path.is_file():
         raise FileNotFoundError(f"no firmware at {path} (set NESSIE_FIRMWARE_DIR)")
-    spec = importlib.util.spec_from_file_location("nessie_board_logic", path)
+    spec = importlib.util.spec_from_file_location(f"nessie_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -47,17 +47,35 @@ def _now_ms() -> int:
 
 
 class VirtualSerialBoard:
-    """The firmware with fake pins, on the far end of a pty whose slave is reached at :attr:`port`."""
+    """The firmware with fake pins, on the far end of a pty whose slave is reached at :attr:`port`.
 
-    def __init__(self, port: str | None = None, buttons=BUTTONS, tick_s: float = 0.001):
+    ``layout``: ``"buttons"`` (one pin per button in ``buttons``) or ``"matrix"`` (the firmware's
+    4x4 key matrix, scanned through simulated wiring: 1-12, water, undo, next; ``diodes=False``
+    wires it like a diode-less membrane keypad, where phantom keys appear).
+    """
+
+    def __init__(self, port: str | None = None, buttons=BUTTONS, tick_s: float = 0.001,
+                 layout: str = "buttons", diodes: bool = True):
         self.logic = load_firmware()
+        if layout not in ("buttons", "matrix"):
+            raise ValueError(f"layout must be 'buttons' or 'matrix', got {layout!r}")
+        self.layout = layout
         self._dir = None
         if port is None:
             self._dir = tempfile.TemporaryDirectory(prefix="nessie-board-")
             port = os.path.join(self._dir.name, "ttyNESSIE")
         self.port = port
         self.tick_s = tick_s
-        self.pins = {name: self.logic.FakePin(1) for name in buttons}
+        self.matrix = None
+        if layout == "matrix":
+            self._km = km = load_firmware(name="key_matrix")
+            keymap = km.KEYPAD_4X4
+            self.wiring = km.FakeMatrix(len(keymap), len(keymap[0]), diodes=diodes)
+            self.pins = {name: self.wiring.switch(r, c) for r, line in enumerate(keymap)
+                         for c, name in enumerate(line) if name is not None}
+            self._keymap = keymap
+        else:
+            self.pins = {name: self.logic.FakePin(1) for name in buttons}
         self.led_pins = {name: self.logic.FakePin(0) for name in EXPEDITIONS}
         self.board = None
         self._fds: tuple[int, int] | None = None
@@ -78,8 +96,12 @@ class VirtualSerialBoard:
         if self._fds is not None:
             return
         if self.board is None or power_cycle:
-            self.board = self.logic.Board(list(self.pins.items()), list(self.led_pins.items()),
-                                          self._out.append, secrets.token_hex(2), _now_ms())
+            buttons, scan = list(self.pins.items()), None
+            if self.layout == "matrix":  # the board reads the scanned keys, not the switches
+                self.matrix = self._km.KeyMatrix(self.wiring.rows, self.wiring.cols, self._keymap)
+                buttons, scan = self.matrix.keys, self.matrix.scan
+            self.board = self.logic.Board(buttons, list(self.led_pins.items()),
+                                          self._out.append, secrets.token_hex(2), _now_ms(), scan=scan)
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line editing, as on a USB serial port
         os.set_blocking(master, False)
@@ -113,7 +135,10 @@ class VirtualSerialBoard:
 
     # -- the player and the faults -------------------------------------------------------------
     def press(self, name: str, hold_s: float = 0.04) -> None:
-        """Press a button (1-6, undo, next) and let go after ``hold_s``; returns at once."""
+        """Press a button (1-6, undo, next; with the matrix also 7-12 and water) and let go after
+        ``hold_s``; returns at once."""
+        if name not in self.pins:
+            raise ValueError(f"this board has no button {name!r}; it has {', '.join(self.pins)}")
         with self._lock:
             self.pins[name].press()
             self._releases[name] = time.monotonic() + hold_s
@@ -180,15 +205,20 @@ class VirtualSerialBoard:
 class SimulatedSerialBoard(SerialBoard):
     """A :class:`SerialBoard` wired to its own :class:`VirtualSerialBoard`: the demo's twin.
 
-    ``source.twin.press("3")`` throws a 3 through the whole serial path.
+    ``source.twin.press("3")`` throws a 3 through the whole serial path; with ``layout="matrix"``
+    the twin is the 4x4 key-matrix board (``press("water")``, ``press("11")``).
     """
 
     kind = "serial-board-twin"
 
-    def __init__(self, name: str = "serial board (simulated)", **kwargs):
-        self.twin = VirtualSerialBoard()
+    def __init__(self, name: str = "serial board (simulated)", layout: str = "buttons", **kwargs):
+        self.twin = VirtualSerialBoard(layout=layout)
         self.twin.plug()
         super().__init__(self.twin.port, name, **kwargs)
+
+    def press(self, button: str) -> None:
+        """Press one of the twin's buttons (the demo's way to play on it)."""
+        self.twin.press(button)
 
     def close(self) -> None:
         super().close()
