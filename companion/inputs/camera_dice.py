@@ -13,18 +13,25 @@ of the frame where dice are thrown, as fractions of the frame ``(x, y, width, he
     >>> [e.value for e in events]
     [5]
 
-The state machine, per frame (only the tray, downscaled, is compared; the reader runs once per
-rest, so a frame costs about a millisecond while nothing changes):
+The state machine, per frame (docs/dice-stream.md has the long version and the measured costs):
 
-* ``empty``   -- still, and the last read found no dice.
+* ``empty``   -- still, and the tray holds no dice; its picture is learnt (slowly followed).
 * ``rolling`` -- something moves in the tray (dice, a hand).
-* ``at_rest`` -- still for ``rest_frames`` frames after moving: the reader runs now.
+* ``at_rest`` -- still after moving: the dice are being read, one die's crop per frame, from the
+  first still frame on; the throw is reported on the ``rest_frames``-th still frame.
 * ``read``    -- the dice were read and the throw reported; nothing more is reported until the
   dice are picked up (the tray reads empty) or thrown again (they rest somewhere else). A nudge
   (the same values, each die near where it was) or a hand passing over them reports nothing.
 
+Where the dice are comes from the difference against the empty tray's picture
+(:mod:`companion.vision.tray_reader`), so a read costs a few milliseconds. Until the tray has been
+seen empty (started with dice in it), or when the picture no longer fits (the camera was moved),
+or when a crop does not read cleanly, the whole tray goes to the still-photo reader instead: slower,
+counted in the health record as ``full_reads`` with the reason.
+
 A die the reader cannot read, or more dice than ``expected_dice``, reports no throw: the health
-record says why, and the players use the on-screen buttons or throw again.
+record says why, and the players use the on-screen buttons or throw again. Frames that are not
+images, blank frames (a covered or failing sensor) and a frozen stream are counted there too.
 """
 
 from __future__ import annotations
@@ -32,14 +39,36 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+
+from companion.vision.tray_reader import (Blob, EmptyTray, TrayView, changes, cut_crop, estimate_side,
+                                          misjudged_side, read_die_crop)
 
 from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
+
+
+@dataclass
+class _ReadJob:
+    """A read in progress over the still frames of one rest."""
+
+    blobs: list[Blob] = field(default_factory=list)  # still to read, one per frame
+    dice: list = field(default_factory=list)
+    unchanged: bool = False  # the tray is as at the last read: nothing to read
+    full: str = ""  # why the whole tray must go to the still-photo reader ("" if not)
+
+
+@dataclass
+class _Nothing:
+    """A blob the crop reader found no readable die in: the read is unsure without a second look."""
+
+    blob: Blob
+    value = None
 
 
 class CameraDice(DiceSource):
@@ -53,7 +82,9 @@ class CameraDice(DiceSource):
     :param motion_threshold: fraction of the tray's pixels that must change for "moving".
     :param fps: frames per second the thread asks for (it sleeps the rest of each period).
     :param stale_after_s: no frame for this long marks the camera disconnected.
-    :param reader: the image-to-dice function (default :func:`companion.vision.dice.read_dice`).
+    :param reader: the whole-tray reader for when the empty tray is unknown (default
+        :func:`companion.vision.dice.read_dice`).
+    :param frozen_after: this many identical frames in a row are reported as a frozen camera.
     """
 
     kind = "camera"
@@ -61,7 +92,7 @@ class CameraDice(DiceSource):
     def __init__(self, camera: CameraSource, name: str = "camera dice",
                  tray: tuple[float, float, float, float] | None = None, expected_dice: int = 1,
                  rest_frames: int = 2, motion_threshold: float = 0.004, fps: float = 10.0,
-                 stale_after_s: float = 2.0, reader: Callable | None = None):
+                 stale_after_s: float = 2.0, reader: Callable | None = None, frozen_after: int = 30):
         super().__init__(name)
         if tray is not None and not (len(tray) == 4 and all(0 <= v <= 1 for v in tray) and tray[2] > 0 and tray[3] > 0):
             raise ValueError(f"tray must be (x, y, w, h) fractions of the frame, got {tray!r}")
@@ -72,18 +103,27 @@ class CameraDice(DiceSource):
         self.motion_threshold = motion_threshold
         self.fps = fps
         self.stale_after_s = stale_after_s
+        self.frozen_after = frozen_after
         if reader is None:
             from companion.vision.dice import read_dice as reader
         self._reader = reader
         self.state = EMPTY
+        self._before_rolling = EMPTY  # the settled state the motion started from
         self._prev: np.ndarray | None = None
+        self._shape: tuple | None = None
         self._still = 0
+        self._same_frames = 0
+        self._job: _ReadJob | None = None
+        self._empty = EmptyTray()
+        self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
+        self._side_small: float | None = None  # a die's side as last read, in small-image pixels
         self._last_dice: list | None = None  # what the last read saw (values and centres)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self.frames = 0
         self.reads = 0
-        self.health.details = {"state": self.state, "frames": 0, "reads": 0, "camera": camera.describe()}
+        self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "full_reads": 0,
+                               "empty_tray": "unknown", "camera": camera.describe()}
 
     # ------------------------------------------------------------ per frame (pure, testable)
 
@@ -96,58 +136,155 @@ class CameraDice(DiceSource):
         x1, y1 = min(W, int((x + w) * W)), min(H, int((y + h) * H))
         return frame[y0:y1, x0:x1]
 
-    def _motion(self, tray: np.ndarray) -> float:
-        """The fraction of the (downscaled, smoothed) tray that changed since the last frame."""
-        h, w = tray.shape[:2]
-        scale = 160.0 / max(w, 1)
-        small = cv2.resize(tray, (160, max(1, int(h * scale))), interpolation=cv2.INTER_AREA)
-        gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    def _motion(self, small: np.ndarray) -> float:
+        """The fraction of the (downscaled, smoothed) tray that changed since the last frame, after
+        taking out a change of overall brightness (lamp flicker, auto-exposure)."""
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        if gray.shape[1] > 160:
+            gray = cv2.resize(gray, (160, max(1, round(gray.shape[0] * 160 / gray.shape[1]))),
+                              interpolation=cv2.INTER_AREA)
+        gray = cv2.GaussianBlur(gray, (5, 5), 0)
         prev, self._prev = self._prev, gray
         if prev is None or prev.shape != gray.shape:
             return 1.0
-        diff = cv2.absdiff(gray, prev)
-        return float(np.count_nonzero(diff > 14)) / diff.size
+        gain = (cv2.mean(gray)[0] + 1.0) / (cv2.mean(prev)[0] + 1.0)
+        diff = cv2.absdiff(gray, cv2.convertScaleAbs(prev, alpha=gain) if abs(gain - 1) > 0.004 else prev)
+        changed = cv2.countNonZero(cv2.threshold(diff, 14, 255, cv2.THRESH_BINARY)[1])
+        self._same_frames = self._same_frames + 1 if cv2.countNonZero(diff) == 0 else 0
+        return changed / diff.size
 
     def process_frame(self, frame: np.ndarray) -> list[InputEvent]:
         """Feed one frame; returns (and emits) the throw events it completes. Never raises on a
         bad frame: it is counted and noted in the health record."""
-        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
-            self._note_bad_frame("a frame that is not a BGR image")
+        if (not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3
+                or frame.shape[2] != 3 or min(frame.shape[:2]) < 16):
+            self._note_bad_frame("bad_frames", "a frame that is not a BGR image")
             return []
         self.frames += 1
-        tray = self._tray(frame)
-        moving = self._motion(tray) > self.motion_threshold
+        view = TrayView.of(self._tray(frame))
+        if self._shape != view.small.shape:  # a new camera mode: what was learnt no longer fits
+            self._shape, self._prev, self._snapshot = view.small.shape, None, None
+            self._empty.forget()
+        lo, hi = cv2.minMaxLoc(cv2.cvtColor(view.small, cv2.COLOR_BGR2GRAY))[:2]
+        if hi - lo <= 2:  # one flat colour: a covered lens or a failing sensor, not a picture
+            self._note_bad_frame("blank_frames", "blank frames from the camera (covered or failing?)")
+            self._interrupted()
+            return []
+        moving = self._motion(view.small) > self.motion_threshold
+        if self._same_frames >= self.frozen_after:
+            self._note_bad_frame("frozen_frames", f"camera frozen: the same frame {self._same_frames} times")
         events: list[InputEvent] = []
         if moving:
-            self.state, self._still = ROLLING, 0
-        elif self.state == ROLLING:
+            if self.state in (EMPTY, READ):
+                self._before_rolling = self.state
+            self.state, self._still, self._job = ROLLING, 0, None
+        elif self.state in (ROLLING, AT_REST):
             self._still += 1
-            if self._still >= self.rest_frames:
+            if self._job is None:
+                self._job = self._plan(view)
                 self.state = AT_REST
-                events = self._read(tray)
+            events = self._work(view)
+        elif self.state == EMPTY and self._empty.known:
+            self._empty.learn(view.small)  # follow slow changes of the light
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
         return events
 
-    def _read(self, tray: np.ndarray) -> list[InputEvent]:
-        self.reads += 1
+    # ------------------------------------------------------------ reading at rest
+
+    def _min_side(self, small: np.ndarray) -> float:
+        """The smallest blob worth reading, in small pixels: half a die, or 3 % of the tray."""
+        return 0.5 * self._side_small if self._side_small else 0.03 * min(small.shape[:2])
+
+    def _plan(self, view: TrayView) -> _ReadJob:
+        """On the first still frame: is there anything to read, and where?"""
+        min_side = self._min_side(view.small)
+        if self._before_rolling == READ and self._snapshot is not None:
+            since = changes(view.small, self._snapshot, min_side)
+            if not since.stale and not since.blobs:
+                return _ReadJob(unchanged=True)  # a hand passed over the dice, touching nothing
+        if not self._empty.known:
+            return _ReadJob(full="the empty tray has not been seen yet")
+        found = changes(view.small, self._empty.picture, min_side)
+        if found.stale:
+            return _ReadJob(full=f"{found.changed_fraction:.0%} of the tray differs from its empty picture")
+        return _ReadJob(blobs=list(found.blobs))
+
+    def _work(self, view: TrayView) -> list[InputEvent]:
+        """This frame's share of the read: one blob; the throw once the dice have rested long enough."""
+        job = self._job
+        if job.blobs:
+            job.dice += self._read_blob(view, job.blobs.pop(0))
+        if job.blobs or self._still < self.rest_frames:
+            return []
+        self._job = None
+        if job.unchanged:
+            self.state = READ
+            return []
+        if not job.full and not job.dice:
+            return self._conclude(view, [])  # nothing changed from the empty tray: it is empty
+        if not job.full:
+            unsure = self._unsure(job.dice)
+            if not unsure:
+                return self._conclude(view, job.dice)
+            job.full = unsure
+        return self._full_read(view, job.full)
+
+    def _read_blob(self, view: TrayView, blob: Blob) -> list:
+        self.health.details["crop_reads"] += 1
+        crop = cut_crop(view, blob, estimate_side(blob, self._side_small))
+        dice = read_die_crop(crop)
+        better = misjudged_side(dice, crop) if self._side_small is None else None
+        if better:  # the first throw: the die's size was a guess from the blob, read again at its own
+            crop = cut_crop(view, blob, better * view.scale)
+            dice = read_die_crop(crop)
+        return dice if any(d.value is not None for d in dice) else [_Nothing(blob)]
+
+    def _unsure(self, dice: list) -> str:
+        """Why the crops' reading is not to be trusted on its own ("" if it is)."""
+        if any(isinstance(d, _Nothing) for d in dice):
+            return "a change in the tray the crop reader found no die in"
+        if any(d.value is None for d in dice):
+            return "a die the crop reader could not read"
+        if self.expected_dice and len(dice) != self.expected_dice:
+            return f"the crops read {len(dice)} dice, expected {self.expected_dice}"
+        return ""
+
+    def _full_read(self, view: TrayView, why: str) -> list[InputEvent]:
+        self.health.details["full_reads"] += 1
+        self.health.details["full_read_reason"] = why
         try:
-            dice = self._reader(tray)
+            dice = self._reader(view.full)
         except Exception as exc:  # a reader bug must not take the source down
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             self.state = READ
             return []
-        readable = [d for d in dice if d.value is not None]
-        unreadable = [d for d in dice if d.value is None]
-        self.health.details["last_read"] = [d.value for d in dice]
         if not dice:
-            self.state, self._last_dice = EMPTY, None
+            self._empty.learn(view.small, fresh=True)  # seen empty: now it is known
+        elif self._empty.known and "differs" in why:
+            self._empty.forget()  # the empty picture is out of date: learn it at the next empty tray
+        return self._conclude(view, dice)
+
+    def _conclude(self, view: TrayView, dice: list) -> list[InputEvent]:
+        """The tray at rest holds ``dice``: report them if they are a new, good throw."""
+        self.reads += 1
+        self.health.details["last_read"] = [d.value for d in dice]
+        self.health.details["empty_tray"] = "learnt" if self._empty.known else "unknown"
+        if not dice:
+            self.state, self._last_dice, self._snapshot = EMPTY, None, None
             return []
         self.state = READ
+        self._snapshot = view.small.astype(np.float32)
+        sides = [d.side_px for d in dice if d.value is not None]
+        if sides:
+            self._side_small = float(np.median(sides)) * view.scale
+            self.health.details["die_side_px"] = round(float(np.median(sides)), 1)
         if self._same_as_last(dice):
             return []  # a nudge or a hand passing: the same throw
         self._last_dice = [(d.value, d.center, d.side_px) for d in dice]
+        readable = [d for d in dice if d.value is not None]
+        unreadable = len(dice) - len(readable)
         if unreadable:
-            self.fail(f"{len(unreadable)} die unreadable: throw again or use the buttons")
+            self.fail(f"{unreadable} die unreadable: throw again or use the buttons")
             return []
         if self.expected_dice and len(readable) != self.expected_dice:
             self.fail(f"{len(readable)} dice in the tray, expected {self.expected_dice}")
@@ -175,8 +312,14 @@ class CameraDice(DiceSource):
             unused.pop(match)
         return True
 
-    def _note_bad_frame(self, why: str) -> None:
-        self.health.details["bad_frames"] = self.health.details.get("bad_frames", 0) + 1
+    def _interrupted(self) -> None:
+        """The view was lost for a while: a read in progress starts again when the dice are still."""
+        self._prev = None
+        if self.state in (ROLLING, AT_REST):
+            self.state, self._still, self._job = ROLLING, 0, None
+
+    def _note_bad_frame(self, counter: str, why: str) -> None:
+        self.health.details[counter] = self.health.details.get(counter, 0) + 1
         self.fail(why)
 
     # ------------------------------------------------------------ the thread
@@ -229,9 +372,7 @@ class CameraDice(DiceSource):
         self.health.details["camera_errors"] = self.health.details.get("camera_errors", 0) + 1
         if time.monotonic() - last_frame >= self.stale_after_s or self.health.connected:
             self.health.connected = False
-        self._prev = None  # the view may have changed while the camera was away
-        if self.state in (ROLLING, AT_REST):
-            self.state = ROLLING
+        self._interrupted()  # the view may have changed while the camera was away
 
     def close(self) -> None:
         self._stop.set()

@@ -1,0 +1,200 @@
+"""Reading dice in a tray the camera has seen empty: difference against the empty tray, read crops.
+
+The still-photo reader (:func:`companion.vision.dice.read_dice`) must find the dice in an unknown
+picture, which costs tens of milliseconds. A streaming camera knows more: it saw the tray empty.
+So the dice are where the tray differs from its empty picture (whatever the tray's colour), and
+only a small crop around each die is read with :func:`companion.vision.dice.read_crop`.
+
+* :class:`TrayView` -- one frame's tray, downscaled once (``WORK_W`` wide) for every cheap test.
+* :class:`EmptyTray` -- the empty tray's picture, kept up to date while the tray is empty, and
+  :meth:`EmptyTray.changes` -- the blobs where a view differs from it. Lighting is allowed to
+  change in between (a lamp, a camera's auto-exposure, flicker): the view is compared with the
+  empty picture times a smooth per-channel gain measured between them.
+* :func:`cut_crop` / :func:`read_die_crop` -- one blob cut from the full-resolution tray, scaled so
+  a die is ``FACE_PX`` across, and read.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .dice import Die, read_crop
+from .dice_pips import FACE_PX
+
+WORK_W = 320  # the width the tray is compared at: a 48 px die (640x480 camera) is 24 px here
+DIFF_LEVEL = 30  # a channel this many levels from the (gain-corrected) empty tray has changed
+STALE_FRACTION = 0.3  # more of the tray than this changed: not dice, the empty picture is stale
+
+
+@dataclass
+class TrayView:
+    """A frame's tray at full resolution and downscaled to ``WORK_W`` wide (``scale`` = small/full)."""
+
+    full: np.ndarray
+    small: np.ndarray
+    scale: float
+
+    @classmethod
+    def of(cls, tray: np.ndarray) -> TrayView:
+        h, w = tray.shape[:2]
+        if w <= WORK_W:
+            return cls(tray, tray, 1.0)
+        f = WORK_W / w
+        small = cv2.resize(tray, (WORK_W, max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+        return cls(tray, small, f)
+
+
+@dataclass
+class Blob:
+    """A connected region that differs from the empty tray, in small-image pixels."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+    mask: np.ndarray  # bool, (h, w)
+    inscribed: float  # diameter of the largest circle inside it
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self.x + self.w / 2, self.y + self.h / 2
+
+
+@dataclass
+class Changes:
+    blobs: list[Blob]
+    changed_fraction: float
+
+    @property
+    def stale(self) -> bool:
+        """So much changed that the reference picture, not dice, is the likelier cause."""
+        return self.changed_fraction > STALE_FRACTION
+
+
+def gain_field(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Per pixel and channel, ``small / ref`` as a smooth field (float32, like ``small``).
+
+    Measured on a coarse grid and median-filtered there, so a die or a hand covering a few cells
+    does not count as lighting; what is left is exposure, white balance and lamp gradients.
+    """
+    h, w = small.shape[:2]
+    gw, gh = 16, max(4, round(16 * h / max(w, 1)))
+    a = cv2.resize(small, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    b = cv2.resize(ref, (gw, gh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    ratio = np.clip(a / np.maximum(b, 4.0), 0.2, 5.0)
+    ratio = cv2.medianBlur(ratio, 5)
+    return cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
+    """The blobs where ``small`` differs from the reference picture ``ref`` (float32), lighting
+    changes aside; blobs narrower than ``min_side`` (small pixels) are noise and left out."""
+    expected = ref * gain_field(small, ref)
+    diff = cv2.absdiff(small.astype(np.float32), expected)
+    if diff.ndim == 3:  # the largest channel's change (cv2.max: numpy's max over an axis is ~50x slower)
+        b, g, r = cv2.split(diff)
+        diff = cv2.max(cv2.max(b, g), r)
+    changed = (cv2.blur(diff, (3, 3)) > DIFF_LEVEL).astype(np.uint8) * 255
+    fraction = cv2.countNonZero(changed) / changed.size
+    if fraction > STALE_FRACTION:
+        return Changes([], fraction)
+    # a die's pips, edges and shadow are separate specks when its body is like the tray: join them
+    k = max(3, int(min_side * 0.6)) | 1
+    joined = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, 8)
+    blobs = []
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if max(bw, bh) < min_side or area < 0.4 * min_side * min_side:
+            continue
+        mask = labels[y:y + bh, x:x + bw] == i
+        inscribed = 2.0 * float(cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
+        blobs.append(Blob(x, y, bw, bh, area, mask, inscribed))
+    return Changes(blobs, fraction)
+
+
+class EmptyTray:
+    """The empty tray's picture (small, float32), learnt from frames the caller knows are empty."""
+
+    def __init__(self, learn_rate: float = 0.2):
+        self.picture: np.ndarray | None = None
+        self.learn_rate = learn_rate  # how fast a still, empty tray's slow changes are followed
+
+    @property
+    def known(self) -> bool:
+        return self.picture is not None
+
+    def learn(self, small: np.ndarray, fresh: bool = False) -> None:
+        if fresh or self.picture is None or self.picture.shape != small.shape:
+            self.picture = small.astype(np.float32)
+        else:
+            cv2.accumulateWeighted(small, self.picture, self.learn_rate)
+
+    def forget(self) -> None:
+        self.picture = None
+
+
+@dataclass
+class DieCrop:
+    """A blob cut from the full-resolution tray, scaled by ``s`` so a die is about FACE_PX across."""
+
+    image: np.ndarray
+    mask: np.ndarray
+    origin: tuple[int, int]  # full-resolution tray pixel of the crop's (0, 0)
+    s: float
+    side_full: float  # the die side assumed, in full-resolution pixels
+    blob: Blob
+
+
+def estimate_side(blob: Blob, known_side: float | None) -> float:
+    """A die's side in small pixels: the blob's, or, when blobs join (touching dice, a die and its
+    shadow), at most the widest circle inside it; never far above a side measured before."""
+    est = min(math.sqrt(blob.area), 1.05 * blob.inscribed)
+    if known_side:
+        est = min(est, 1.15 * known_side)
+    return max(est, 1.0)
+
+
+def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
+    """The blob's box (with a margin) at full resolution, scaled so a die is FACE_PX across."""
+    f = view.scale
+    H, W = view.full.shape[:2]
+    side_full = side_small / f
+    pad = int(side_small * 0.3) + 2  # small pixels
+    X0, Y0 = max(0, int((blob.x - pad) / f)), max(0, int((blob.y - pad) / f))
+    X1 = min(W, int(math.ceil((blob.x + blob.w + pad) / f)))
+    Y1 = min(H, int(math.ceil((blob.y + blob.h + pad) / f)))
+    s = min(FACE_PX / max(side_full, 1.0), 4.0)
+    crop = view.full[Y0:Y1, X0:X1]
+    cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
+    crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    # the blob's mask in crop pixels: small (x, y) -> crop ((x / f - X0) * s, ...)
+    k = s / f
+    M = np.array([[k, 0, (blob.x - X0 * f) * k], [0, k, (blob.y - Y0 * f) * k]], np.float32)
+    mask = cv2.warpAffine(blob.mask.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    return DieCrop(crop, mask, (X0, Y0), s, side_full, blob)
+
+
+def read_die_crop(crop: DieCrop) -> list[Die]:
+    """The dice :func:`read_crop` finds in a crop, in full-resolution tray pixels."""
+    out = []
+    for r in read_crop(crop.image, crop.mask):
+        cx, cy = r.center
+        out.append(Die(r.value, (crop.origin[0] + cx / crop.s, crop.origin[1] + cy / crop.s),
+                       r.confidence, r.side / crop.s, r.reason))
+    return out
+
+
+def misjudged_side(dice: list[Die], crop: DieCrop) -> float | None:
+    """The side the readable dice measured (full pixels), if the crop's guess was off by > 20 %."""
+    sides = [d.side_px for d in dice if d.value is not None]
+    if not sides:
+        return None
+    measured = float(np.median(sides))
+    return measured if not 0.83 <= measured / crop.side_full <= 1.2 else None
