@@ -25,12 +25,14 @@ Every key, with its default (a config file may give any subset)::
 
     [inputs]                # the button boards (docs/button-boards.md)
     gpio_board = false      # buttons 1-6, Undo, Next and turn LEDs on the Pi's pins
-    gpio_pin_factory = "lgpio"
     gpio_buttons = {}       # name -> BCM pin; empty: the default map
     gpio_leds = {}
     gpio_press_ms = 3
     gpio_release_ms = 25
-    serial_board = ""       # "": none; "auto": the Pico by its USB id; a device path; "simulated"
+    gpio_pin_factory = "lgpio"  # "lgpio" on the Pi; "simulated": the board's twin (bouncing switches, no pins)
+    serial_board = ""       # "": none; "auto": the Pico by its USB id; a device path;
+                            # "simulated" (arcade-button twin) or "simulated-matrix" (key-matrix twin: 1-12, water)
+    game = "nessie-hunt"    # the game the boards and the dice camera play: a game id (nessie-companion games)
 
     [camera]                # the dice camera over the dice tray (docs/dice-camera.md)
     enabled = false
@@ -96,6 +98,7 @@ class Config:
     gpio_press_ms: float = 3.0
     gpio_release_ms: float = 25.0
     serial_board: str = ""
+    input_game: str = "nessie-hunt"
     # [camera]: the dice camera (docs/dice-camera.md)
     camera_enabled: bool = False
     camera_source: str = "auto"
@@ -118,7 +121,7 @@ class Config:
                 "game": ("database", "box", "players", "expeditions", "sponsor"),
                 "simulation": ("seed", "autoplay", "interval_s", "pause_after_human_s"),
                 "inputs": ("gpio_board", "gpio_pin_factory", "gpio_buttons", "gpio_leds", "gpio_press_ms",
-                           "gpio_release_ms", "serial_board"),
+                           "gpio_release_ms", "serial_board", "game"),
                 "voice": ("enabled", "voice", "speed", "volume", "wav_dir"),
                 "camera": ("enabled", "source", "width", "height", "tray", "expected_dice", "rest_frames", "fps"),
                 "board_camera": ("source",)}
@@ -128,7 +131,8 @@ class Config:
                   ("voice", "wav_dir"): "voice_wav_dir",
                   **{("camera", k): f"camera_{k}" for k in ("enabled", "source", "width", "height", "tray",
                                                              "expected_dice", "rest_frames", "fps")},
-                  ("board_camera", "source"): "board_camera_source"}
+                  ("board_camera", "source"): "board_camera_source",
+                  ("inputs", "game"): "input_game"}
 
     def voice_section(self) -> dict:
         return {key: getattr(self, attr) for (section, key), attr in self.ATTRIBUTES.items() if section == "voice"}

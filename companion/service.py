@@ -10,11 +10,12 @@ import dataclasses
 import logging
 
 from companion.box_profiles import load_box
-from companion.config import Config
+from companion.config import Config, ConfigError
 from companion.errors import CompanionError
 from companion.games import available_modules
-from companion.games.nessie_hunt import Advance, EndTurn, LogisticsDealt, NessieHunt, Throw
+from companion.games.nessie_hunt import NessieHunt
 from companion.inputs import DiceSource, InputEvent, VirtualDie
+from companion.inputs.routing import UNDO, device_action
 from companion.simulator import Autoplayer, default_setup
 from companion.store import EventStore
 from companion.table import Table
@@ -38,7 +39,10 @@ class Service:
             if module.__name__.endswith(".nessie_hunt"):
                 continue
             other = module.make_game()
-            self.tables[other.id] = Table(other, self.store)
+            self.tables[other.id] = Table(other, self.store, on_change=self._other_changed)
+        self.input_game = self.config.input_game
+        if self.input_game not in self.tables:
+            raise ConfigError(f"[inputs] game {self.input_game!r} is not a game here; games: {', '.join(self.tables)}")
         seed = None if self.config.seed == -1 else self.config.seed
         self.die = VirtualDie(seed)
         self.sources: list[DiceSource] = [self.die] + self._boards()
@@ -59,13 +63,14 @@ class Service:
 
     def _boards(self) -> list[DiceSource]:
         """The button boards the [inputs] config asks for; one that cannot start leaves the game going."""
-        from companion.inputs.gpio_board import GPIOBoard, GPIOBoardError
+        from companion.inputs.gpio_board import GPIOBoardError
         from companion.inputs.serial_board import SerialBoard
+        from companion.inputs.simulated_gpio import gpio_board_from_config
 
         inputs = dataclasses.asdict(self.config)
         boards = []
         try:
-            gpio = GPIOBoard.from_config(inputs)
+            gpio = gpio_board_from_config(inputs)  # the real board, or its twin for "simulated"
         except GPIOBoardError as exc:
             log.error("GPIO board not started: %s", exc)
             gpio = None
@@ -93,14 +98,27 @@ class Service:
             return None
 
     def _show_turn(self, view: dict) -> None:
+        """The turn LEDs show the expedition whose turn it is in the game the boards play (in the
+        other games the turn is a colour or a name with no LED: all out)."""
         for source in self.sources:
             show = getattr(source, "show_turn", None)
             if show is not None:
                 show(view.get("turn"))
 
+    def route_inputs(self, game_id: str) -> None:
+        """Send the boards' and dice camera's events to ``game_id``'s table from now on."""
+        if game_id not in self.tables:
+            raise ConfigError(f"no game {game_id!r}; games: {', '.join(self.tables)}")
+        self.input_game = game_id
+        self._show_turn(self.tables[game_id].view())
+
+    def _other_changed(self, view: dict, origin: str) -> None:
+        if getattr(self, "input_game", None) == view.get("game") and hasattr(self, "sources"):
+            self._show_turn(view)
+
     def _changed(self, view: dict, origin: str) -> None:
         self.voice.on_view(view, origin)  # never raises, never waits
-        if hasattr(self, "sources"):
+        if hasattr(self, "sources") and self.input_game == self.game.id:
             self._show_turn(view)  # the turn LEDs on the button boards
         if getattr(self, "autoplayer", None) is not None:
             self.autoplayer.noticed(origin)
@@ -111,22 +129,20 @@ class Service:
                                         outcome["points"][outcome["winner"]])
 
     def handle_input(self, event: InputEvent) -> dict | None:
-        """Feed a device's event to the table exactly as the on-screen buttons would."""
+        """Feed a device's event to the table of the game the boards play (``[inputs] game``),
+        exactly as the on-screen buttons would; one the game refuses shows on the device's health."""
+        table = self.tables[self.input_game]
         try:
-            if event.kind == "throw":
-                return self.table.submit(Throw(event.value, self._source_kind(event.source)), origin=event.source)
-            if event.kind == "undo":
-                return self.table.undo(origin=event.source)
-            # Next: whatever "go on" means now (a card settled at the table, end of a purchase turn, Next).
-            kinds = {a["type"] for a in self.table.view()["legal"]}
-            for kind, action in (("logistics-dealt", LogisticsDealt()), ("end-turn", EndTurn()), ("advance", Advance())):
-                if kind in kinds:
-                    return self.table.submit(action, origin=event.source)
-            return None
+            action = device_action(table.game, table.view(), event, self._source_kind(event.source))
+            if action is UNDO:
+                return table.undo(origin=event.source)
+            if action is None:
+                return None
+            return table.submit(action, origin=event.source)
         except CompanionError as exc:
             for source in self.sources:
                 if source.name == event.source or source.kind == event.source:
-                    source.fail(str(exc))
+                    source.refused(str(exc))
             log.info("input %s refused: %s", event, exc)
             return None
 

@@ -255,7 +255,7 @@ def test_custom_pin_map(factory):
 
 
 @pytest.mark.parametrize("buttons, leds, message", [
-    ({"7": 5}, {}, "unknown button"),
+    ({"13": 5}, {}, "unknown button"),  # 7-12 and water are allowed (a d12 pin map)
     ({}, {"scottish": 5}, "unknown LED"),
     ({"1": 40}, {}, "BCM GPIO number 2-27"),
     ({"1": 1}, {}, "BCM GPIO number 2-27"),

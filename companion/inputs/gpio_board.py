@@ -32,11 +32,13 @@ from typing import Callable, Mapping
 
 from companion.errors import CompanionError
 
-from .base import DiceSource, InputEvent
+from .base import WATER, DiceSource, InputEvent
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BUTTONS = {"1": 5, "2": 6, "3": 13, "4": 19, "5": 26, "6": 16, "undo": 20, "next": 21}
+#: every button a pin map may name: the d12 of the children's game needs 7-12 and the water symbol
+KNOWN_BUTTONS = (*DEFAULT_BUTTONS, "7", "8", "9", "10", "11", "12", "water")
 DEFAULT_LEDS = {"independent": 17, "japanese": 27, "british": 22, "american": 23}
 BCM_PINS = range(2, 28)  # the 40-pin header's GPIO2 .. GPIO27
 
@@ -57,8 +59,8 @@ class GPIOBoardError(CompanionError, ValueError):
 def validate_pins(buttons: Mapping[str, int], leds: Mapping[str, int]) -> None:
     """Raise :class:`GPIOBoardError` unless every name is known and every pin a distinct BCM GPIO."""
     for name in buttons:
-        if name not in DEFAULT_BUTTONS:
-            raise GPIOBoardError(f"unknown button {name!r}; buttons are {', '.join(DEFAULT_BUTTONS)}")
+        if name not in KNOWN_BUTTONS:
+            raise GPIOBoardError(f"unknown button {name!r}; buttons are {', '.join(KNOWN_BUTTONS)}")
     for name in leds:
         if name not in DEFAULT_LEDS:
             raise GPIOBoardError(f"unknown LED {name!r}; LEDs are {', '.join(DEFAULT_LEDS)}")
@@ -73,7 +75,8 @@ def validate_pins(buttons: Mapping[str, int], leds: Mapping[str, int]) -> None:
 
 def make_pin_factory(name: str = "lgpio"):
     """The gpiozero pin factory to use: ``"lgpio"`` (every Pi, the only one for a Pi 5), ``"mock"``
-    (gpiozero's MockFactory, the twin for the demo) or ``"default"`` (gpiozero's own choice).
+    (gpiozero's MockFactory, for tests only: the demo's twin is ``simulated_gpio.SimulatedGPIOBoard``)
+    or ``"default"`` (gpiozero's own choice).
 
     lgpio is imported here, not at module import, so a laptop without it still imports this module.
     """
@@ -141,7 +144,8 @@ class Debouncer:
 
 
 class GPIOBoard(DiceSource):
-    """Buttons 1-6, Undo and Next, and one LED per expedition on the Pi's GPIO header.
+    """Buttons 1-6, Undo and Next (and, if the pin map names them, 7-12 and the water symbol), and
+    one LED per expedition on the Pi's GPIO header.
 
     ``buttons``/``leds`` map names to BCM numbers (defaults above); ``pin_factory`` is a gpiozero
     factory or one of the names :func:`make_pin_factory` takes. Button edges arrive on gpiozero's
@@ -159,10 +163,6 @@ class GPIOBoard(DiceSource):
         validate_pins(buttons, leds)
         if not (0 < press_s <= 1 and 0 < release_s <= 1):
             raise GPIOBoardError(f"debounce times must be in (0, 1] s, got {press_s}, {release_s}")
-        from gpiozero import LED, DigitalInputDevice
-
-        factory = make_pin_factory(pin_factory) if isinstance(pin_factory, str) else pin_factory
-        self.pin_factory = factory
         self.buttons: dict = {}
         self.leds: dict = {}
         self._debouncers = {n: Debouncer(press_s, release_s) for n in buttons}
@@ -171,19 +171,31 @@ class GPIOBoard(DiceSource):
         self._stop = False
         self._thread: threading.Thread | None = None
         try:
-            for n, pin in buttons.items():
-                # DigitalInputDevice, not Button: Button adds a hold thread per button we do not use
-                button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=factory)
-                button.when_activated = lambda n=n: self._edge(n, True)
-                button.when_deactivated = lambda n=n: self._edge(n, False)
-                self.buttons[n] = button
-            for n, pin in leds.items():
-                self.leds[n] = LED(pin, pin_factory=factory)
+            self.pin_factory = self._claim_pins(buttons, leds, pin_factory)
+        except GPIOBoardError:
+            self._close_devices()
+            raise
         except Exception as exc:
             self._close_devices()
             raise GPIOBoardError(f"cannot claim the GPIO pins: {exc}") from None
-        self.health.details = {"pin_factory": type(factory).__name__, "buttons": buttons, "leds": leds,
+        self.health.details = {"pin_factory": type(self.pin_factory).__name__, "buttons": buttons, "leds": leds,
                                "turn": None}
+
+    def _claim_pins(self, buttons: Mapping[str, int], leds: Mapping[str, int], pin_factory):
+        """Fill :attr:`buttons` and :attr:`leds` with gpiozero devices whose edges reach
+        :meth:`_edge`; returns the pin factory. (The twin overrides only this.)"""
+        from gpiozero import LED, DigitalInputDevice
+
+        factory = make_pin_factory(pin_factory) if isinstance(pin_factory, str) else pin_factory
+        for n, pin in buttons.items():
+            # DigitalInputDevice, not Button: Button adds a hold thread per button we do not use
+            button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+            button.when_activated = lambda n=n: self._edge(n, True)
+            button.when_deactivated = lambda n=n: self._edge(n, False)
+            self.buttons[n] = button
+        for n, pin in leds.items():
+            self.leds[n] = LED(pin, pin_factory=factory)
+        return factory
 
     @classmethod
     def from_config(cls, inputs: Mapping) -> "GPIOBoard | None":
@@ -261,7 +273,7 @@ class GPIOBoard(DiceSource):
         if name in ("undo", "next"):
             event = InputEvent(name, None, self.name)
         else:
-            event = InputEvent("throw", int(name), self.name)
+            event = InputEvent("throw", name if name == WATER else int(name), self.name)
         try:
             self.emit(event)
         except Exception as exc:  # the callback's trouble must not kill the debounce thread
