@@ -48,6 +48,9 @@ class Service:
         self.sources: list[DiceSource] = [self.die] + self._boards()
         for source in self.sources:
             source.start(self.handle_input)
+        from companion.inputs.twin_control import start_for
+
+        self.twin_control = start_for(self.config.database, self.sources)  # `nessie-companion press` (twins only)
         from companion.board_camera import BoardCamera
 
         self.board_camera = BoardCamera(self.config.board_camera_source, self.box) if self.config.board_camera_source else None
@@ -170,6 +173,8 @@ class Service:
     def close(self) -> None:
         if self.autoplayer is not None:
             self.autoplayer.stop()
+        if self.twin_control is not None:
+            self.twin_control.close()
         for source in self.sources:
             source.close()
         for table in self.tables.values():

@@ -147,3 +147,42 @@ def test_a_press_counts_when_the_contact_settles_not_when_it_is_let_go(make_serv
     board.press("2", hold_s=10)  # held far longer than the test waits
     assert wait_for(lambda: service.table.view()["actions"] == before + 1, timeout=5)
     assert board.buttons["2"].closed  # still held: the action came from the press
+
+
+# -- pressing the twins from outside: `nessie-companion press` ----------------------------------
+
+
+def test_press_command_plays_on_the_running_demo_s_twins(make_service, capsys):
+    import os
+    import stat
+
+    from companion.cli import main
+    from companion.inputs.simulated_board import SimulatedSerialBoard
+    from companion.inputs.twin_control import socket_path
+
+    service = make_service(gpio_board=True, gpio_pin_factory="simulated", serial_board="simulated-matrix")
+    path = socket_path(service.config.database)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600  # only this user may press
+    [serial] = [s for s in service.sources if isinstance(s, SimulatedSerialBoard)]
+    assert serial.connected_event.wait(3)
+    before = service.table.view()["actions"]
+    assert main(["press", "4", "--database", service.config.database]) == 0
+    assert "ok gpio board (simulated)" in capsys.readouterr().out
+    assert wait_for(lambda: service.table.view()["actions"] == before + 1)
+    assert main(["press", "water", "--board", "serial", "--database", service.config.database]) == 0
+    assert wait_for(lambda: serial.health.details.get("refused") == 1)  # Nessie Hunt has no water face
+    assert main(["press", "water", "--board", "gpio", "--database", service.config.database]) == 2
+    assert "no button 'water'" in capsys.readouterr().out
+    service.close()
+    assert not path.exists()
+    assert main(["press", "4", "--database", service.config.database]) == 2
+    assert "no companion with a simulated board" in capsys.readouterr().err
+
+
+def test_no_control_socket_without_a_twin(make_service):
+    from companion.inputs.twin_control import answer, socket_path
+
+    service = make_service()
+    assert service.twin_control is None and not socket_path(service.config.database).exists()
+    assert answer(service.sources, "press 4") == "error no simulated board is running"
+    assert answer(service.sources, "jump 4").startswith("error say:")

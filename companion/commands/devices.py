@@ -156,6 +156,31 @@ def cmd_doctor(args) -> int:
     return status
 
 
+def cmd_press(args) -> int:
+    """Press buttons of the simulated boards of a running companion (demo or serve)."""
+    import sys
+    import time
+
+    from companion.config import Config, default_data_dir
+    from companion.inputs.twin_control import press, socket_path
+
+    database = args.database or (Config.from_file(args.config).database if args.config
+                                 else str(default_data_dir() / "demo.sqlite"))
+    path = socket_path(database)
+    status = 0
+    for i, button in enumerate(args.buttons):
+        if i:
+            time.sleep(args.gap)  # let the previous press be released and taken first
+        try:
+            reply = press(path, button, args.board or "")
+        except OSError as exc:
+            print(f"no companion with a simulated board at {path}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(reply)
+        status = status or (2 if reply.startswith("error") else 0)
+    return status
+
+
 def register(subparsers) -> None:
     s = subparsers.add_parser(
         "doctor", help="list input devices (GPIO, Pico serial board, cameras) and what is wrong",
@@ -166,3 +191,16 @@ def register(subparsers) -> None:
     s.add_argument("--pin-factory", default="lgpio", choices=("lgpio", "default", "mock"),
                    help="the gpiozero pin factory to try (default lgpio)")
     s.set_defaults(func=cmd_doctor)
+
+    s = subparsers.add_parser(
+        "press", help="press buttons on the simulated button boards of a running demo",
+        description="Press buttons on the twins of the GPIO and Pico boards (gpio_pin_factory = \"simulated\", "
+                    "serial_board = \"simulated\" or \"simulated-matrix\") of a companion running on this machine, "
+                    "e.g. `nessie-companion press 4 next`. Buttons: 1-6, undo, next; the key-matrix twin also "
+                    "7-12 and water.")
+    s.add_argument("buttons", nargs="+", metavar="BUTTON")
+    s.add_argument("--board", choices=("gpio", "serial"), help="which twin (default: the first that has the button)")
+    s.add_argument("--database", help="the running companion's database (default: the demo's)")
+    s.add_argument("--config", help="or the config file it was started with")
+    s.add_argument("--gap", type=float, default=0.15, help="seconds between presses (default 0.15)")
+    s.set_defaults(func=cmd_press)
