@@ -38,6 +38,8 @@ HAZE_LOG = 0.07  # ... in every channel by this much: a veil of glare
 HAZE_GROW_MM = 4.0
 GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
 GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
+SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
+# narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9
 DIM_LOG = -2.3
@@ -47,7 +49,9 @@ SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
 GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate: shade explains less than a sheet
 BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
 UNKNOWN_GROW_MM = 1.0
-LINE_GROW_MM = 3.0  # how far a colour seen on paper is followed into a printed line
+LINE_GROW_MM = 3.0
+LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
+NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too  # how far a colour seen on paper is followed into a printed line
 
 _LUT_LO, _LUT_HI, _LUT_N = -4.5, 1.0, 48
 
@@ -328,17 +332,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
         occluded_near = cv2.dilate(suspect.astype(np.uint8), np.ones((kk, kk), np.uint8)) > 0
     unk_hex = lay.per_hex_any(unknown)
-    # on printed lines the light is too dim and the drawing too rough for the full match: judge
-    # each expedition by the hue alone (the log-transmission less its grey part)
-    line_px = ~flat_area & valid & seen
-    chroma = cv2.blur(L, (3, 3))[line_px]
-    chroma -= chroma.mean(-1, keepdims=True)
-    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float32) / 255.0, 1e-3, 1.0))
-    tints -= tints.mean(-1, keepdims=True)
+    unk_e = {}
     for i, e in enumerate(EXPEDITIONS):
         has = ((code & (1 << i)) > 0) & seen & valid
         fit_masks[e] = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
-        unk_e = unk_hex
+        unk_e[e] = unk_hex
         kept = fit_masks[e]
         if occluded_near is not None:
             kept = _drop_mostly_in(kept, occluded_near, 0.25)
@@ -347,14 +345,30 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         alone = (code & 15) == (1 << i)
         kept = _drop_ghosts(kept, others, alone, int(round(3.5 * ppm)))
         dropped = fit_masks[e] & ~kept
+        kept = _drop_slivers(kept, unknown, int(round(SLIVER_CORE_MM * ppm)), int(round(3.5 * ppm)))
         fit_masks[e] = kept
         if dropped.any():  # what was dropped is not "uncovered" either
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            unk_e = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
+            unk_e[e] = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
+    # on printed lines the light is too dim and the drawing too rough for the full match: judge
+    # each expedition by the hue alone (the log-transmission less its grey part), after taking
+    # out the hue of the other expeditions' colour seen on the paper right beside the pixel
+    line_px = ~flat_area & valid & seen
+    chroma = cv2.blur(L, (3, 3))[line_px]
+    chroma -= chroma.mean(-1, keepdims=True)
+    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float32) / 255.0, 1e-3, 1.0))
+    tints -= tints.mean(-1, keepdims=True)
+    kn = np.ones((int(round(NEAR_MM * ppm)) * 2 + 1,) * 2, np.uint8)
+    near = {e: cv2.dilate(fit_masks[e].astype(np.uint8), kn)[line_px] for e in EXPEDITIONS}
+    for i, e in enumerate(EXPEDITIONS):
         m = fit_masks[e] & (lay.paper | lay.band)
         # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
+        rest = chroma.copy()
+        for j, o in enumerate(EXPEDITIONS):
+            if o != e and near[o].any():
+                rest -= near[o][:, None] * tints[j]
         allowed = np.zeros(flat_area.shape, np.uint8)
-        allowed[line_px] = (chroma @ tints[i]) / float(tints[i] @ tints[i]) > 0.5
+        allowed[line_px] = (rest @ tints[i]) / float(tints[i] @ tints[i]) > LINE_TINT_SHARE
         mm = m.astype(np.uint8)
         for _ in range(grow):
             mm = cv2.dilate(mm, cross) & (allowed | mm)
@@ -362,7 +376,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         masks[e] = m
         hit = lay.per_hex_any(m)
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
-        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
+        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e[e]) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
@@ -428,6 +442,24 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
     drop = (inside >= GHOST_INSIDE * total) & (solo < GHOST_ALONE * total)
     drop[0] = False
     return mask & ~drop[labels]
+
+
+def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int) -> np.ndarray:
+    """Remove parts of ``mask`` (joined across printed lines) nowhere ``core_px`` wide.
+
+    ``neutral`` (unseen pixels) counts as inside, so a sheet mostly hidden by glare keeps its
+    visible strip.
+    """
+    k = bridge_px | 1
+    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    if n <= 1:
+        return mask
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px | 1, core_px | 1))
+    core = cv2.erode((mask | neutral).astype(np.uint8), disc) > 0
+    has_core = np.bincount(labels[core & mask], minlength=n) > 0
+    has_core[0] = False
+    return mask & has_core[labels]
 
 
 def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: float = 8.0) -> np.ndarray:
