@@ -236,7 +236,24 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             failed.append(i)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed)
-    return _dedupe(dice)
+    return _doubt_odd_sizes(_dedupe(dice))
+
+
+def _doubt_odd_sizes(dice: list[Die]) -> list[Die]:
+    """A die read at a size far from the other dice's is made unreadable.
+
+    Dice in one photo are alike in size (a set, seen from one height); a reading at half the others'
+    size is a lone pip or a corner of a die read as a small one, not a small die.
+    """
+    for d in dice:
+        others = [o.side_px for o in dice if o is not d and o.value is not None]
+        if d.value is None or len(others) < 2:
+            continue
+        typical = float(np.median(others))
+        if not 0.65 <= d.side_px / max(typical, 1e-6) <= 1.5:
+            d.value, d.confidence = None, 0.0
+            d.reason = f"read at {d.side_px:.0f} px, the other dice are {typical:.0f} px"
+    return dice
 
 
 def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float,

@@ -200,6 +200,12 @@ def _consistent(pips: list[Pip]) -> list[Pip]:
     biggest = max(p.area for p in pips)
     med = float(np.median([p.area for p in pips if p.area >= 0.3 * biggest]))
     pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
+    if len(pips) == 2:
+        # a pip and a glare spot (lighter than the face, and far fainter than the pip): the spot
+        # goes, and the pip is read as a lone pip, which must then sit in the face's middle
+        faint, strong = sorted(pips, key=lambda p: p.contrast)
+        if faint.contrast < 0.5 * strong.contrast and faint.lighter > 5.0:
+            return [strong]
     if len(pips) <= 2:
         return pips
     # the die's pips are darker than its face or lighter: glare is always lighter
@@ -310,7 +316,10 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
     if len(pips) == 1:
         p = pips[0]
-        if any(b is not p and b.area >= 0.4 * p.area and b.contrast >= 0.4 * p.contrast for b in raw):
+        # a mark as contrasted as the pip is a pip whatever its size (a glare spot merged with the
+        # middle pip of a three is bigger than the real corner pips); a fainter one counts if large
+        if any(b is not p and ((b.area >= 0.4 * p.area and b.contrast >= 0.4 * p.contrast)
+                               or (b.area >= 0.15 * p.area and b.contrast >= 0.75 * p.contrast)) for b in raw):
             # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
             return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
@@ -341,7 +350,10 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
     alpha = fit_frame([complex(p.x, p.y) for p in pips])[3]
-    if _dropped_blob_on_a_pip_place(raw, pips, centre, alpha):
+    if _square_covered(filled, centre, alpha) < 0.7:
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           "the pips fit a face that is not there (pips of a side face taken?)", filled)
+    if _dropped_blob_on_a_pip_place(raw, pips, centre, alpha, value):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "a faint mark where a pip could be (glare on a pip?)", filled)
     if not _vacancies_empty(dist, centre, alpha, value, pips):
@@ -351,11 +363,24 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
 
 
 _GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
+# every layout in each of its four quarter-turns, as sets of pip places
+_PLACES = {n: [frozenset(complex(round((c * 1j ** k).real, 1), round((c * 1j ** k).imag, 1)) for c in LAYOUTS[n])
+               for k in range(4)] for n in LAYOUTS}
 
 
-def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex) -> bool:
+def _could_be_more(value: int, place: complex) -> bool:
+    """Would a pip at ``place`` beside the ``value`` read make a layout of more pips (a five that
+    lost its middle read as a four)? A mark where no larger value has a pip (the middle of a six,
+    a side's middle beside a five) cannot hide a pip: it is glare or a speck, not a doubt."""
+    have = _PLACES[value][0] | {place}
+    return any(have <= lay for n in range(value + 1, 7) for lay in _PLACES[n])
+
+
+def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex,
+                                 value: int | None = None) -> bool:
     """Was a blob left out (too small or too faint: a pip dimmed by glare) that sits on one of the
-    nine pip places of the fitted face? Then the value read may be short of a pip."""
+    nine pip places of the fitted face, where ``value`` could be short of a pip? (Places that no
+    larger value uses are not counted; with ``value`` None every place is.)"""
     if abs(alpha) < 1e-6:
         return False
     area = float(np.median([p.area for p in kept]))
@@ -364,9 +389,21 @@ def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex,
         if any(b is k for k in kept) or b.area < 0.3 * area or b.contrast < 0.4 * contrast:
             continue
         u = (complex(b.x, b.y) - beta) / alpha
-        if any(abs(u - g) < 0.2 for g in _GRID):
+        if any(abs(u - g) < 0.2 and (value is None or g in _PLACES[value][0] or _could_be_more(value, g))
+               for g in _GRID):
             return True
     return False
+
+
+def _square_covered(filled: np.ndarray, beta: complex, alpha: complex, k: float = 0.8) -> float:
+    """How much of the fitted face (its middle ``k`` of each side) the face region covers. Pips of
+    a tilted die's side face taken with some of the top face's fit a face larger than the die's,
+    hanging over the table or the side face."""
+    corners = [beta + alpha * k * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    square = np.zeros_like(filled)
+    cv2.fillConvexPoly(square, np.array([[round(z.real), round(z.imag)] for z in corners], np.int32), 255)
+    n = cv2.countNonZero(square)
+    return cv2.countNonZero(cv2.bitwise_and(square, filled)) / n if n else 0.0
 
 
 def _rect_frame(filled: np.ndarray) -> complex:
@@ -382,7 +419,8 @@ def _rect_frame(filled: np.ndarray) -> complex:
 def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int, pips: list[Pip]) -> bool:
     """Is every pip position the layout leaves empty really plain face? A five whose centre pip
     was lost, a three that lost its middle to glare, a six seen as a four: each shows a mark
-    where the value read has none, and is then not read at all."""
+    where the value read has none, and is then not read at all. (Only places where a pip would make
+    a larger value are looked at: a mark in the middle of a six is no missing pip.)"""
     if abs(alpha) < 2:
         return True
     occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
@@ -400,7 +438,7 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         patch = dist[y - r:y + r + 1, x - r:x + r + 1]
         yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
         mark = float(patch[(xx * xx + yy * yy) <= r * r].mean())
-        if mark > 0.5 * contrast:
+        if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
     return True
 

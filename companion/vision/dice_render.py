@@ -205,27 +205,39 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                  blur: str | None = None, touching: bool | None = None, die_px: float | None = None,
                  values: list[int] | None = None, glare: bool | None = None, jpeg: bool | None = None,
                  noise: float | None = None, positions: list[tuple[float, float, float]] | None = None,
-                 background: np.ndarray | None = None, rng: np.random.Generator | None = None) -> Scene:
+                 background: np.ndarray | None = None, rng: np.random.Generator | None = None,
+                 wide: bool = False) -> Scene:
     """Render one varied dice scene; every argument left ``None`` is drawn from ``seed``.
+
+    ``wide`` draws from broader ranges (see :class:`_Wide`: die size 20-120 px, tilt to 30 degrees,
+    a closer camera, pip size and shape, rounding, light, colour temperature, noise, JPEG, odd die
+    colours), so the reader is not only checked against the narrower default set it was tuned on.
+    The wide draws come from their own generator: the default renders of a seed do not change.
 
     ``size`` is (width, height); ``die_px`` the rough side of a die in pixels; ``blur`` one of
     "none", "gauss", "motion"; ``positions`` (x_mm, y_mm, yaw_rad) per die pins the layout (the
     streaming tests move dice that way); ``background`` a surface image to reuse between frames.
     """
     rng = rng if rng is not None else np.random.default_rng(seed)
+    wx = _Wide(np.random.default_rng([seed or 0, 8191])) if wide else None
     w, h = size or [(640, 480), (800, 600), (1024, 768), (1280, 720), (960, 720)][int(rng.integers(0, 5))]
+    if wx and size is None:
+        w, h = wx.size
     surface = surface or str(rng.choice(SURFACES))
     n = n_dice or int(rng.integers(1, 7))
     die_mm = 16.0
-    die_px = die_px or float(rng.uniform(0.055, 0.13) * min(w, h))
+    die_px = die_px or (wx.die_px(w, h) if wx else float(rng.uniform(0.055, 0.13) * min(w, h)))
     tilt = math.radians(tilt_deg if tilt_deg is not None else (0.0 if rng.random() < 0.4 else rng.uniform(3, 22)))
-    height = float(rng.uniform(250, 600))
+    if wx and tilt_deg is None:
+        tilt = wx.tilt
+    height = float(rng.uniform(250, 600)) if not wx else wx.height
     f = die_px * height / die_mm
     cam = _Camera(w, h, f, height, tilt, float(rng.uniform(0, 2 * math.pi)))
     touching = bool(rng.random() < 0.3) if touching is None else touching
 
     # surface in view: the table area the image covers (about), in mm
     half_w, half_h = w / 2 / f * height, h / 2 / f * height
+    styles_given = styles
     if styles is None:
         pool = list(DIE_STYLES)
         if rng.random() < 0.5:  # a set of one style, as often at a table
@@ -272,16 +284,21 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
     # image: surface, lighting
     img = background.astype(np.float32).copy() if background is not None else _surface(rng, surface, h, w)
     light = np.array([rng.uniform(-0.6, 0.6), rng.uniform(-0.6, 0.6), 1.0])
+    if wx:
+        light = wx.light
     light /= np.linalg.norm(light)
 
     dice_truth: list[DieTruth] = []
     order = sorted(range(n), key=lambda i: -np.linalg.norm(np.array([placed[i][0], placed[i][1], 0]) - cam.pos))
     rounding = float(rng.uniform(0.12, 0.3))
-    outline = _rounded_square(rounding)
     circ = _circle()
     pip_r = float(rng.uniform(0.13, 0.19))
     shadow_len = float(rng.uniform(0.1, 0.5))
     glare_on = bool(rng.random() < 0.35) if glare is None else glare
+    if wx:
+        rounding, circ, pip_r = wx.rounding, wx.pip_outline, wx.pip_r
+        glare_on = wx.glare if glare is None else glare
+    outline = _rounded_square(rounding)
 
     # shadows first, onto the surface
     shadow = np.zeros((h, w), np.float32)
@@ -301,6 +318,9 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
         style = styles[i]
         body, pip = (np.array(c, np.float32) for c in DIE_STYLES[style])
         body = np.clip(body + rng.normal(0, 8, 3), 0, 255)
+        if wx and styles_given is None and wx.odd_colour():
+            body, pip = wx.colours()
+            style = styles[i] = "other_colour"
         translucent = style.startswith("translucent")
         marbled = style.startswith("marbled")
         tilt_die = _rot("x", rng.normal(0, 0.03)) @ _rot("y", rng.normal(0, 0.03))
@@ -389,16 +409,19 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                     spot = np.zeros((rh, rw), np.float32)
                     # a specular patch: soft, often long, seldom as crisp or as round as a pip
                     gr = max(1.5, side * rng.uniform(0.05, 0.15))
+                    soft = 0.6 if not wx else wx.glare_softness
                     cv2.ellipse(spot, (int(gp[0, 0] - X0), int(gp[0, 1] - Y0)),
                                 (int(gr * rng.uniform(1.2, 2.2)), int(gr)),
                                 float(rng.uniform(0, 180)), 0, 360, 1.0, -1, cv2.LINE_AA)
-                    spot = cv2.GaussianBlur(spot, (0, 0), gr * 0.6) * face_mask * rng.uniform(0.3, 0.75)
+                    spot = cv2.GaussianBlur(spot, (0, 0), gr * soft) * face_mask * rng.uniform(0.3, 0.75)
                     layer = layer * (1 - spot[..., None]) + 250 * spot[..., None]
         img[Y0:Y1, X0:X1] = under * (1 - alpha[..., None]) + layer * alpha[..., None]
 
     # camera: exposure, white balance, vignette, blur, noise, JPEG
     img *= rng.uniform(0.8, 1.15)
     img *= (1 + rng.normal(0, 0.04, 3)).astype(np.float32)
+    if wx:
+        img = wx.camera(img)
     if rng.random() < 0.5:
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         rr = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w * w / 4 + h * h / 4)
@@ -414,15 +437,89 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                                                             float(rng.uniform(0, 180)), 1.0), (length, length))
         img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
     sigma = noise if noise is not None else float(rng.uniform(0, 6))
+    if wx and noise is None:
+        sigma = wx.noise_sigma
     if sigma > 0:
         img += rng.normal(0, sigma, img.shape).astype(np.float32)
+    if wx and noise is None:
+        img = wx.grain(img)
     out = np.clip(img, 0, 255).astype(np.uint8)
     if jpeg if jpeg is not None else rng.random() < 0.6:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 95))])
+        quality = int(rng.integers(45, 95)) if not wx else wx.jpeg_quality
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     params = {"surface": surface, "tilt": round(math.degrees(tilt), 1), "blur": blur,
-              "touching": any(touching_flags), "size": (w, h), "die_px": round(die_px, 1), "seed": seed}
+              "touching": any(touching_flags), "size": (w, h), "die_px": round(die_px, 1), "seed": seed,
+              "wide": wide}
     return Scene(out, dice_truth, params)
+
+
+class _Wide:
+    """The broader draws of ``render_scene(wide=True)``, from a generator of their own.
+
+    Drawn up front (so the default generator's sequence is untouched): image size, die size 20-120
+    px (at least 3.5 % of the short side, the reader's smallest), camera tilt to 30 degrees and a
+    closer camera (stronger perspective), pip size and outline (round to squarish, few or many
+    sides), corner rounding, light from low angles, colour temperature, a lamp to one side, sensor
+    noise with colour grain, JPEG 30-95 and a quarter of the dice in odd body colours.
+    """
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.size = [(640, 480), (800, 600), (1280, 720), (1600, 1200), (1920, 1080)][int(rng.integers(0, 5))]
+        self.tilt = 0.0 if rng.random() < 0.35 else math.radians(rng.uniform(2, 30))
+        self.height = float(rng.uniform(150, 700))
+        self.light = np.array([rng.uniform(-1.3, 1.3), rng.uniform(-1.3, 1.3), 1.0])
+        self.light /= np.linalg.norm(self.light)
+        self.rounding = float(rng.uniform(0.05, 0.4))
+        self.pip_r = float(rng.uniform(0.10, 0.22))
+        sides, squareness = int(rng.choice([8, 14, 24])), float(rng.uniform(0, 0.6))
+        a = np.linspace(0, 2 * math.pi, sides, endpoint=False) + rng.uniform(0, math.pi)
+        # a superellipse between a circle (0) and a rounded square (0.6): moulded pips are not all round
+        ex = 2 / (2 + 6 * squareness)
+        self.pip_outline = np.stack([np.sign(np.cos(a)) * np.abs(np.cos(a)) ** ex,
+                                     np.sign(np.sin(a)) * np.abs(np.sin(a)) ** ex], 1)
+        self.glare = bool(rng.random() < 0.45)
+        self.glare_softness = float(rng.uniform(0.25, 0.8))  # glossy dice give crisper highlights
+        self.kelvin = float(rng.uniform(-1, 1))  # -1 warm (tungsten) .. 1 cool (daylight, shade)
+        self.side_lamp = rng.random() < 0.4
+        self.noise_sigma = float(rng.uniform(0, 10))
+        self.chroma = float(rng.uniform(0, 4))
+        self.jpeg_quality = int(rng.integers(30, 96))
+
+    def die_px(self, w: int, h: int) -> float:
+        lo, hi = max(20.0, 0.035 * min(w, h)), min(120.0, 0.2 * min(w, h))
+        return float(math.exp(self.rng.uniform(math.log(lo), math.log(max(hi, lo + 1)))))
+
+    def odd_colour(self) -> bool:
+        return bool(self.rng.random() < 0.25)
+
+    def colours(self) -> tuple[np.ndarray, np.ndarray]:
+        """A die body of any hue and lightness, with white or black pips, whichever shows."""
+        hsv = np.uint8([[[self.rng.integers(0, 180), self.rng.integers(40, 256), self.rng.integers(40, 256)]]])
+        body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        light = float(body @ np.array([0.114, 0.587, 0.299]))
+        pip = np.full(3, 25.0 if light > 130 else 235.0, np.float32)
+        return body, pip
+
+    def camera(self, img: np.ndarray) -> np.ndarray:
+        h, w = img.shape[:2]
+        t = self.kelvin
+        img = img * np.array([1 + 0.12 * t, 1.0, 1 - 0.12 * t], np.float32)  # BGR
+        if self.side_lamp:
+            ang = self.rng.uniform(0, 2 * math.pi)
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            ramp = ((xx / w - 0.5) * math.cos(ang) + (yy / h - 0.5) * math.sin(ang)) + 0.5
+            img = img * (1 - self.rng.uniform(0.1, 0.4) * np.clip(ramp, 0, 1))[..., None]
+        return img
+
+    def grain(self, img: np.ndarray) -> np.ndarray:
+        """Colour noise in blotches a few pixels across, as a small sensor's demosaicing leaves."""
+        if self.chroma <= 0.2:
+            return img
+        h, w = img.shape[:2]
+        blot = self.rng.normal(0, self.chroma, (h // 2 + 1, w // 2 + 1, 3)).astype(np.float32)
+        return img + cv2.resize(blot, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def surface_image(seed: int, size: tuple[int, int] = (640, 480), surface: str | None = None) -> np.ndarray:
