@@ -136,7 +136,7 @@ class Service:
         exactly as the on-screen buttons would; one the game refuses shows on the device's health."""
         table = self.tables[self.input_game]
         try:
-            action = device_action(table.game, table.view(), event, self._source_kind(event.source))
+            action = device_action(table.game, lambda: table.view()["legal"], event, self._source_kind(event.source))
             if action is UNDO:
                 return table.undo(origin=event.source)
             if action is None:

@@ -1,6 +1,6 @@
 """What a device's event means in each game: the bridge from buttons and dice to the tables.
 
-Pure (no I/O): :func:`device_action` takes the game, the table's view and an :class:`InputEvent`
+Pure (no I/O): :func:`device_action` takes the game, what is legal now and an :class:`InputEvent`
 and returns the action to submit, :data:`UNDO`, or raises :class:`DeviceRefused` saying why the
 event has no place in this game now. The rules still judge every action it returns.
 
@@ -16,13 +16,14 @@ count with its three dice) refuse throws with the reason, so a press is shown, n
 
     >>> from companion.games.loch_ness_obert import make_game
     >>> obert = make_game()
-    >>> device_action(obert, {"legal": [{"type": "roll"}]}, InputEvent("throw", "water", "pico"), "serial")
+    >>> device_action(obert, lambda: [{"type": "roll"}], InputEvent("throw", "water", "pico"), "serial")
     Roll(value='water', source='serial')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from companion.errors import CompanionError
 
@@ -62,10 +63,12 @@ def takes_throws(game_id: str) -> bool:
     return route is not None and route.throw is not None
 
 
-def device_action(game, view: dict, event: InputEvent, source_kind: str):
-    """The action ``event`` stands for in ``game`` (whose table shows ``view``), or :data:`UNDO`.
+def device_action(game, legal: Callable[[], list[dict]], event: InputEvent, source_kind: str):
+    """The action ``event`` stands for in ``game``, or :data:`UNDO`.
 
-    ``source_kind`` is the log's word for the device ("gpio", "serial", "camera", ...).
+    ``legal()`` gives the legal actions now (the view's ``legal`` list); it is called only for
+    Next, so a throw costs no view. ``source_kind`` is the log's word for the device ("gpio",
+    "serial", "camera", ...).
     """
     route = ROUTES.get(game.id)
     if event.kind == "undo":
@@ -79,8 +82,8 @@ def device_action(game, view: dict, event: InputEvent, source_kind: str):
             shown = "the water symbol" if event.value == "water" else f"a {event.value}"
             raise DeviceRefused(f"{game.name} is played with {route.die}: {shown} is not on it")
         return game.parse_action({"type": route.throw, "value": event.value, "source": source_kind})
-    legal = {entry["type"] for entry in view.get("legal", ())}
+    kinds = {entry["type"] for entry in legal()}
     for kind in route.next:
-        if kind in legal:
+        if kind in kinds:
             return game.parse_action({"type": kind})
     return None  # Next with nothing to go on: nothing happens, as with the on-screen button

@@ -6,8 +6,8 @@ line, one answer per line::
 
     press <button> [gpio|serial]   ->   ok <board name>   |   error <reason>
 
-The socket is created with mode 0600: only the user running the companion can press (see
-docs/security.md); on the LAN nothing is opened. Presses go through the twin's whole path
+The socket is created with mode 0600: only the user running the companion can press, and a UNIX
+socket is never reachable from the LAN. Presses go through the twin's whole path
 (bouncing contacts and debounce, or the firmware and the pty), never straight to the table.
 """
 

@@ -5,6 +5,11 @@ gpiozero's own ``when_pressed`` on the same kind of pin, no debounce. Serial: fr
 logic queueing a press (``Board.press``) to our callback, through the pty, parsing, ordering and
 acknowledging; baseline: one line written to a pty master and read back with pyserial. Targets
 (issue 4): GPIO 5 ms and serial 10 ms at the 99th percentile.
+
+"-> action appended" rows go on through the service to the table: a d12 throw (GPIO button 7 on
+a d12 pin map; the Pico key matrix's 11) becomes Loch Ness (Obert)'s roll, judged by the rules,
+written to SQLite and published; the clock stops when ``Service.handle_input`` returns. Each
+roll is then undone (not timed) so the next press is legal again.
 """
 
 from __future__ import annotations
@@ -105,10 +110,94 @@ def _serial():
     return base, ours
 
 
+def _obert_service(tmp):
+    from companion.config import Config
+    from companion.service import Service
+
+    service = Service(Config(database=os.path.join(tmp, "bench.sqlite"), input_game="loch-ness-obert"))
+    table = service.tables["loch-ness-obert"]
+    table.new_game(table.game.parse_action({"type": "new-game", "players": ["red", "yellow"]}))
+    while "roll" not in {a["type"] for a in table.view()["legal"]}:
+        place = next(a for a in table.view()["legal"] if a["type"] == "place-photographer")
+        table.submit(table.game.parse_action({"type": "place-photographer", "area": place["fields"][0]["choices"][0]}))
+    return service, table
+
+
+def _to_table(board, press, release, service, table, settle_s):
+    """Press, wait until the action is appended, release, undo; the times from press to appended."""
+    appended = threading.Event()
+    started, times = [0.0], []
+
+    def callback(event):
+        if service.handle_input(event) is not None and event.kind == "throw":
+            times.append(time.perf_counter() - started[0])
+            appended.set()
+
+    board.start(callback)
+    if hasattr(board, "connected_event") and not board.connected_event.wait(5):
+        raise RuntimeError(f"board not connected: {board.health.as_dict()}")
+    for _ in range(N):
+        appended.clear()
+        before = table.version
+        started[0] = time.perf_counter()
+        press()
+        if not appended.wait(2):
+            raise RuntimeError(f"no action appended: {board.health.as_dict()}")
+        release()
+        time.sleep(settle_s)
+        if table.version != before + 1:
+            raise RuntimeError("the press was not appended exactly once")
+        table.undo()
+    return times
+
+
+def _gpio_to_table(tmp):
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.inputs.gpio_board import GPIOBoard
+
+    service, table = _obert_service(tmp)
+    factory = MockFactory()
+    board = GPIOBoard({"7": 5, "water": 6}, {}, pin_factory=factory)
+    pin = factory.pin(5)
+    try:
+        return _to_table(board, pin.drive_low, pin.drive_high, service, table, 0.03)  # past the release window
+    finally:
+        board.close()
+        service.close()
+
+
+def _serial_to_table(tmp):
+    from companion.inputs.serial_board import SerialBoard
+    from companion.inputs.simulated_board import VirtualSerialBoard
+
+    service, table = _obert_service(tmp)
+    twin = VirtualSerialBoard(layout="matrix")
+    twin.plug()
+    board = SerialBoard(twin.port)
+
+    def press():
+        with twin._lock:  # the frame is queued here and sent by the twin's 1 ms loop
+            twin.board.press("11", int(time.monotonic() * 1000))
+
+    try:
+        return _to_table(board, press, lambda: None, service, table, 0.0)
+    finally:
+        board.close()
+        twin.close()
+        service.close()
+
+
 def run():
+    import tempfile
+
     base, ours = _gpio()
     yield _fmt("gpio baseline (gpiozero when_pressed, no debounce)", base)
     yield _fmt("gpio board press -> callback (3 ms debounce included)", ours, 5, base)
     base, ours = _serial()
     yield _fmt("serial baseline (one line through a pty, pyserial readline)", base)
     yield _fmt("serial board event -> callback (virtual board's 1 ms loop included)", ours, 10, base)
+    with tempfile.TemporaryDirectory() as tmp:
+        yield _fmt("gpio d12 button 7 -> Obert roll appended (debounce, rules, SQLite)", _gpio_to_table(tmp), 5)
+    with tempfile.TemporaryDirectory() as tmp:
+        yield _fmt("serial key matrix 11 -> Obert roll appended (pty, rules, SQLite)", _serial_to_table(tmp), 10)
