@@ -1,28 +1,45 @@
-"""Which sheets lie on the loch: fit each expedition's equipment shapes to its colour.
+"""Which sheets lie on the loch: explain one expedition's colour with its equipment shapes.
 
-For one expedition's colour mask on the board plane, every equipment outline is tried at every
-turn (template matching over the plane, a fine local search after): a pose scores the pixels of
-the colour it covers, less the plainly uncoloured, visible pixels it covers.  Parts of a sheet
-outside the measured area (over land, out of view) cost nothing, so a sheet half off the loch still
-fits.  The best shape and pose explain the blob; what is left over is fitted again (two of one's
-own sheets overlapping, or side by side).
+A sheet lets no uncoloured paper show inside its outline, so a pose is scored by the colour it
+explains that no sheet found so far explains, less a heavy penalty (``UNCOLOURED_COST``) for every
+visible, plainly uncoloured pixel it covers.  Pixels nobody can see (printed lines, glare, a hand,
+out of view) cost and earn nothing, so a sheet half hidden or half off the board still fits.
+
+Greedy search: take the biggest unexplained blob of colour, try every shape at every turn over it
+(template matching on a coarse grid), refine the best pose on a finer grid, mark the colour it
+explains, repeat.  Two overlapping sheets of one colour merge into one blob; the penalty keeps a
+bigger shape from spanning both (it would cover uncoloured paper), and each is found in turn.
+
+Each sheet carries a confidence: how much better its shape explains the colour than the best
+other shape does.  A sheet whose shape is not clearly the best is reported *unidentified*
+(``identified`` false), never as a type the fit is unsure of.
 
 Pure numpy/OpenCV on masks; no I/O.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
-from .sheets import SheetPose, place
+from .sheets import SheetPose, place, symmetry_deg
 
-COARSE_PPM = 1.0
+COARSE_PPM = 0.5  # template search grid (2 mm pixels): cheap, and every shape still spans 5+ pixels
+FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
 ANGLE_STEP = 6.0
-MIN_SHEET_MM2 = 25.0
+UNCOLOURED_COST = 4.0  # a sheet never shows plain paper: one such pixel outweighs four coloured
+MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliver
+MIN_PURITY = 0.8  # share of a fitted sheet's visible outline that must show the colour
+UNSEEN_COST = 0.05  # mm2 of a sheet nobody saw: a little against, so slivers don't grow sheets into the dark
+COARSE_UNCOLOURED_COST = 1.0
+LEAD_SHARE = 0.5  # shapes scoring this share of the coarse winner are refined before choosing
+MAX_REFINED = 3
+MIN_CONFIDENCE = 0.3  # see _confidence
+SMALL_SHEET_MM = 15.0  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
+EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurred edge
 
 
 @dataclass
@@ -30,145 +47,257 @@ class FittedSheet:
     pose: SheetPose
     score: float  # fraction of the visible outline that shows the colour (1 = perfect)
     visible_mm2: float  # area of the outline inside the measured, seen part of the board
+    confidence: float = 1.0  # lead of this shape over the best other shape (0 = a tie, 1 = no rival)
+    identified: bool = True  # False: a sheet is there, but which equipment is not clear
 
     def to_json(self) -> dict:
-        return {**self.pose.to_json(), "fit": round(self.score, 3), "visible_mm2": round(self.visible_mm2, 1)}
+        return {**self.pose.to_json(), "fit": round(self.score, 3), "visible_mm2": round(self.visible_mm2, 1),
+                "confidence": round(self.confidence, 3), "identified": self.identified}
 
 
-def _raster(poly_px: np.ndarray, shape) -> np.ndarray:
-    m = np.zeros(shape, np.uint8)
-    cv2.fillPoly(m, [np.round(poly_px * 16).astype(np.int32)], 1, lineType=cv2.LINE_8, shift=4)
-    return m
-
-
-def _template(shape_mm, angle: float, ppm: float):
-    """The outline rasterised at an angle: (mask, offset of the pose origin in the mask, in px)."""
-    poly = place(shape_mm, 0.0, 0.0, angle) * ppm
+@lru_cache(maxsize=4096)
+def _template(shape: tuple, angle: float, ppm: float):
+    """The outline rasterised at an angle: (float mask, offset of the pose origin in the mask, in px)."""
+    poly = place(shape, 0.0, 0.0, angle) * ppm
     lo = np.floor(poly.min(0)) - 1
     hi = np.ceil(poly.max(0)) + 2
     size = (hi - lo).astype(int)
-    m = _raster(poly - lo - 0.5, (size[1], size[0]))
+    m = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(m, [np.round((poly - lo - 0.5) * 16).astype(np.int32)], 1, shift=4)
     return m.astype(np.float32), -lo
 
 
+@lru_cache(maxsize=64)
+def _area(shape: tuple) -> float:
+    pts = np.asarray(shape, float)
+    return float(abs(np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1))) / 2)
+
+
+def _fill(poly_px: np.ndarray, shape) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(poly_px * 16).astype(np.int32)], 1, shift=4)
+    return m
+
+
 def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x0: float, y0: float,
-                   ppm: float, candidates=None, max_sheets: int = 12) -> list[FittedSheet]:
-    """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm)."""
-    types = candidates or list(box.equipment)
-    # printed lines (not plain paper) split a sheet's colour into cells: bridge them
-    k = int(round(3.5 * ppm)) | 1
-    closed = cv2.morphologyEx(colour.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)) > 0
-    colour = colour | (closed & ~seen)
-    # coarse grid
-    f = COARSE_PPM / ppm
+                   ppm: float, candidates=None, max_sheets: int = 12,
+                   unidentified: bool = False) -> list[FittedSheet]:
+    """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm).
+
+    Only sheets whose equipment is clear are returned, unless ``unidentified`` asks for the others
+    too (``FittedSheet.identified`` false): a caller that credits evidence by equipment must not
+    take their type at its word.
+    """
+    types = list(candidates or box.equipment)
+    shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
     h, w = colour.shape
-    cw, ch = max(1, int(round(w * f))), max(1, int(round(h * f)))
-    C = cv2.resize(colour.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-    S = cv2.resize(seen.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-    remaining = colour.copy()
+    fw, fh = max(1, int(round(w * FINE_PPM / ppm))), max(1, int(round(h * FINE_PPM / ppm)))
+    C = cv2.resize(colour.astype(np.float32), (fw, fh), interpolation=cv2.INTER_AREA)
+    S = cv2.resize(seen.astype(np.float32), (fw, fh), interpolation=cv2.INTER_AREA)
+    grid = _Grid(C, np.maximum(S - C, 0.0), x0, y0, FINE_PPM)
     out: list[FittedSheet] = []
-    min_px = MIN_SHEET_MM2 * ppm * ppm
-    for _ in range(max_sheets):
-        n, labels, stats, _c = cv2.connectedComponentsWithStats(remaining.astype(np.uint8), connectivity=8)
-        if n <= 1:
+    min_px = MIN_SHEET_MM2 * FINE_PPM ** 2
+    for _ in range(max_sheets * 3):
+        if len(out) >= max_sheets:
             break
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        if stats[k, cv2.CC_STAT_AREA] < min_px:
+        blob = grid.largest_blob()
+        if blob is None or blob[1] < min_px:
             break
-        blob = labels == k
-        Cr = cv2.resize(blob.astype(np.float32), (cw, ch), interpolation=cv2.INTER_AREA)
-        best = _coarse(box, types, Cr, C, S, x0, y0, COARSE_PPM)
-        if best is None:
-            remaining &= ~blob
+        found = _search(grid, shapes, blob[0])
+        if found is None:
+            grid.drop(blob[0])
             continue
-        eq, x, y, ang = best
-        pose, score, visible = _refine(box, eq, x, y, ang, remaining & blob, colour, seen, x0, y0, ppm)
-        poly = (place(box.equipment[eq].shape, pose.x, pose.y, pose.angle_deg) - [x0, y0]) * ppm - 0.5
-        explained = _raster(poly, colour.shape) > 0
-        grow = int(round(1.0 * ppm)) * 2 + 1
-        explained = cv2.dilate(explained.astype(np.uint8), np.ones((grow, grow), np.uint8)) > 0
-        before = remaining.sum()
-        remaining &= ~explained
-        if (blob & explained).sum() < 0.5 * (blob.sum()):
-            remaining &= ~blob
-        if score > 0.6 and visible >= MIN_SHEET_MM2:
-            out.append(FittedSheet(SheetPose(expedition, eq, pose.x, pose.y, pose.angle_deg), score, visible))
-        else:
-            remaining &= ~blob
-        if remaining.sum() >= before:
-            remaining &= ~blob
-    return out
+        refined, eq = found
+        gain, (x, y, ang) = refined[eq]
+        good, visible = grid.coverage(shapes[eq], x, y, ang)
+        purity = good / max(visible, 1e-9)
+        if gain < min_px or purity < MIN_PURITY:
+            grid.drop(blob[0])
+            continue
+        confidence = _confidence(grid, shapes, refined, eq, visible)
+        grid.explain(shapes[eq], x, y, ang)
+        pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
+        out.append(FittedSheet(pose, float(purity), visible / FINE_PPM ** 2, float(confidence),
+                               confidence >= MIN_CONFIDENCE))
+    return out if unidentified else [f for f in out if f.identified]
 
 
-def _coarse(box, types, Cr, C, S, x0, y0, ppm):
-    """Best (equipment, x, y, angle) by template matching on the coarse grid."""
-    # reward: the blob's colour; penalty: visible pixels with no colour of this expedition at all
-    W = (2.0 * Cr - S * (1.0 - C)).astype(np.float32)
-    ys, xs = np.nonzero(Cr > 0.25)
-    if len(xs) == 0:
-        return None
-    bx0, bx1, by0, by1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
-    best = None
-    for eq in types:
-        shape = box.equipment[eq].shape
-        for ang in np.arange(0.0, 360.0, ANGLE_STEP):
-            T, off = _template(shape, float(ang), ppm)
+def _confidence(grid: "_Grid", shapes, refined, eq, visible_px) -> float:
+    """How clearly the chosen shape beats the runner-up: 0 (a tie) .. 1 (no rival at all).
+
+    Judged on the evidence alone (colour explained, paper shown), not on the preference for small
+    unseen parts: a patch of colour next to the dark fits a small shape and a large one running
+    into the dark equally well.  The lead is weighed against what a one-pixel band round the sheet
+    could account for (blur, a slightly wrong pose), about ``4 sqrt(visible)`` pixels: a lead of
+    that size gives 0.5.
+    """
+    mine = grid.evidence(shapes[eq], *refined[eq][1])
+    rival = max((grid.evidence(shapes[t], *p) for t, (_g, p) in refined.items() if t != eq), default=0.0)
+    lead = max(mine - max(rival, 0.0), 0.0)
+    band = 4.0 * np.sqrt(max(visible_px, 1.0))
+    return float(lead / (lead + band))
+
+
+class _Grid:
+    """The fine grid: colour not yet explained (``U``) and visible uncoloured paper (``B``), as fractions."""
+
+    def __init__(self, C, B, x0, y0, ppm):
+        self.U, self.B, self.C = C.copy(), B, C
+        # paper right beside the colour is where the edge blurs and the colour measurement wavers:
+        # it costs as much as colour earns there (the pose settles on the edge, not inside it);
+        # further off, a sheet showing paper is plainly wrong and pays the full cost
+        near = cv2.dilate((C > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
+        self.x0, self.y0, self.ppm = x0, y0, ppm
+
+    def largest_blob(self):
+        """(bbox in fine px (x, y, w, h), unexplained colour in it, px) of the biggest patch of colour."""
+        m = (self.U > 0.5).astype(np.uint8)
+        # printed lines split a sheet's colour into cells: bridge them
+        m = cv2.dilate(m, np.ones((5, 5), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n <= 1:
+            return None
+        sums = np.bincount(labels.ravel(), weights=self.U.ravel(), minlength=n)
+        sums[0] = 0
+        k = int(np.argmax(sums))
+        return tuple(int(v) for v in stats[k, :4]), float(sums[k])
+
+    def drop(self, bbox) -> None:
+        x, y, w, h = bbox
+        self.U[y:y + h, x:x + w] = 0
+
+    def _poly(self, shape, x, y, ang):
+        return (place(shape, x, y, ang) - [self.x0, self.y0]) * self.ppm - 0.5
+
+    def _window(self, poly, pad=1):
+        h, w = self.U.shape
+        lo = np.maximum(np.floor(poly.min(0)).astype(int) - pad, 0)
+        hi = np.minimum(np.ceil(poly.max(0)).astype(int) + pad + 1, [w, h])
+        return lo, hi
+
+    def sums(self, shape, x, y, ang) -> tuple[float, float, float, float]:
+        """(unexplained colour, visible uncoloured paper, all colour, cost of that paper) under the outline."""
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly)
+        if (hi <= lo).any():
+            return 0.0, 0.0, 0.0, 0.0
+        # anti-aliased: a pixel counts by the share of it inside the outline, so the score moves
+        # smoothly with the pose and the local search can settle to a fraction of a pixel
+        m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+        cv2.fillPoly(m, [np.round((poly - lo) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        wgt = m.astype(np.float32) * (1 / 255)
+        win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
+        return (float(np.vdot(self.U[win], wgt)), float(np.vdot(self.B[win], wgt)),
+                float(np.vdot(self.C[win], wgt)), float(np.vdot(self.P[win], wgt)))
+
+    def gain(self, shape, x, y, ang) -> float:
+        """Evidence for a sheet here, less a little for every pixel of it nobody saw (the smallest
+        explanation of the colour is the likeliest)."""
+        u, b, c, p = self.sums(shape, x, y, ang)
+        unseen = max(_area(shape) * self.ppm ** 2 - b - c, 0.0)
+        return u - p - UNSEEN_COST * unseen
+
+    def evidence(self, shape, x, y, ang) -> float:
+        """Colour explained less the penalty for paper shown: what the photo says, unseen parts aside."""
+        u, _b, _c, p = self.sums(shape, x, y, ang)
+        return u - p
+
+    def coverage(self, shape, x, y, ang) -> tuple[float, float]:
+        """(coloured, visible) pixels under the outline."""
+        _u, b, c, _p = self.sums(shape, x, y, ang)
+        return c, c + b
+
+    def explain(self, shape, x, y, ang) -> None:
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly, pad=4)
+        m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
+        k = int(round(EXPLAIN_GROW_MM * self.ppm)) * 2 + 1
+        m = cv2.dilate(m, np.ones((k, k), np.uint8)) > 0
+        self.U[lo[1]:hi[1], lo[0]:hi[0]][m] = 0
+
+    def refine(self, shape, x, y, ang):
+        """Local search from a coarse pose: (x, y, angle, gain) at the best gain found.
+
+        The sheet turns about its middle, not its point: a turn about the point would swing the
+        far end by centimetres and pull the pose off the colour.
+        """
+        mid = np.asarray(shape, float).mean(0)
+
+        def pose(cx, cy, a):
+            off = place([mid], 0.0, 0.0, a)[0]
+            return cx - off[0], cy - off[1], a
+
+        c0 = place([mid], x, y, ang)[0]
+        # the coarse angle is only good to its step; a small sheet's (a few coarse pixels) not at all
+        radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
+        span = symmetry_deg(shape) / 2 if radius < SMALL_SHEET_MM else 1.5 * ANGLE_STEP
+        angles = ang + np.arange(-span, span + 1e-9, 1.5)
+        gains = [self.gain(shape, *pose(c0[0], c0[1], a)) for a in angles]
+        cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
+        best = max(gains)
+        for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75), (0.12, 0.35)):
+            improved = True
+            while improved:
+                improved = False
+                for d in ((step_xy, 0, 0), (-step_xy, 0, 0), (0, step_xy, 0), (0, -step_xy, 0),
+                          (0, 0, step_a), (0, 0, -step_a)):
+                    cand = (cur[0] + d[0], cur[1] + d[1], cur[2] + d[2])
+                    g = self.gain(shape, *pose(*cand))
+                    if g > best:
+                        cur, best, improved = cand, g, True
+        return (*pose(*cur), best)
+
+
+def _search(grid: _Grid, shapes, bbox):
+    """Template search over one blob on the coarse grid, then the leading shapes refined on the fine grid.
+
+    Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
+    """
+    f = COARSE_PPM / grid.ppm
+    h, w = grid.U.shape
+    size = (max(1, int(round(w * f))), max(1, int(round(h * f))))
+    # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
+    # shape would ever score; the fine grid judges with the full one
+    W = cv2.resize(grid.U - COARSE_UNCOLOURED_COST * grid.B, size, interpolation=cv2.INTER_AREA)
+    sx, sy = size[0] / w, size[1] / h  # exact coarse/fine ratios after rounding
+    bx, by, bw, bh = bbox
+    cx0, cy0 = int(np.floor(bx * sx)), int(np.floor(by * sy))
+    cx1, cy1 = int(np.ceil((bx + bw) * sx)), int(np.ceil((by + bh) * sy))
+    coarse: dict = {}
+    for eq, shape in shapes.items():
+        period = symmetry_deg(shape)
+        for ang in np.arange(0.0, period, ANGLE_STEP):
+            T, off = _template(shape, float(ang), COARSE_PPM)
             th, tw = T.shape
-            # pad the search window so the template can sit anywhere over the blob
-            px0, py0 = bx0 - tw, by0 - th
-            pad = ((max(0, -py0), max(0, by1 + th - W.shape[0])), (max(0, -px0), max(0, bx1 + tw - W.shape[1])))
-            Wp = np.pad(W, pad)
-            sx0, sy0 = px0 + pad[1][0], py0 + pad[0][0]
-            win = Wp[sy0:sy0 + (by1 - by0) + 2 * th, sx0:sx0 + (bx1 - bx0) + 2 * tw]
-            if win.shape[0] < th or win.shape[1] < tw:
-                continue
+            # every placement of the template that overlaps the blob; off the grid costs nothing
+            wx0, wy0 = cx0 - tw + 1, cy0 - th + 1
+            wx1, wy1 = cx1 + tw - 1, cy1 + th - 1
+            win = _crop_padded(W, wx0, wy0, wx1, wy1)
             res = cv2.matchTemplate(win, T, cv2.TM_CCORR)
             _, mx, _, loc = cv2.minMaxLoc(res)
-            if best is None or mx > best[0]:
-                # template top-left at window (loc) -> grid px -> origin
-                gx = px0 + loc[0] + off[0]
-                gy = py0 + loc[1] + off[1]
-                best = (mx, eq, x0 + gx / ppm, y0 + gy / ppm, float(ang))
-    if best is None or best[0] <= 0:
+            if eq not in coarse or mx > coarse[eq][0]:
+                gx = (wx0 + loc[0] + off[0]) / sx / grid.ppm
+                gy = (wy0 + loc[1] + off[1]) / sy / grid.ppm
+                coarse[eq] = (mx, (grid.x0 + gx, grid.y0 + gy, float(ang)))
+    if not coarse:
         return None
-    return best[1:]
+    top = max(v[0] for v in coarse.values())
+    if top <= 0:
+        return None
+    leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
+    refined = {}
+    for t in leaders[:MAX_REFINED]:
+        x, y, a, g = grid.refine(shapes[t], *coarse[t][1])
+        refined[t] = (g, (x, y, a))
+    return refined, max(refined, key=lambda t: refined[t][0])
 
 
-def _score(poly_px, blob, colour, seen):
-    """(coloured - 2 x plainly uncoloured) pixels under the outline, and the visible count."""
-    h, w = blob.shape
-    x0, y0 = np.maximum(np.floor(poly_px.min(0)).astype(int) - 1, 0)
-    x1, y1 = np.minimum(np.ceil(poly_px.max(0)).astype(int) + 2, [w, h])
-    if x1 <= x0 or y1 <= y0:
-        return 0, 0, 0
-    m = _raster(poly_px - [x0, y0], (y1 - y0, x1 - x0)) > 0
-    blob, colour, seen = blob[y0:y1, x0:x1], colour[y0:y1, x0:x1], seen[y0:y1, x0:x1]
-    vis = m & seen
-    good = int((vis & blob).sum())
-    bad = int((vis & ~colour).sum())
-    return good - 2 * bad, int(vis.sum()), good
-
-
-def _refine(box, eq, x, y, ang, blob, colour, seen, x0, y0, ppm):
-    """Local search on the fine grid: pose maximising (coloured - uncoloured) / visible."""
-    shape = box.equipment[eq].shape
-
-    def ev(px, py, pa):
-        poly = (place(shape, px, py, pa) - [x0, y0]) * ppm - 0.5
-        return _score(poly, blob, colour, seen)
-
-    cur = (x, y, ang)
-    cur_s, cur_v, cur_g = ev(*cur)
-    for step_xy, step_a in ((2.0, 4.0), (1.0, 2.0), (0.5, 1.0), (0.25, 0.5), (0.12, 0.25)):
-        improved = True
-        while improved:
-            improved = False
-            for d in ((step_xy, 0, 0), (-step_xy, 0, 0), (0, step_xy, 0), (0, -step_xy, 0),
-                      (0, 0, step_a), (0, 0, -step_a)):
-                cand = (cur[0] + d[0], cur[1] + d[1], cur[2] + d[2])
-                s, v, g = ev(*cand)
-                if s > cur_s:
-                    cur, cur_s, cur_v, cur_g = cand, s, v, g
-                    improved = True
-    pose = SheetPose("", eq, round(cur[0], 3), round(cur[1], 3), round(cur[2] % 360.0, 3))
-    return pose, float(cur_g / max(cur_v, 1)), cur_v / (ppm * ppm)
+def _crop_padded(a: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """``a[y0:y1, x0:x1]`` with zeros where the range leaves the array."""
+    h, w = a.shape
+    out = np.zeros((y1 - y0, x1 - x0), a.dtype)
+    sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if sx1 > sx0 and sy1 > sy0:
+        out[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = a[sy0:sy1, sx0:sx1]
+    return out

@@ -59,6 +59,19 @@ def place(shape: Sequence[Point], x: float, y: float, angle_deg: float) -> np.nd
     return pts @ rot.T + np.array([x, y])
 
 
+def symmetry_deg(shape) -> float:
+    """The smallest turn that maps the outline onto itself (360 when none does), to a hundredth of its size."""
+    pts = np.asarray(shape, float)
+    c = pts.mean(0)
+    tol = 0.01 * float(np.linalg.norm(pts - c, axis=1).max())
+    for period in (60.0, 90.0, 120.0, 180.0):
+        rot = place(pts - c, 0.0, 0.0, period)
+        d = np.linalg.norm(rot[:, None, :] - (pts - c)[None, :, :], axis=-1).min(1)
+        if d.max() <= tol:
+            return period
+    return 360.0
+
+
 def outline(box, pose: SheetPose) -> np.ndarray:
     return place(box.equipment[pose.equipment].shape, pose.x, pose.y, pose.angle_deg)
 

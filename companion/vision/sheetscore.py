@@ -1,0 +1,123 @@
+"""Scoring fitted sheets against rendered truth (tests and ``make bench``).
+
+Per expedition, fitted and true sheets are paired by how much their outlines overlap (greedy on
+intersection over union, best pair first); a pair is a match when they overlap by at least
+``MATCH_IOU``.  A matched pair counts "type right" when the equipment agrees; an unpaired true
+sheet is "missed", an unpaired fitted sheet "extra".  A fitted sheet reported as unidentified is
+never a wrong type: it counts as "unidentified" when it pairs with a true sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .sheets import SheetPose, outline, symmetry_deg
+
+MATCH_IOU = 0.3
+RASTER_PPM = 2.0  # fine enough to tell a 50 % overlap from a 30 % one
+
+
+@dataclass
+class SheetScore:
+    truth: int = 0
+    right: int = 0
+    wrong: int = 0
+    unidentified: int = 0
+    missed: int = 0
+    extra: int = 0
+    centre_mm: list = field(default_factory=list)  # of type-right matches: outline centroid distance
+    angle_deg: list = field(default_factory=list)  # ... and angle difference (0..180)
+    errors: list = field(default_factory=list)  # (expedition, what, truth pose or None, fitted pose or None)
+
+    def add(self, other: "SheetScore") -> None:
+        for k in ("truth", "right", "wrong", "unidentified", "missed", "extra"):
+            setattr(self, k, getattr(self, k) + getattr(other, k))
+        self.centre_mm += other.centre_mm
+        self.angle_deg += other.angle_deg
+        self.errors += other.errors
+
+    @property
+    def type_accuracy(self) -> float:
+        """Share of true sheets found with the right equipment type."""
+        return self.right / max(self.truth, 1)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    lo = np.floor(np.minimum(a.min(0), b.min(0))) - 1
+    hi = np.ceil(np.maximum(a.max(0), b.max(0))) + 1
+    if (a.max(0) < b.min(0)).any() or (b.max(0) < a.min(0)).any():
+        return 0.0
+    size = np.ceil((hi - lo) * RASTER_PPM).astype(int)
+    ma = np.zeros((size[1], size[0]), np.uint8)
+    mb = np.zeros_like(ma)
+    cv2.fillPoly(ma, [np.round((a - lo) * RASTER_PPM * 16).astype(np.int32)], 1, shift=4)
+    cv2.fillPoly(mb, [np.round((b - lo) * RASTER_PPM * 16).astype(np.int32)], 1, shift=4)
+    inter = int((ma & mb).sum())
+    return inter / max(int((ma | mb).sum()), 1)
+
+
+def _centroid(poly: np.ndarray) -> np.ndarray:
+    m = cv2.moments(poly.astype(np.float32))
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] else poly.mean(0)
+
+
+def score_sheets(box, truth: list[SheetPose], found: list) -> SheetScore:
+    """Compare fitted sheets (``SheetPose`` or anything with a ``.pose``) with the true ones."""
+    found_poses = [f.pose if hasattr(f, "pose") else f for f in found]
+    sc = SheetScore()
+    expeditions = sorted({p.expedition for p in truth} | {p.expedition for p in found_poses})
+    for e in expeditions:
+        ts = [p for p in truth if p.expedition == e]
+        fj = [j for j, p in enumerate(found_poses) if p.expedition == e]
+        fs = [found_poses[j] for j in fj]
+        sc.truth += len(ts)
+        pairs = []
+        for i, t in enumerate(ts):
+            tp = outline(box, t)
+            for j, f in enumerate(fs):
+                if f.equipment not in box.equipment:
+                    continue
+                v = _iou(tp, outline(box, f))
+                if v >= MATCH_IOU:
+                    pairs.append((v, i, j))
+        used_t, used_f = set(), set()
+        for v, i, j in sorted(pairs, reverse=True):
+            if i in used_t or j in used_f:
+                continue
+            used_t.add(i)
+            used_f.add(j)
+            t, f = ts[i], fs[j]
+            if getattr(found[fj[j]], "identified", True) is False:
+                sc.unidentified += 1
+                sc.errors.append((e, "unidentified", t, f))
+            elif t.equipment == f.equipment:
+                sc.right += 1
+                sc.centre_mm.append(float(np.linalg.norm(_centroid(outline(box, t)) - _centroid(outline(box, f)))))
+                period = symmetry_deg(box.equipment[t.equipment].shape)  # a hexagon repeats every 60 degrees
+                d = abs((t.angle_deg - f.angle_deg + period / 2) % period - period / 2)
+                sc.angle_deg.append(float(d))
+            else:
+                sc.wrong += 1
+                sc.errors.append((e, "wrong type", t, f))
+        for i, t in enumerate(ts):
+            if i not in used_t:
+                sc.missed += 1
+                sc.errors.append((e, "missed", t, None))
+        for j, f in enumerate(fs):
+            if j not in used_f:
+                sc.extra += 1
+                sc.errors.append((e, "extra", None, f))
+    return sc
+
+
+def true_masks(box, sheets: list[SheetPose], x0: float, y0: float, ppm: float, shape) -> dict[str, np.ndarray]:
+    """Each expedition's sheets rasterised on a board-plane grid: the colour mask a perfect camera sees."""
+    out: dict[str, np.ndarray] = {}
+    for p in sheets:
+        m = out.setdefault(p.expedition, np.zeros(shape, np.uint8))
+        poly = (outline(box, p) - [x0, y0]) * ppm - 0.5
+        cv2.fillPoly(m, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
+    return {e: m > 0 for e, m in out.items()}

@@ -1,0 +1,119 @@
+"""Sheet fitting: equipment type and pose from one expedition's colour mask, and its scoring."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision import coverage as cov
+from companion.vision.sheetfit import fit_expedition
+from companion.vision.sheets import outline, symmetry_deg
+from companion.vision.sheets import SheetPose
+from companion.vision.sheetscore import score_sheets, true_masks
+
+E = "british"
+
+
+@pytest.fixture(scope="module")
+def lay(box):
+    return cov.layout(box)
+
+
+def _fit(box, lay, poses, seen=None):
+    flat = lay.paper | lay.land
+    mask = true_masks(box, poses, lay.x0, lay.y0, lay.ppm, lay.shape).get(E, np.zeros(lay.shape, bool)) & flat
+    seen = flat if seen is None else seen & flat
+    return fit_expedition(box, E, mask & seen, seen, lay.x0, lay.y0, lay.ppm, unidentified=True)
+
+
+def _corner_error(box, truth: SheetPose, got: SheetPose) -> float:
+    """Largest distance from a true corner to the nearest fitted corner (a hexagon has no first corner)."""
+    a, b = outline(box, truth), outline(box, got)
+    return float(np.linalg.norm(a[:, None, :] - b[None, :, :], axis=-1).min(1).max())
+
+
+def _random_pose(box, rng, eq) -> SheetPose:
+    shore = np.asarray(box.loch.shore_outline, float)
+    north, south = shore[:, 1].min(), shore[:, 1].max()
+    x = float(rng.uniform(shore[:, 0].min() + 60, shore[:, 0].max() - 60))
+    if box.equipment[eq].pointed:
+        if rng.random() < 0.5:
+            return SheetPose(E, eq, x, north + float(rng.uniform(-4, 4)), float(rng.uniform(-50, 50)))
+        return SheetPose(E, eq, x, south + float(rng.uniform(-4, 4)), 180 + float(rng.uniform(-50, 50)))
+    return SheetPose(E, eq, x, (north + south) / 2 + float(rng.uniform(-10, 10)), float(rng.uniform(0, 360)))
+
+
+@pytest.mark.parametrize("eq", ["eye_witness", "surface_camera", "underwater_camera", "sonar",
+                                "biological_unit", "cage"])
+def test_a_lone_sheet_is_named_and_placed(box, lay, eq):
+    rng = np.random.default_rng(sum(map(ord, eq)))
+    for _ in range(3):
+        truth = _random_pose(box, rng, eq)
+        found = _fit(box, lay, [truth])
+        sc = score_sheets(box, [truth], found)
+        assert (sc.right, sc.wrong, sc.missed, sc.extra) == (1, 0, 0, 0), (truth, [f.pose for f in found])
+        assert found[0].identified and found[0].confidence > 0.5
+        # the outline, corner by corner, within a millimetre of the truth; hex lines hide much of
+        # a cage's short edges, so its turn is known less well (it counts by the hex it lies in)
+        assert _corner_error(box, truth, found[0].pose) < (1.5 if eq == "cage" else 1.0), (truth, found[0].pose)
+
+
+def test_two_overlapping_sheets_of_one_colour_are_both_found(box, lay):
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()
+    pairs = [
+        [SheetPose(E, "eye_witness", 300, north, -20), SheetPose(E, "surface_camera", 330, north, 25)],
+        [SheetPose(E, "sonar", 500, north, 10), SheetPose(E, "underwater_camera", 470, north, 30)],
+        [SheetPose(E, "biological_unit", 200, north + 50, 10), SheetPose(E, "cage", 236, north + 52, 0)],
+    ]
+    for truth in pairs:
+        found = _fit(box, lay, truth)
+        sc = score_sheets(box, truth, found)
+        assert (sc.right, sc.wrong, sc.missed, sc.extra) == (2, 0, 0, 0), (truth, [f.pose for f in found])
+
+
+def test_a_sheet_half_out_of_sight_still_fits(box, lay):
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()
+    truth = SheetPose(E, "sonar", 400, north, 5)
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    seen = (lay.x0 + (xx + 0.5) / lay.ppm) < 400  # the right half of the sheet is hidden (glare, a hand)
+    found = _fit(box, lay, [truth], seen)
+    sc = score_sheets(box, [truth], found)
+    assert (sc.right, sc.wrong, sc.missed) == (1, 0, 0), [f.pose for f in found]
+    assert _corner_error(box, truth, found[0].pose) < 1.5
+
+
+def test_a_scrap_of_colour_by_the_dark_is_not_named(box, lay):
+    """Colour that a small shape and a large one running into the unseen area explain equally."""
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()
+    truth = SheetPose(E, "underwater_camera", 400, north, 0)
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    y_mm = lay.y0 + (yy + 0.5) / lay.ppm
+    seen = y_mm > north + 80  # only the last ~20 mm of the sheet is in sight: just its far end
+    found = _fit(box, lay, [truth], seen)
+    assert all(not f.identified or f.pose.equipment == "underwater_camera" for f in found), \
+        [(f.pose, f.confidence) for f in found]
+
+
+def test_plain_paper_gives_no_sheets(box, lay):
+    assert _fit(box, lay, []) == []
+
+
+def test_symmetry_of_the_shapes(box):
+    assert symmetry_deg(box.equipment["biological_unit"].shape) == 60.0
+    assert symmetry_deg(box.equipment["cage"].shape) == 180.0  # wider than high: not a regular hexagon
+    assert symmetry_deg(box.equipment["eye_witness"].shape) == 360.0
+
+
+def test_scoring_counts_right_wrong_missed_extra(box):
+    a = SheetPose(E, "eye_witness", 300, 230, 0)
+    b = SheetPose(E, "sonar", 500, 230, 0)
+    c = SheetPose("japanese", "cage", 400, 280, 0)
+    found = [SheetPose(E, "eye_witness", 300.5, 230, 1), SheetPose(E, "underwater_camera", 500, 230, 0),
+             SheetPose("japanese", "cage", 600, 280, 0)]
+    sc = score_sheets(box, [a, b, c], found)
+    assert (sc.truth, sc.right, sc.wrong, sc.missed, sc.extra) == (3, 1, 1, 1, 1)
+    assert sc.centre_mm[0] == pytest.approx(0.5 + 0.0, abs=0.6) and sc.angle_deg == [1.0]
+    assert sc.type_accuracy == pytest.approx(1 / 3)
