@@ -25,7 +25,8 @@ import numpy as np
 
 from . import coverage as cov
 from . import gridfit
-from .registration import Registration, VisionRefusal, register
+from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
+from .registration import Registration, VisionRefusal, grid_maps, register
 from .sheetfit import fit_expedition
 from .sheets import LINE_MM, outline, polygon_distance
 
@@ -35,32 +36,6 @@ CARDS_RULE = ("one card from the sheet's evidence pack for each monster the shee
 #: Fitted poses are good to about a millimetre: a fitted sheet is credited with a monster hex when
 #: the measured colour covers the hex and the fitted outline comes this close to it.
 CREDIT_MM = 2.5
-
-
-@dataclass
-class Photo:
-    bgr: np.ndarray  # as decoded (OpenCV's channel order); warped before any conversion
-    gray: np.ndarray
-    source: str = ""
-
-    @property
-    def rgb(self) -> np.ndarray:
-        return cv2.cvtColor(self.bgr, cv2.COLOR_BGR2RGB)
-
-
-def decode(data: bytes, source: str = "") -> Photo:
-    """Decode image bytes or refuse: empty, not an image, truncated JPEG."""
-    if not data:
-        raise VisionRefusal("not an image", f"{source or 'the photo'} is empty")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
-        raise VisionRefusal("corrupt image", f"{source or 'the photo'} is a truncated JPEG (no end marker)")
-    arr = np.frombuffer(data, np.uint8)
-    bgr = cv2.imdecode(arr, cv2.IMREAD_COLOR)
-    if bgr is None or bgr.size == 0:
-        raise VisionRefusal("not an image", f"{source or 'the photo'} is not an image OpenCV can decode")
-    if min(bgr.shape[:2]) < 200:
-        raise VisionRefusal("too small", f"{source or 'the photo'} is only {bgr.shape[1]}x{bgr.shape[0]} pixels")
-    return Photo(bgr, cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), source)
 
 
 def _sharpness(gray: np.ndarray) -> float:
@@ -89,20 +64,44 @@ def registered(photo: Photo, box) -> Registration:
         raise
 
 
+#: check_board samples the board plane in column blocks this wide (px at the layout's ppm), one in
+#: ``_BLOCK_EVERY``: the line contrast is a median over the loch, and a third of it gives the same
+#: median for a third of the warping.  ``_BG_PX``: the window that finds the paper beside a line.
+_BLOCK_PX, _BLOCK_EVERY, _BG_PX = 40, 3, 9
+_BOARD_SAMPLES: dict = {}
+
+
+def _board_samples(lay):
+    """Sampled columns of the layout, and its line and paper masks there (away from block seams)."""
+    key = id(lay)
+    if key not in _BOARD_SAMPLES:
+        w = lay.paper.shape[1]
+        cols = np.arange(w)
+        cols = cols[(cols // _BLOCK_PX) % _BLOCK_EVERY == 0]
+        # the background window must not reach across a seam into another block
+        inner = np.abs((cols % _BLOCK_PX) - (_BLOCK_PX - 1) / 2) <= (_BLOCK_PX - _BG_PX) / 2
+        line = (lay.reference[:, cols].mean(-1) < 0.5) & inner
+        paper = lay.paper[:, cols] & inner
+        xs = lay.x0 + (cols + 0.5) / lay.ppm
+        ys = lay.y0 + (np.arange(lay.paper.shape[0]) + 0.5) / lay.ppm
+        _BOARD_SAMPLES[key] = (xs, ys, line, paper, inner.mean() * len(cols) / w)
+    return _BOARD_SAMPLES[key]
+
+
 def check_board(photo: Photo, reg: Registration, box) -> dict:
     """The printed hex lines must be where the profile draws them, and sharp enough to judge."""
-    lay = cov.layout(box)
-    from .registration import warp_to_board
-
-    g, valid = warp_to_board(photo.gray, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
-    g = g.astype(np.float32)
-    ref = lay.reference.mean(-1)
-    line = (ref < 0.5) & valid
-    paper = lay.paper & valid
-    if line.sum() < 500 or paper.sum() < 500:
+    xs, ys, line_px, paper_px, share = _board_samples(cov.layout(box))
+    mx, my = grid_maps(reg, xs, ys)
+    g = cv2.remap(photo.gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    h, w = photo.gray.shape
+    valid = (mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)
+    line = line_px & valid
+    paper = paper_px & valid
+    if line.sum() < 500 * share or paper.sum() < 500 * share:
         raise VisionRefusal("not enough board", "too little of the loch is in the photo")
     # local contrast of lines against nearby paper, robust to sheets and light
-    bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
+    g = g.astype(np.float32)
+    bg = cv2.dilate(g, np.ones((_BG_PX, _BG_PX), np.uint8))
     contrast = float(np.median((bg[line] - g[line]) / np.maximum(bg[line], 1)))
     off = float(np.median((bg[paper] - g[paper]) / np.maximum(bg[paper], 1)))
     score = contrast - off
@@ -221,7 +220,8 @@ def to_json(box, adj: Adjudication, photo: Photo, monsters: dict | None) -> dict
     lay = cov.layout(box)
     doc = {
         "schema": SCHEMA,
-        "photo": {"source": photo.source, "width": int(photo.bgr.shape[1]), "height": int(photo.bgr.shape[0])},
+        "photo": {"source": photo.source, "width": photo.original_size[0], "height": photo.original_size[1],
+                  "decoded_width": int(photo.bgr.shape[1]), "decoded_height": int(photo.bgr.shape[0])},
         "board": {"name": box.name, "digest": box.digest},
         "registration": {**adj.registration.to_json(), **adj.board_quality},
         "reference": adj.reference,

@@ -47,6 +47,18 @@ class Registration:
         p = cv2.perspectiveTransform(np.asarray(pts_mm, np.float64).reshape(-1, 1, 2), self.H).reshape(-1, 2)
         return self._distort(p)
 
+    def undistort(self, p: np.ndarray) -> np.ndarray:
+        """Photo pixels -> where the homography alone puts them (the inverse of the lens term)."""
+        p = np.asarray(p, np.float64).reshape(-1, 2)
+        if self.k == 0.0:
+            return p
+        c = np.asarray(self.centre)
+        q = p.copy()
+        for _ in range(6):  # fixed point: q = c + (p - c) / (1 + k r(q)^2); |k| < 0.5 converges fast
+            d = (q - c) / self.norm
+            q = c + (p - c) / (1 + self.k * (d * d).sum(-1, keepdims=True))
+        return q
+
     def _distort(self, p: np.ndarray) -> np.ndarray:
         if self.k == 0.0:
             return p
@@ -144,8 +156,8 @@ def _errors_mm(reg: Registration, src: np.ndarray, dst: np.ndarray) -> np.ndarra
 
 
 def _fit_with_distortion(reg: Registration, src: np.ndarray, dst: np.ndarray) -> Registration:
-    """Gauss-Newton on the 8 homography parameters and the radial term."""
-    p = np.r_[(reg.H / reg.H[2, 2]).ravel()[:8], 0.0]
+    """Gauss-Newton on the 8 homography parameters and the radial term (starting from ``reg``'s)."""
+    p = np.r_[(reg.H / reg.H[2, 2]).ravel()[:8], reg.k]
 
     def resid(q):
         r = Registration(np.r_[q[:8], 1.0].reshape(3, 3), q[8], reg.centre, reg.norm, [], 0, 0, 0)
@@ -192,9 +204,16 @@ def board_maps(reg: Registration, x0: float, y0: float, x1: float, y1: float, pp
     """cv2.remap maps sampling the photo at the board-plane pixel grid over [x0, x1] x [y0, y1] mm."""
     w = int(round((x1 - x0) * ppm))
     h = int(round((y1 - y0) * ppm))
+    xs = x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm
+    ys = y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm
+    return grid_maps(reg, xs, ys)
+
+
+def grid_maps(reg: Registration, xs_mm: np.ndarray, ys_mm: np.ndarray):
+    """cv2.remap maps sampling the photo at the board points (x, y) for every x in ``xs_mm``, y in ``ys_mm``."""
     # float32 throughout (memory); rows and columns enter linearly, so broadcast them
-    xs = (x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm).astype(np.float32)[None, :]
-    ys = (y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm).astype(np.float32)[:, None]
+    xs = np.asarray(xs_mm, np.float64).astype(np.float32)[None, :]
+    ys = np.asarray(ys_mm, np.float64).astype(np.float32)[:, None]
     H = reg.H.astype(np.float32)
     den = H[2, 0] * xs + H[2, 1] * ys + H[2, 2]
     u = (H[0, 0] * xs + H[0, 1] * ys + H[0, 2]) / den
@@ -206,7 +225,7 @@ def board_maps(reg: Registration, x0: float, y0: float, x1: float, y1: float, pp
         f = 1 + reg.k * (du * du + dv * dv)
         u = cx + (u - cx) * f
         v = cy + (v - cy) * f
-    return u.astype(np.float32), v.astype(np.float32)
+    return u.astype(np.float32, copy=False), v.astype(np.float32, copy=False)
 
 
 def warp_to_board(photo: np.ndarray, reg: Registration, x0: float, y0: float, x1: float, y1: float,
