@@ -60,7 +60,7 @@ class Service:
         if start_game and self.table.state is None:
             self.table.new_game(default_setup(self.config.players, self.config.expeditions, self.config.sponsor),
                                 origin="resume")
-        self._show_turn(self.table.view())
+        self._show_turn(self.tables[self.input_game].view())
         if self.autoplayer is not None:
             self.autoplayer.start()
 

@@ -166,3 +166,33 @@ def test_a_throw_for_a_card_game_is_refused_on_the_device_not_lost_silently(make
     board.press("4").join()
     assert wait_for(lambda: board.health.details.get("refused") == 1)
     assert "card game" in board.health.last_error
+
+
+def test_turn_leds_follow_the_game_the_boards_play(make_service):
+    from companion.inputs.simulated_gpio import SimulatedGPIOBoard
+
+    service = make_service(gpio_board=True, gpio_pin_factory="simulated")
+    [board] = [s for s in service.sources if isinstance(s, SimulatedGPIOBoard)]
+    assert board.lit == [service.table.view()["turn"]]
+    obert = service.tables["loch-ness-obert"]
+    obert_at_the_roll(obert)
+    assert board.lit == [service.table.view()["turn"]]  # not routed there: Nessie Hunt's LED stays
+    service.route_inputs("loch-ness-obert")
+    assert board.lit == []  # Obert's turn is a colour with no LED
+    service.route_inputs("nessie-hunt")
+    assert board.lit == [service.table.view()["turn"]]
+
+
+def test_the_dice_camera_s_d6_readings_do_not_roll_the_d12(make_service):
+    service = make_service(input_game="loch-ness-obert")
+    table = service.tables["loch-ness-obert"]
+    obert_at_the_roll(table)
+    assert service.handle_input(InputEvent("throw", 4, "camera")) is None
+    assert table.view()["roll"] is None
+    obert = table.game
+    with pytest.raises(DeviceRefused, match="reads six-sided dice"):
+        device_action(obert, lambda: [], InputEvent("throw", 4, "camera"), "camera")
+    service.route_inputs("nessie-hunt")
+    before = service.table.view()["actions"]
+    service.handle_input(InputEvent("throw", 4, "camera"))
+    assert service.table.view()["actions"] == before + 1

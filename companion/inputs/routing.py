@@ -6,7 +6,8 @@ event has no place in this game now. The rules still judge every action it retur
 
 * A throw is the game's die action (Nessie Hunt's ``throw``, Loch Ness (Obert)'s d12 ``roll``)
   when the die has that face: Nessie Hunt's six-sided die refuses 7-12 and the water symbol here,
-  the Obert box profile's die faces are checked by its rules.
+  the Obert box profile's die faces are checked by its rules. The dice camera reads six-sided
+  dice, so only a d6 game takes its throws.
 * Undo is the table's undo in every game.
 * Next is the one action that "goes on" without choices (a settled card, the end of a turn), in
   the order listed per game; when none is legal now it is refused.
@@ -43,11 +44,12 @@ class GameRoute:
     die: str = ""  # the die's name, for messages
     no_throw: str = ""  # why a throw is refused, when ``throw`` is None
     next: tuple[str, ...] = ()  # the actions Next may mean, first legal one wins
+    camera: bool = False  # the dice camera reads six-sided dice: only a d6 game takes its throws
 
 
 ROUTES = {
     "nessie-hunt": GameRoute("throw", D6_FACES, "a six-sided die",
-                             next=("logistics-dealt", "end-turn", "advance")),
+                             next=("logistics-dealt", "end-turn", "advance"), camera=True),
     "loch-ness-obert": GameRoute("roll", None, "the twelve-sided die"),
     "loch-ness-wettering": GameRoute(None, no_throw="it has no die: the movement cards are entered on the screen",
                                      next=("pass",)),
@@ -78,6 +80,9 @@ def device_action(game, legal: Callable[[], list[dict]], event: InputEvent, sour
     if event.kind == "throw":
         if route.throw is None:
             raise DeviceRefused(f"{game.name} takes no throws from a device: {route.no_throw}")
+        if source_kind == "camera" and not route.camera:
+            raise DeviceRefused(f"{game.name}: the dice camera reads six-sided dice, not {route.die}; "
+                                "use the button board or the screen")
         if route.faces is not None and event.value not in route.faces:
             shown = "the water symbol" if event.value == "water" else f"a {event.value}"
             raise DeviceRefused(f"{game.name} is played with {route.die}: {shown} is not on it")

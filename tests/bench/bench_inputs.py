@@ -151,6 +151,22 @@ def _to_table(board, press, release, service, table, settle_s):
     return times
 
 
+def _submit_alone(tmp):
+    """Baseline: the same roll submitted straight to the table (rules, SQLite append, publish)."""
+    service, table = _obert_service(tmp)
+    roll = table.game.parse_action({"type": "roll", "value": 7, "source": "gpio"})
+    times = []
+    try:
+        for _ in range(N):
+            t0 = time.perf_counter()
+            table.submit(roll)
+            times.append(time.perf_counter() - t0)
+            table.undo()
+    finally:
+        service.close()
+    return times
+
+
 def _gpio_to_table(tmp):
     from gpiozero.pins.mock import MockFactory
 
@@ -198,6 +214,9 @@ def run():
     yield _fmt("serial baseline (one line through a pty, pyserial readline)", base)
     yield _fmt("serial board event -> callback (virtual board's 1 ms loop included)", ours, 10, base)
     with tempfile.TemporaryDirectory() as tmp:
-        yield _fmt("gpio d12 button 7 -> Obert roll appended (debounce, rules, SQLite)", _gpio_to_table(tmp), 5)
+        base = _submit_alone(tmp)
+    yield _fmt("table baseline (Obert roll submitted directly: rules, SQLite synchronous=FULL, publish)", base)
     with tempfile.TemporaryDirectory() as tmp:
-        yield _fmt("serial key matrix 11 -> Obert roll appended (pty, rules, SQLite)", _serial_to_table(tmp), 10)
+        yield _fmt("gpio d12 button 7 -> Obert roll appended (debounce, rules, SQLite)", _gpio_to_table(tmp), 5, base)
+    with tempfile.TemporaryDirectory() as tmp:
+        yield _fmt("serial key matrix 11 -> Obert roll appended (pty, rules, SQLite)", _serial_to_table(tmp), 10, base)
