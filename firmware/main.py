@@ -46,24 +46,29 @@ def serve(board, ready, read, ticks_ms, sleep_ms, loops=-1):
             last_interrupt = now
 
 
+def make_inputs(Pin, layout=None):
+    """``(buttons, leds, scan)`` for ``layout`` (default LAYOUT) on ``machine.Pin`` (or a fake of it)."""
+    layout = layout or LAYOUT
+    leds = [(n, Pin(gp, Pin.OUT, value=0)) for n, gp in LEDS]
+    if layout == "matrix":
+        import key_matrix
+
+        rows = [Pin(gp, Pin.OPEN_DRAIN, value=1) for gp in MATRIX_ROWS]  # value(0) pulls low, 1 lets go
+        cols = [Pin(gp, Pin.IN, Pin.PULL_UP) for gp in MATRIX_COLS]
+        matrix = key_matrix.KeyMatrix(rows, cols, key_matrix.KEYPAD_4X4)
+        return matrix.keys, leds, matrix.scan
+    if layout != "buttons":
+        raise ValueError("LAYOUT must be 'buttons' or 'matrix', not " + str(layout))
+    return [(n, Pin(gp, Pin.IN, Pin.PULL_UP)) for n, gp in BUTTONS], leds, None
+
+
 def main():
     import select
     import sys
 
     import machine
 
-    Pin = machine.Pin
-    scan = None
-    if LAYOUT == "matrix":
-        import key_matrix
-
-        rows = [Pin(gp, Pin.OPEN_DRAIN, value=1) for gp in MATRIX_ROWS]
-        cols = [Pin(gp, Pin.IN, Pin.PULL_UP) for gp in MATRIX_COLS]
-        matrix = key_matrix.KeyMatrix(rows, cols, key_matrix.KEYPAD_4X4)
-        buttons, scan = matrix.keys, matrix.scan
-    else:
-        buttons = [(n, Pin(gp, Pin.IN, Pin.PULL_UP)) for n, gp in BUTTONS]
-    leds = [(n, Pin(gp, Pin.OUT, value=0)) for n, gp in LEDS]
+    buttons, leds, scan = make_inputs(machine.Pin)
     seed = time.ticks_us() ^ int.from_bytes(machine.unique_id()[-2:], "big")
     boot_id = "%04x" % (seed & 0xFFFF)  # differs between boots: the host tells a reboot from a reconnect
     board = board_logic.Board(buttons, leds, sys.stdout.write, boot_id, time.ticks_ms(), scan=scan)

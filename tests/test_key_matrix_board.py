@@ -202,3 +202,94 @@ def test_a_board_of_an_unknown_protocol_is_refused_with_the_reason():
 
 def test_host_and_firmware_agree_on_the_protocol_number():
     assert load_firmware(FIRMWARE).PROTOCOL == bp.PROTOCOL and bp.PROTOCOL in bp.ACCEPTED_PROTOCOLS
+
+
+# -- main.py builds the pins the layout needs (a fake machine.Pin, on real MicroPython) -----------
+
+PIN_SCENARIO = r'''
+class Pin:
+    IN, OUT, OPEN_DRAIN, PULL_UP = "IN", "OUT", "OPEN_DRAIN", "PULL_UP"
+    made = []
+    def __init__(self, gp, mode, pull=None, value=None):
+        self.gp, self.mode, self.pull, self.level = gp, mode, pull, value
+        Pin.made.append(self)
+    def value(self, v=None):
+        if v is None:
+            return 1  # no key closed: every column reads high
+        self.level = v
+for layout in ("buttons", "matrix"):
+    Pin.made = []
+    buttons, leds, scan = fw_main.make_inputs(Pin, layout)
+    if scan is not None:
+        scan()
+    print(layout, [n for n, _ in buttons], [n for n, _ in leds])
+    print(" ", sorted((p.gp, p.mode, p.pull, p.level) for p in Pin.made))
+try:
+    fw_main.make_inputs(Pin, "joystick")
+except ValueError as exc:
+    print(exc)
+'''
+
+PIN_EXPECTED = """\
+buttons ['1', '2', '3', '4', '5', '6', 'undo', 'next'] ['independent', 'japanese', 'british', 'american']
+  [(2, 'IN', 'PULL_UP', None), (3, 'IN', 'PULL_UP', None), (4, 'IN', 'PULL_UP', None), (5, 'IN', 'PULL_UP', None), \
+(6, 'IN', 'PULL_UP', None), (7, 'IN', 'PULL_UP', None), (8, 'IN', 'PULL_UP', None), (9, 'IN', 'PULL_UP', None), \
+(10, 'OUT', None, 0), (11, 'OUT', None, 0), (12, 'OUT', None, 0), (13, 'OUT', None, 0)]
+matrix ['1', '2', '3', 'water', '4', '5', '6', 'undo', '7', '8', '9', 'next', '10', '11', '12'] \
+['independent', 'japanese', 'british', 'american']
+  [(2, 'OPEN_DRAIN', None, 1), (3, 'OPEN_DRAIN', None, 1), (4, 'OPEN_DRAIN', None, 1), (5, 'OPEN_DRAIN', None, 1), \
+(6, 'IN', 'PULL_UP', None), (7, 'IN', 'PULL_UP', None), (8, 'IN', 'PULL_UP', None), (9, 'IN', 'PULL_UP', None), \
+(10, 'OUT', None, 0), (11, 'OUT', None, 0), (12, 'OUT', None, 0), (13, 'OUT', None, 0)]
+LAYOUT must be 'buttons' or 'matrix', not joystick
+"""
+
+
+def test_main_builds_each_layout_s_pins_on_real_micropython():
+    with MicroPythonSession(readonly_dir=str(FIRMWARE), fuel=4_000_000_000, wall_timeout_seconds=60) as mp:
+        result = mp.run('import sys\nsys.path.insert(0, "/input")\nimport main as fw_main\n' + PIN_SCENARIO)
+    assert result.stderr == ""
+    assert result.stdout == PIN_EXPECTED  # rows released (1) after the scan, LEDs off, pull-ups on inputs
+
+
+# -- a diode-less keypad on the twin, through the pty: a phantom is never thrown ----------------
+
+
+def test_a_diodeless_keypad_never_throws_a_phantom_over_the_pty():
+    twin = VirtualSerialBoard(layout="matrix", diodes=False)
+    twin.plug()
+    got = []
+    board = SerialBoard(twin.port, **FAST)
+    board.start(got.append)
+
+    def hold(name):
+        with twin._lock:
+            twin.pins[name].press()
+
+    def let_go(name):
+        with twin._lock:
+            twin.pins[name].release()
+
+    def wait_events(n):
+        end = time.monotonic() + 3
+        while len(got) < n and time.monotonic() < end:
+            time.sleep(0.01)
+
+    try:
+        assert board.connected_event.wait(3)
+        hold("1")
+        wait_events(1)
+        hold("2")
+        wait_events(2)
+        hold("4")  # 1, 2 and 4 on three corners: 5 reads closed too
+        time.sleep(0.1)
+        assert [e.value for e in got] == [1, 2]  # neither 4 nor the phantom 5 while ambiguous
+        assert twin.matrix.counters["ambiguous"] > 0
+        let_go("1")  # the rectangle is gone: 4 is real and now counts
+        wait_events(3)
+        for name in ("2", "4"):
+            let_go(name)
+        time.sleep(0.1)
+        assert [e.value for e in got] == [1, 2, 4]
+    finally:
+        board.close()
+        twin.close()
