@@ -186,3 +186,18 @@ def test_no_control_socket_without_a_twin(make_service):
     assert service.twin_control is None and not socket_path(service.config.database).exists()
     assert answer(service.sources, "press 4") == "error no simulated board is running"
     assert answer(service.sources, "jump 4").startswith("error say:")
+
+
+def test_demo_inputs_words_become_config(make_service):
+    from companion.config import ConfigError
+    from companion.inputs.demo_inputs import demo_input_config
+
+    assert demo_input_config("") == {}
+    assert demo_input_config("serial-sim") == {"serial_board": "simulated"}
+    with pytest.raises(ConfigError, match="unknown 'gpio'"):
+        demo_input_config("gpio")
+    with pytest.raises(ConfigError, match="one serial twin"):
+        demo_input_config("serial-sim,serial-matrix-sim")
+    service = make_service(**demo_input_config("gpio-sim,serial-matrix-sim"))
+    kinds = sorted(d["kind"] for d in service.health().values())
+    assert kinds == ["gpio-board-twin", "serial-board-twin", "virtual", "voice"]
