@@ -7,7 +7,8 @@ gpiozero's edge callbacks call on a Pi -- so debounce, the settle thread, events
 exactly the real board's. The LEDs are plain records of their state.
 
 A press is played the way an arcade microswitch or a tact switch behaves: a burst of closing
-bounce (2-6 edges within about 1 ms), the hold, then release chatter (up to about 5 ms). The
+bounce (2-6 edges 50-300 us apart, under 2 ms in all), the hold, then release chatter (0-6 edges
+0.2-1.2 ms apart). The
 bounce is drawn from a seeded generator, so a demo or a test replays the same contact noise.
 
     board = SimulatedGPIOBoard(seed=1)
@@ -25,7 +26,7 @@ from typing import Mapping
 from .gpio_board import PRESS_S, RELEASE_S, GPIOBoard, GPIOBoardError
 
 CLOSING_BOUNCE_S = (0.00005, 0.0003)  # one bounce edge of a closing contact: 50-300 us apart
-RELEASE_CHATTER_S = (0.0002, 0.0012)  # release chatter edges: 0.2-1.2 ms apart, up to 5 ms in all
+RELEASE_CHATTER_S = (0.0002, 0.0012)  # release chatter edges: 0.2-1.2 ms apart
 
 
 class BouncingSwitch:
@@ -112,7 +113,7 @@ class SimulatedGPIOBoard(GPIOBoard):
             self.buttons[n] = BouncingSwitch(n, pin, lambda closed, n=n: self._edge(n, closed), self._rng)
         for n, pin in leds.items():
             self.leds[n] = SimulatedLED(pin)
-        return _TwinPins()
+        return SimulatedPins()
 
     def press(self, button: str, hold_s: float = 0.06) -> threading.Thread:
         """Press one of the twin's buttons (with contact bounce); the demo's way to play on it."""
@@ -125,11 +126,8 @@ class SimulatedGPIOBoard(GPIOBoard):
         return [n for n, led in self.leds.items() if led.is_lit]
 
 
-class _TwinPins:
+class SimulatedPins:
     """Stands where a gpiozero pin factory would (its class name is shown in the health)."""
-
-
-_TwinPins.__name__ = "SimulatedPins"
 
 
 def gpio_board_from_config(inputs: Mapping) -> GPIOBoard | None:
