@@ -1,0 +1,469 @@
+"""Live mode: watch the board through the camera and follow each sheet from purchase to placement.
+
+Feed :meth:`LiveBoard.feed` every camera frame with the time it was taken (the logic keeps no
+clock of its own).  Only a clear, still view is looked at: still (stillness.py: no motion for a
+few frames), registrable (the markers), and not obstructed (no large change that no sheet
+explains: a hand, a shadow, a coin).  The last such view is the *reference*: the board as the
+companion believes it to be.
+
+* A purchase (:meth:`purchased`: expedition and equipment) opens a *waiting* sheet.  At the next
+  clear, still view, the colour that arrived since the reference (boarddiff.py, in the board
+  plane) is fitted with the bought equipment's outline only (sheetfit.py) -- the sheet is found
+  and its pose kept, and the placement rules (placement.py) are checked at once.  The sheet stays
+  *placing* while its expedition's turn lasts: the player can fix it, and every still view
+  re-fits it and checks the rules again.  :meth:`settle` (end of the turn, or the next purchase)
+  makes it *placed*, and its pose then is the one it must keep.
+* A sheet whose colour has left part of its outline is fitted again (what is left of it plus what
+  arrived nearby).  A placed sheet is **moved** when any part of its outline lies more than
+  ``MOVED_MM`` from where it was placed, or it is gone; putting it back clears the flag.
+* Whatever changed and is no sheet we know of is reported as unexpected; in the reference those
+  pixels keep their old values, so it stays reported until it is undone or :meth:`accept`-ed.
+
+Bad input never changes what is tracked: a garbage frame, a stopped camera, a moving or
+obstructed view only change the reported state.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import boarddiff
+from .boarddiff import BoardView, Grid, board_view, compare, grow, loch_grid
+from .placement import Violation, check_placement
+from .registration import VisionRefusal
+from .sheetfit import fit_expedition
+from .sheets import SheetPose, outline
+from .stillness import StillnessDetector
+
+#: A placed sheet has moved when some point of its outline lies this far from where it was placed.
+MOVED_MM = 2.0
+#: This much of a sheet's colour must have left its outline before it is looked for again.
+LOST_MM2 = 20.0
+#: At least this much of a colour must arrive before a bought sheet is looked for.
+ARRIVED_MM2 = 60.0
+#: A fit must explain this share of the visible outline (sheetfit's score) to be believed.
+MIN_FIT = 0.75
+
+WAITING, PLACING, PLACED, RETURNED = "waiting", "placing", "placed", "returned"
+
+
+@dataclass
+class TrackedSheet:
+    """One bought sheet: where it is now, where it was placed, and what the rules say about it."""
+
+    expedition: str
+    equipment: str
+    piece: int | None = None  # the game's piece number, when the table told us
+    status: str = WAITING
+    pose: SheetPose | None = None  # now (None: not seen, or gone)
+    placed_pose: SheetPose | None = None  # when it was settled
+    fit: float = 0.0
+    bought_at: float = 0.0
+    seen_at: float | None = None
+    violations: list[Violation] = field(default_factory=list)
+    shape: tuple = field(default=(), repr=False)  # the equipment's outline (for how far it moved)
+
+    @property
+    def on_board(self) -> bool:
+        return self.pose is not None and self.status in (PLACING, PLACED, RETURNED)
+
+    @property
+    def moved_by_mm(self) -> float | None:
+        if self.status != PLACED or self.placed_pose is None or self.pose is None:
+            return None
+        return float(outline_deviation_mm(self.pose, self.placed_pose, self.shape))
+
+    @property
+    def moved(self) -> bool:
+        if self.status != PLACED:
+            return False
+        if self.pose is None:
+            return True  # gone
+        return bool((self.moved_by_mm or 0.0) > MOVED_MM)
+
+    def to_json(self) -> dict:
+        d = {"piece": self.piece, "expedition": self.expedition, "equipment": self.equipment,
+             "status": self.status, "pose": self.pose.to_json() if self.pose else None,
+             "placed_pose": self.placed_pose.to_json() if self.placed_pose else None,
+             "fit": round(self.fit, 3), "moved": self.moved, "gone": self.status == PLACED and self.pose is None,
+             "violations": [v.to_json() for v in self.violations]}
+        by = self.moved_by_mm
+        if by is not None:
+            d["moved_by_mm"] = round(by, 2)
+        return d
+
+
+def outline_deviation_mm(a: SheetPose, b: SheetPose, shape) -> float:
+    """How far the two placements of one outline are apart: the largest distance from a corner of
+    either to the other's edges (so a turn counts by how far the far end swings; symmetric shapes
+    turned onto themselves count nothing)."""
+    from .sheets import place
+
+    pa = place(shape, a.x, a.y, a.angle_deg)
+    pb = place(shape, b.x, b.y, b.angle_deg)
+    return max(_to_edges(pa, pb).max(), _to_edges(pb, pa).max())
+
+
+def _to_edges(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
+    a, b = poly, np.roll(poly, -1, 0)
+    ab = b - a
+    ap = points[:, None, :] - a[None]
+    t = np.clip((ap * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-12), 0, 1)
+    d = ap - t[..., None] * ab
+    return np.sqrt((d * d).sum(-1)).min(1)
+
+
+class LiveBoard:
+    """Frames in, tracked sheets and placement-rule violations out.  Thread-safe."""
+
+    def __init__(self, box, colours: dict | None = None, still_frames: int = 4, grid: Grid | None = None):
+        self.box = box
+        self.colours = dict(colours or box.sheet_colours)
+        self.grid = grid or loch_grid(box)
+        self.stillness = StillnessDetector(still_frames)
+        self.sheets: list[TrackedSheet] = []
+        self.reference: BoardView | None = None
+        self.state = "starting"  # starting | moving | still | obstructed | no camera | bad frame
+        self.message = "waiting for the first frame"
+        self.unexpected: list[dict] = []
+        self.views = 0  # still views looked at
+        self.view_seconds: float | None = None
+        self.last_frame_at: float | None = None
+        self.last_view_at: float | None = None
+        self._looked = False  # the current still period has been looked at
+        self._dirty = False  # something happened (a purchase) that the current still view must answer
+        self._looked_at = None  # the last view looked at, small (stillness.py)
+        self._lock = threading.RLock()
+
+    # -- events from the game ------------------------------------------------------------------
+
+    def purchased(self, expedition: str, equipment: str, piece: int | None = None, now: float = 0.0) -> TrackedSheet:
+        """A sheet was bought: the next clear, still view looks for it.  Earlier placements are settled."""
+        if equipment not in self.box.equipment:
+            raise ValueError(f"unknown equipment {equipment!r}")
+        with self._lock:
+            self.settle(now)
+            sheet = TrackedSheet(expedition, equipment, piece, WAITING, bought_at=now,
+                                 shape=self.box.equipment[equipment].shape)
+            self.sheets.append(sheet)
+            self._dirty = True
+            return sheet
+
+    def settle(self, now: float = 0.0) -> None:
+        """The turn is over: every sheet being placed is placed where it lies now."""
+        with self._lock:
+            for s in self.sheets:
+                if s.status == PLACING and s.pose is not None:
+                    s.status, s.placed_pose = PLACED, s.pose
+
+    def returned(self, piece: int, now: float = 0.0) -> None:
+        """A piece went back to the Sponsor (or its purchase was undone): it should leave the board."""
+        with self._lock:
+            for s in list(self.sheets):
+                if s.piece == piece:
+                    if s.pose is None:
+                        self.sheets.remove(s)
+                    else:
+                        s.status, s.violations = RETURNED, []
+
+    def accept(self, now: float = 0.0) -> None:
+        """Take the board as it is now: the next still view becomes the reference, moved sheets placed
+        where they lie, gone ones dropped."""
+        with self._lock:
+            self.reference = None
+            self.unexpected = []
+            self._looked = False
+            for s in list(self.sheets):
+                if s.status == PLACED:
+                    if s.pose is None:
+                        self.sheets.remove(s)
+                    else:
+                        s.placed_pose = s.pose
+
+    # -- frames --------------------------------------------------------------------------------
+
+    def camera_failed(self, message: str, now: float) -> None:
+        """The camera gave no frame: say so; what is tracked stays as it was."""
+        with self._lock:
+            self.state, self.message = "no camera", message
+            self.stillness.reset()
+            self._looked = False
+
+    def feed(self, frame, now: float) -> str:
+        """Look at one frame taken at ``now``; returns the state."""
+        with self._lock:
+            self.last_frame_at = now
+            why = _bad_frame(frame)
+            if why:
+                self.state, self.message = "bad frame", why
+                self.stillness.reset()
+                self._looked = False
+                return self.state
+            self.stillness.update(frame)
+            if not self.stillness.still:
+                self.state, self.message = "moving", "the view is moving: waiting for it to settle"
+                self._looked = False
+                return self.state
+            if self._looked and not self._dirty and not self.stillness.differs_from(self._looked_at):
+                return self.state
+            self._looked, self._dirty = True, False
+            self._looked_at = self.stillness.snapshot()
+            self._look(frame, now)
+            return self.state
+
+    def _look(self, frame, now: float) -> None:
+        t0 = time.perf_counter()
+        try:
+            view = board_view(frame, self.box, self.grid, now)
+        except VisionRefusal as exc:
+            self.state, self.message = "obstructed", f"the board cannot be read ({exc.reason}): {exc}"
+            return
+        self.views += 1
+        self.last_view_at = now
+        if self.reference is None:
+            self.reference = view
+            self.state, self.message = "still", "the board as it is now is the reference"
+        else:
+            self._compare(view, now)
+        self.view_seconds = time.perf_counter() - t0
+
+    def _compare(self, view: BoardView, now: float) -> None:
+        grid = self.grid
+        change = compare(self.reference, view, self.colours, grid)
+        blocked = _largest_mm2(change.unexplained, grid)
+        if blocked >= boarddiff.OBSTRUCTION_MM2:
+            self.state = "obstructed"
+            self.message = (f"something that is not a sheet covers {blocked:.0f} mm² of the loch "
+                            f"(a hand, a shadow?): no call until it is gone")
+            return
+        arrived = {e: m.copy() for e, m in change.arrived.items()}
+        left = {e: m.copy() for e, m in change.left.items()}
+        # the newest first: a sheet being placed that slid off an older one of its colour has taken
+        # that colour with it, and the older one must not be blamed for it
+        for s in sorted(self.sheets, key=lambda s: (s.status != PLACING, -s.bought_at)):
+            if s.on_board and s.expedition in left:
+                self._refit_if_moved(s, change, arrived, left, now)
+        for s in sorted((s for s in self.sheets if s.pose is None), key=lambda s: (s.status != WAITING, s.bought_at)):
+            if s.expedition in arrived:
+                self._find(s, change, arrived, now)
+        self._check_rules()
+        self.unexpected = self._unexpected(arrived, left, change.unexplained)
+        # the reference follows the board, except where something changed that nothing explains
+        keep_old = grow(change.unexplained | _any(arrived) | _any(left), 1.0, grid.ppm)
+        ref = self.reference
+        ref.plane = np.where(keep_old[..., None], ref.plane, view.plane)
+        ref.valid = np.where(keep_old, ref.valid, view.valid)
+        ref.registration, ref.at = view.registration, now
+        self.state = "still"
+        self.message = "the view is clear and still" + (f"; {len(self.unexpected)} unexpected change(s)"
+                                                        if self.unexpected else "")
+
+    def _refit_if_moved(self, s: TrackedSheet, change, arrived, left, now) -> None:
+        """Fit a sheet again when its colour has left part of its outline; what it explains is taken
+        out of ``arrived`` and ``left``."""
+        grid, e = self.grid, s.expedition
+        inside = grid.sheet(self.box, s.pose)
+        lost = left[e] & inside
+        if grid.mm2(lost) < LOST_MM2:
+            return
+        reach = grow(inside, _extent_mm(self.box, s.equipment), grid.ppm)
+        keep = inside & ~grow(left[e], 0.5, grid.ppm)
+        fitted = fit_one(self.box, s, keep | (arrived[e] & reach), change.seen, grid)
+        old = inside
+        if fitted is None:
+            s.pose, s.fit = None, 0.0
+            if s.status in (PLACING, RETURNED):  # taken off while placing, or returned as it should be
+                if s.status == RETURNED:
+                    self.sheets.remove(s)
+                else:
+                    s.status, s.violations = WAITING, []
+            new = np.zeros(grid.shape, bool)
+        else:
+            s.pose, s.fit, s.seen_at = fitted.pose, fitted.score, now
+            new = grid.sheet(self.box, s.pose)
+        left[e] &= ~grow(old, 1.0, grid.ppm)
+        arrived[e] &= ~grow(new, 1.0, grid.ppm)
+
+    def _find(self, s: TrackedSheet, change, arrived, now) -> None:
+        """A bought sheet not seen yet (or a placed one gone): fit its outline to what arrived."""
+        grid, e = self.grid, s.expedition
+        mask = arrived[e]
+        if s.status == PLACED and s.placed_pose is not None:  # gone: look only near where it was
+            mask = mask & grow(grid.sheet(self.box, s.placed_pose), _extent_mm(self.box, s.equipment), grid.ppm)
+        if grid.mm2(mask) < ARRIVED_MM2:
+            return
+        fitted = fit_one(self.box, s, mask, change.seen, grid)
+        if fitted is None:
+            return
+        s.pose, s.fit, s.seen_at = fitted.pose, fitted.score, now
+        if s.status == WAITING:
+            s.status = PLACING
+        arrived[e] &= ~grow(grid.sheet(self.box, s.pose), 1.0, grid.ppm)
+
+    def _check_rules(self) -> None:
+        for s in self.sheets:
+            if s.status != PLACING or s.pose is None:
+                if s.status != PLACED:
+                    s.violations = []
+                continue
+            others = [o for o in self.sheets if o is not s and o.on_board and o.status != RETURNED]
+            found = check_placement(self.box, s.pose, [o.pose for o in others])
+            # check_placement numbers the expedition's own sheets, the new one last: name them by piece
+            own = [o for o in others if o.expedition == s.expedition] + [s]
+            s.violations = [Violation(v.rule, v.message, tuple(own[i].piece for i in v.sheets), v.at_mm)
+                            for v in found]
+
+    def _unexpected(self, arrived, left, unexplained) -> list[dict]:
+        grid, out = self.grid, []
+        for kind, masks in (("sheet arrived", arrived), ("sheet left", left)):
+            for e, m in masks.items():
+                for comp in _components(m, boarddiff.MIN_CHANGE_MM2 * grid.ppm ** 2):
+                    out.append({"kind": kind, "expedition": e, "bbox_mm": grid.bbox_mm(comp),
+                                "area_mm2": round(grid.mm2(comp), 1)})
+        for comp in _components(unexplained, boarddiff.MIN_CHANGE_MM2 * grid.ppm ** 2):
+            out.append({"kind": "not a sheet", "bbox_mm": grid.bbox_mm(comp), "area_mm2": round(grid.mm2(comp), 1)})
+        return out
+
+    # -- reading -------------------------------------------------------------------------------
+
+    @property
+    def violations(self) -> list[tuple[TrackedSheet, Violation]]:
+        with self._lock:
+            return [(s, v) for s in self.sheets for v in s.violations]  # v.sheets: the pieces involved
+
+    def status(self) -> dict:
+        with self._lock:
+            sheets = [s.to_json() for s in self.sheets]
+            return {
+                "state": self.state, "message": self.message,
+                "motion": round(self.stillness.motion, 4),
+                "still_views": self.views, "last_frame_at": self.last_frame_at, "last_view_at": self.last_view_at,
+                "view_seconds": None if self.view_seconds is None else round(self.view_seconds, 3),
+                "has_reference": self.reference is not None,
+                "waiting_for": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment}
+                                for s in self.sheets if s.status == WAITING],
+                "sheets": sheets,
+                "violations": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
+                                **v.to_json()} for s in self.sheets for v in s.violations],
+                "moved": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
+                           "gone": s.pose is None, "moved_by_mm": None if s.pose is None else round(s.moved_by_mm, 2)}
+                          for s in self.sheets if s.moved],
+                "unexpected": list(self.unexpected),
+                "moved_tolerance_mm": MOVED_MM,
+            }
+
+
+def fit_one(box, sheet: TrackedSheet, mask: np.ndarray, seen: np.ndarray, grid: Grid):
+    """The bought equipment's outline fitted to ``mask`` (a crop around it, for speed), or None."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    pad = int(round(30 * grid.ppm))
+    h, w = mask.shape
+    r0, r1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, h)
+    c0, c1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, w)
+    fits = fit_expedition(box, sheet.expedition, mask[r0:r1, c0:c1], seen[r0:r1, c0:c1],
+                          grid.x0 + c0 / grid.ppm, grid.y0 + r0 / grid.ppm, grid.ppm,
+                          candidates=[sheet.equipment], max_sheets=1)
+    if not fits or fits[0].score < MIN_FIT:
+        return None
+    return Fit(refine_pose(box, fits[0].pose, mask, seen, grid), fits[0].score)
+
+
+@dataclass(frozen=True)
+class Fit:
+    pose: SheetPose
+    score: float
+
+
+def refine_pose(box, pose: SheetPose, mask: np.ndarray, seen: np.ndarray, grid: Grid) -> SheetPose:
+    """Polish a pose on the full-resolution mask: the one known outline, moved and turned (about its
+    centre, so the two do not fight) to disagree with the mask on as few seen pixels as possible.
+    sheetfit searches every type on a coarse grid; with the type known and the mask clean, this
+    takes the pose from about a millimetre to a fraction of one."""
+    import cv2
+
+    shape = np.asarray(box.equipment[pose.equipment].shape, float)
+    poly = outline(box, pose)
+    centre = poly.mean(0)
+    lo = np.floor(((poly.min(0) - 6 - [grid.x0, grid.y0]) * grid.ppm)).astype(int)
+    hi = np.ceil(((poly.max(0) + 6 - [grid.x0, grid.y0]) * grid.ppm)).astype(int)
+    lo = np.maximum(lo, 0)
+    hi = np.minimum(hi, [mask.shape[1], mask.shape[0]])
+    if np.any(hi - lo < 4):
+        return pose
+    target = mask[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
+    weight = seen[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
+    origin_mm = np.array([grid.x0, grid.y0]) + lo / grid.ppm
+    buf = np.zeros(target.shape, np.uint8)
+    local = shape - 0.0  # the outline in its own frame; turned about the centre below
+
+    def poly_at(cx, cy, ang):
+        a = np.radians(ang)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        own_centre = local.mean(0)
+        return (local - own_centre) @ rot.T + [cx, cy]
+
+    def cost(p):
+        buf[:] = 0
+        px = (poly_at(*p) - origin_mm) * grid.ppm - 0.5
+        cv2.fillPoly(buf, [np.round(px * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        return float((np.abs(buf.astype(np.float32) / 255.0 - target) * weight).sum())
+
+    # the pose origin relative to the outline's centre, to get back from (centre, angle) to a pose
+    a0 = np.radians(pose.angle_deg)
+    rot0 = np.array([[np.cos(a0), -np.sin(a0)], [np.sin(a0), np.cos(a0)]])
+    centre = np.array([pose.x, pose.y]) + (local.mean(0) @ rot0.T)
+    p = np.array([centre[0], centre[1], pose.angle_deg])
+    best = cost(p)
+    for step_mm, step_deg in ((1.0, 1.0), (0.5, 0.5), (0.25, 0.25), (0.1, 0.1), (0.05, 0.05)):
+        improved = True
+        while improved:
+            improved = False
+            for d in ((step_mm, 0, 0), (-step_mm, 0, 0), (0, step_mm, 0), (0, -step_mm, 0),
+                      (0, 0, step_deg), (0, 0, -step_deg)):
+                q = p + d
+                c = cost(q)
+                if c < best:
+                    p, best, improved = q, c, True
+    a = np.radians(p[2])
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    x, y = np.array(p[:2]) - local.mean(0) @ rot.T
+    return SheetPose(pose.expedition, pose.equipment, round(float(x), 3), round(float(y), 3), round(float(p[2]) % 360, 3))
+
+
+def _extent_mm(box, equipment: str) -> float:
+    shape = np.asarray(box.equipment[equipment].shape, float)
+    return float(np.linalg.norm(shape - shape.mean(0), axis=1).max() * 2)
+
+
+def _any(masks: dict) -> np.ndarray:
+    return np.logical_or.reduce(list(masks.values()))
+
+
+def _largest_mm2(mask: np.ndarray, grid: Grid) -> float:
+    comps = _components(mask, 1)
+    return max((grid.mm2(c) for c in comps), default=0.0)
+
+
+def _components(mask: np.ndarray, min_px: float) -> list[np.ndarray]:
+    import cv2
+
+    if not mask.any():  # most colours change nowhere: skip the labelling of a large empty plane
+        return []
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    return [labels == k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= min_px]
+
+
+def _bad_frame(frame) -> str | None:
+    if not isinstance(frame, np.ndarray):
+        return f"the camera gave no picture ({type(frame).__name__})"
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        return f"the camera gave a frame that is not a colour picture ({frame.dtype}, shape {frame.shape})"
+    if min(frame.shape[:2]) < 200:
+        return f"the camera's frame is only {frame.shape[1]}x{frame.shape[0]} pixels"
+    return None

@@ -1,0 +1,267 @@
+"""Live mode on rendered frame sequences: still views only, a bought sheet found and checked against
+the placement rules while it can still be fixed, moved sheets flagged, bad input never a wrong call."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.box_profiles import load_box
+from companion.vision.live import MOVED_MM, LiveBoard, outline_deviation_mm
+from companion.vision.render import Scene, render
+from companion.vision.sheets import SheetPose
+
+BOX = load_box()
+CAMERA = {"tilt_deg": 12.0, "azimuth_deg": 20.0, "fov_deg": 60.0, "fill": 0.9}
+NORTH_SHORE = min(p[1] for p in BOX.loch.shore_outline)  # the straight top edges of the northern hexes
+#: Pose tolerance measured on these renders (outline deviation; see docs/board-vision-live.md).
+POSE_MM = 1.0
+
+
+@lru_cache(maxsize=64)
+def _frame(sheets: tuple, camera: tuple = tuple(CAMERA.items()), hands: tuple = (), seed: int = 3):
+    scene = Scene(sheets=list(sheets), width=1280, height=960, camera=dict(camera), seed=seed,
+                  hands=[{"polygon_mm": [list(p) for p in h]} for h in hands])
+    photo, _ = render(BOX, scene)
+    frame = cv2.cvtColor(photo, cv2.COLOR_RGB2BGR)
+    frame.setflags(write=False)
+    return frame
+
+
+def frame(*sheets: SheetPose, camera: dict | None = None, hands=(), seed: int = 3):
+    cam = tuple((camera or CAMERA).items())
+    return _frame(tuple(sheets), cam, tuple(tuple(map(tuple, h)) for h in hands), seed)
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        self.t += 0.25
+        return self.t
+
+
+def show(live: LiveBoard, clock: Clock, image, frames: int = 3) -> str:
+    """The same view for a few frames: a still view (the first frame differs from the last view)."""
+    state = None
+    for _ in range(frames):
+        state = live.feed(image, clock())
+    return state
+
+
+@pytest.fixture
+def live():
+    board = LiveBoard(BOX, still_frames=2)
+    clock = Clock()
+    assert show(board, clock, frame()) == "still"
+    assert board.status()["has_reference"]
+    board.clock = clock
+    return board
+
+
+def sheet(live: LiveBoard, piece: int):
+    return next(s for s in live.status()["sheets"] if s["piece"] == piece)
+
+
+def pose_of(d: dict) -> SheetPose:
+    return SheetPose.from_json(d["pose"])
+
+
+def place(live, pose: SheetPose, piece: int, *others: SheetPose, settle_after: bool = False):
+    live.purchased(pose.expedition, pose.equipment, piece, live.clock.t)
+    assert show(live, live.clock, frame(*others, pose)) == "still", live.status()["message"]
+    if settle_after:
+        live.settle(live.clock.t)
+    return sheet(live, piece)
+
+
+# -- still views ---------------------------------------------------------------------------------
+
+def test_a_moving_hand_or_a_shaking_camera_is_never_looked_at(live):
+    looked = live.status()["still_views"]
+    live.purchased("british", "sonar", 1, live.clock.t)
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    for i in range(8):  # a hand sweeping across the loch, putting the sheet down
+        x = 150 + 25 * i
+        hand = [[x - 30, 560], [x + 30, 560], [x + 35, 300], [x - 30, 300]]
+        assert live.feed(frame(sonar, hands=[hand]), live.clock()) == "moving"
+    for i in range(8):  # the camera shaking on its stand
+        cam = dict(CAMERA, offset_px=(6.0 * (-1) ** i, 3.0 * i))
+        assert live.feed(frame(sonar, camera=cam), live.clock()) == "moving"
+    assert live.status()["still_views"] == looked
+    assert live.status()["waiting_for"] == [{"piece": 1, "expedition": "british", "equipment": "sonar"}]
+
+
+def test_a_still_hand_over_the_loch_is_obstructed_and_makes_no_call(live):
+    live.purchased("british", "sonar", 1, live.clock.t)
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    hand = [[170, 560], [240, 560], [250, 270], [215, 250], [170, 275]]
+    assert show(live, live.clock, frame(sonar, hands=[hand])) == "obstructed"
+    st = live.status()
+    assert "not a sheet" in st["message"] or "hand" in st["message"]
+    assert st["waiting_for"] and st["sheets"][0]["pose"] is None and st["violations"] == []
+    # the hand goes: the sheet is found
+    assert show(live, live.clock, frame(sonar)) == "still"
+    assert sheet(live, 1)["status"] == "placing"
+
+
+def test_covered_markers_or_a_dark_frame_are_obstructed_not_a_call(live):
+    dark = np.zeros((960, 1280, 3), np.uint8)
+    assert show(live, live.clock, dark) == "obstructed"
+    assert "too dark" in live.status()["message"]
+    assert live.status()["sheets"] == []
+
+
+# -- a purchase, then the placement --------------------------------------------------------------
+
+@pytest.mark.parametrize("truth", [
+    SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 8.0),
+    SheetPose("american", "eye_witness", 455.0, NORTH_SHORE - 2.0, -21.0),
+    SheetPose("japanese", "underwater_camera", 610.0, 331.0, 176.0),
+    SheetPose("independent", "biological_unit", 330.0, 283.0, 17.0),
+    SheetPose("american", "cage", 347.5, 268.75, 0.0),
+])
+def test_a_bought_sheet_is_found_with_its_type_and_pose(live, truth):
+    got = place(live, truth, 7)
+    assert got["status"] == "placing" and got["equipment"] == truth.equipment
+    pose = pose_of(got)
+    dev = outline_deviation_mm(pose, truth, BOX.equipment[truth.equipment].shape)
+    assert dev <= POSE_MM, (pose, truth, dev)
+    assert got["violations"] == []
+    assert live.status()["unexpected"] == []
+
+
+def test_the_sheet_placed_before_the_purchase_is_recorded_is_still_found(live):
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    assert show(live, live.clock, frame(sonar)) == "still"
+    assert [u["kind"] for u in live.status()["unexpected"]] == ["sheet arrived"]
+    live.purchased("british", "sonar", 3, live.clock.t)
+    live.feed(frame(sonar), live.clock())  # the same still view, looked at again for the purchase
+    assert sheet(live, 3)["status"] == "placing"
+    assert live.status()["unexpected"] == []
+
+
+def test_a_nudged_camera_changes_nothing(live):
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    place(live, sonar, 1, settle_after=True)
+    moved_camera = dict(CAMERA, azimuth_deg=26.0, tilt_deg=14.0, offset_px=(25.0, -15.0))
+    assert show(live, live.clock, frame(sonar, camera=moved_camera)) == "still"
+    st = live.status()
+    assert st["moved"] == [] and st["unexpected"] == [] and sheet(live, 1)["status"] == "placed"
+
+
+# -- the placement rules, broken and fixed --------------------------------------------------------
+
+def test_pointed_end_off_the_shore_is_reported_then_cleared_when_fixed(live):
+    wrong = SheetPose("british", "surface_camera", 300.0, NORTH_SHORE + 18.0, 0.0)
+    got = place(live, wrong, 4)
+    assert [v["rule"] for v in got["violations"]] == ["pointed end on shore"]
+    assert live.status()["violations"][0]["piece"] == 4
+    fixed = SheetPose("british", "surface_camera", 302.0, NORTH_SHORE - 1.0, 3.0)
+    assert show(live, live.clock, frame(fixed)) == "still"
+    got = sheet(live, 4)
+    assert got["violations"] == [] and live.status()["violations"] == []
+    assert outline_deviation_mm(pose_of(got), fixed, BOX.equipment["surface_camera"].shape) <= POSE_MM
+
+
+def test_three_own_sheets_overlapping_is_reported_then_cleared(live):
+    a = SheetPose("japanese", "eye_witness", 400.0, NORTH_SHORE - 1.0, -15.0)
+    b = SheetPose("japanese", "eye_witness", 430.0, NORTH_SHORE - 1.0, 15.0)
+    place(live, a, 1, settle_after=True)
+    place(live, b, 2, a, settle_after=True)
+    assert live.status()["violations"] == []
+    third = SheetPose("japanese", "surface_camera", 415.0, 335.0, 180.0)  # from the south shore, over both
+    got = place(live, third, 3, a, b)
+    assert "three own sheets overlap" in [v["rule"] for v in got["violations"]]
+    # an opponent's sheet in the same place is no violation of the rule
+    fixed = SheetPose("japanese", "surface_camera", 520.0, 335.0, 180.0)
+    assert show(live, live.clock, frame(a, b, fixed)) == "still"
+    assert sheet(live, 3)["violations"] == [] and live.status()["violations"] == []
+    assert [s["moved"] for s in live.status()["sheets"]] == [False, False, False]
+
+
+def test_an_opponents_third_sheet_is_no_violation(live):
+    a = SheetPose("japanese", "eye_witness", 400.0, NORTH_SHORE - 1.0, -15.0)
+    b = SheetPose("japanese", "eye_witness", 430.0, NORTH_SHORE - 1.0, 15.0)
+    place(live, a, 1, settle_after=True)
+    place(live, b, 2, a, settle_after=True)
+    third = SheetPose("american", "surface_camera", 415.0, 335.0, 180.0)
+    assert place(live, third, 3, a, b)["violations"] == []
+
+
+def test_a_cage_over_two_hexes_is_reported_then_cleared(live):
+    h = BOX.loch.parse("D3c")
+    between = SheetPose("american", "cage", h.center[0], h.center[1] + 7.5, 0.0)  # on the border with D3d
+    got = place(live, between, 9)
+    assert [v["rule"] for v in got["violations"]] == ["cage in one hex"]
+    inside = SheetPose("american", "cage", h.center[0], h.center[1], 0.0)
+    assert show(live, live.clock, frame(inside)) == "still"
+    assert sheet(live, 9)["violations"] == []
+
+
+# -- moved sheets ----------------------------------------------------------------------------------
+
+def test_a_placed_sheet_moved_is_flagged_and_cleared_when_put_back(live):
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    eye = SheetPose("american", "eye_witness", 455.0, NORTH_SHORE - 2.0, -21.0)
+    place(live, sonar, 1, settle_after=True)
+    place(live, eye, 2, sonar, settle_after=True)
+    slid = SheetPose("british", "sonar", 206.0, NORTH_SHORE + 2.0, 9.0)
+    assert show(live, live.clock, frame(slid, eye)) == "still"
+    st = live.status()
+    assert [(m["piece"], m["gone"]) for m in st["moved"]] == [(1, False)]
+    assert st["moved"][0]["moved_by_mm"] > MOVED_MM
+    assert not sheet(live, 2)["moved"]
+    assert show(live, live.clock, frame(sonar, eye)) == "still"  # put back
+    assert live.status()["moved"] == []
+
+
+def test_a_sheet_nudged_within_the_tolerance_is_not_flagged(live):
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    place(live, sonar, 1, settle_after=True)
+    nudged = SheetPose("british", "sonar", 200.6, NORTH_SHORE - 1.0, 5.0)
+    assert show(live, live.clock, frame(nudged)) == "still"
+    assert live.status()["moved"] == []
+
+
+def test_a_placed_sheet_taken_away_is_flagged_gone(live):
+    cage = SheetPose("american", "cage", 347.5, 268.75, 0.0)
+    place(live, cage, 5, settle_after=True)
+    assert show(live, live.clock, frame()) == "still"
+    assert live.status()["moved"] == [{"piece": 5, "expedition": "american", "equipment": "cage",
+                                       "gone": True, "moved_by_mm": None}]
+
+
+def test_a_returned_sheet_leaves_the_tracking_when_taken_off(live):
+    cage = SheetPose("american", "cage", 347.5, 268.75, 0.0)
+    place(live, cage, 5, settle_after=True)
+    live.returned(5, live.clock.t)
+    assert sheet(live, 5)["status"] == "returned"
+    assert show(live, live.clock, frame()) == "still"
+    assert live.status()["sheets"] == [] and live.status()["moved"] == []
+
+
+# -- bad input -------------------------------------------------------------------------------------
+
+def test_the_camera_stopping_or_garbage_frames_change_nothing(live):
+    sonar = SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0)
+    place(live, sonar, 1, settle_after=True)
+    before = live.status()["sheets"]
+    live.camera_failed("board camera: unplugged", live.clock())
+    assert live.status()["state"] == "no camera" and "unplugged" in live.status()["message"]
+    for garbage in (None, np.zeros((10, 10, 3), np.uint8), np.zeros((480, 640), np.float32), b"jpeg"):
+        assert live.feed(garbage, live.clock()) == "bad frame"
+    noise = np.random.default_rng(1).integers(0, 256, (960, 1280, 3), dtype=np.uint8)
+    assert show(live, live.clock, noise) in ("moving", "obstructed")
+    assert live.status()["sheets"] == before
+    assert show(live, live.clock, frame(sonar)) == "still"  # back: the same board, nothing moved
+    assert live.status()["sheets"] == before and live.status()["moved"] == []
+
+
+def test_unknown_equipment_is_refused():
+    with pytest.raises(ValueError):
+        LiveBoard(BOX).purchased("british", "submarine")
