@@ -58,12 +58,16 @@ def _serve(config, start_game: bool = True) -> int:
 
 def cmd_demo(args) -> int:
     from companion.config import Config, default_data_dir
+    from companion.inputs.demo_inputs import demo_input_config
     from companion.web.security import apply_lan
 
+    inputs = demo_input_config(args.inputs)  # simulated boards; an unknown word is a ConfigError (exit 2)
+    if args.serial_board:
+        inputs["serial_board"] = args.serial_board
     config = Config(port=args.port, host=args.host, autoplay=args.autoplay, seed=args.seed,
                     database=args.database or str(default_data_dir() / "demo.sqlite"),
                     interval_s=args.interval, box=args.box or "", lan=args.lan,
-                    serial_board=args.serial_board or "",
+                    input_game=args.input_game, **inputs,
                     camera_enabled=bool(args.camera), camera_source=args.camera or "auto",
                     board_camera_source=args.board_camera or "")
     apply_lan(config)  # --lan: PINs from the environment, host 0.0.0.0; refuses to start without PINs
@@ -118,6 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help='the overhead board camera for the calibration preview: "sim", "auto", "picamera", a number')
     s.add_argument("--serial-board", metavar="PORT",
                    help='a Pico button board: "simulated" (its twin on a pseudo-terminal), "auto" or a device path')
+    s.add_argument("--inputs", metavar="LIST", default="",
+                   help="simulated button boards, comma-separated: gpio-sim, serial-sim, serial-matrix-sim")
+    s.add_argument("--input-game", default="nessie-hunt", metavar="GAME",
+                   help="the game the boards and the dice camera play (see `games`)")
     s.add_argument("--lan", action="store_true",
                    help="answer the LAN (0.0.0.0); changes need NESSIE_TABLE_PIN / NESSIE_ADMIN_PIN (docs/security.md)")
     s.set_defaults(func=cmd_demo)

@@ -293,7 +293,8 @@ class KioskController:
             if button != "go":
                 self._message = "Press the big GO button to throw the die."
                 return
-            real = self.settings.die == "real" and value is not None
+            # a d12 pin map may send 7-12 or water: on this d6 game that is a plain GO
+            real = self.settings.die == "real" and isinstance(value, int) and 1 <= value <= 6
             pips = value if real else self.service.die.roll()
             self._checkpoint = None  # no taking back a purchase once the dice have rolled again
             self._submit(Throw(pips, self._source if real else "virtual-die"))

@@ -243,3 +243,14 @@ def test_the_simulated_dice_camera_throws_into_the_game(make_service):
     last = service.table.view()["last_throw"]
     assert last is not None and last["source"] == "camera" and 1 <= last["value"] <= 6
     assert service.health()[camera.name]["connected"] is True
+
+
+def test_choosing_the_game_the_boards_play(client):
+    assert client.get("/api/health").get_json()["input_game"] == "nessie-hunt"
+    r = client.post("/api/inputs/game", json={"game": "loch-ness-obert"})
+    assert r.status_code == 200, r.get_json()
+    assert client.get("/api/health").get_json()["input_game"] == "loch-ness-obert"
+    for bad in ({"game": "chess"}, {"game": 3}, {}):
+        r = client.post("/api/inputs/game", json=bad)
+        assert r.status_code == 400 and r.get_json()["error"]
+    assert client.get("/api/health").get_json()["input_game"] == "loch-ness-obert"

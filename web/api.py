@@ -11,6 +11,8 @@ from flask import Blueprint, current_app, jsonify, request
 from companion.errors import GameImportError, IllegalAction, InvalidAddress, MalformedAction, StaleRequest
 from companion.games.nessie_hunt import Throw
 
+from .security import admin_only
+
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
@@ -197,4 +199,22 @@ def import_game(gid):
 def health():
     service = _service()
     return jsonify(devices=service.health(), game_id=service.table.view().get("game_id"),
-                   box=service.box.name, database=service.store.path)
+                   box=service.box.name, database=service.store.path,
+                   input_game=getattr(service, "input_game", None))
+
+
+@bp.post("/inputs/game")
+@admin_only
+def inputs_game():
+    """Which game the button boards and the dice camera play (the d12 board for Obert, say)."""
+    from companion.config import ConfigError
+
+    data = _body()
+    game = data.get("game")
+    if not isinstance(game, str) or not game:
+        raise _Refusal(400, "send {\"game\": ID}, one of the ids of /api/games")
+    try:
+        _service().route_inputs(game)
+    except ConfigError as exc:
+        raise _Refusal(400, str(exc)) from None
+    return jsonify(input_game=game)

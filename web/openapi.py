@@ -227,6 +227,13 @@ DOCUMENT: dict = {
                 "400": {"$ref": "#/components/responses/BadRequest"}, **_READ_ERRORS}}},
         "/api/health": {"get": {"summary": "Every input device's health, the game id, box and database",
                                 "operationId": "health", "responses": {"200": _ok("Health", {"type": "object"})}}},
+        "/api/inputs/game": {"post": {
+            "summary": "Choose the game the button boards and the dice camera play (admin PIN in LAN mode)",
+            "operationId": "inputsGame",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["game"],
+                "properties": {"game": {"type": "string", "description": "a game id from /api/games"}}}}}},
+            "responses": {"200": _ok("The game the inputs now play", {"type": "object"}), **_CHANGE_ERRORS}}},
         "/api/photo": {"post": {
             "summary": "Adjudicate a photo of the board: who covers the monster hexes (changes nothing in the game)",
             "operationId": "photo",
