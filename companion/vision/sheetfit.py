@@ -25,7 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .sheets import SheetPose, place, symmetry_deg
+from .sheets import SheetPose, place, polygon_distance, symmetry_deg
 
 COARSE_PPM = 0.5  # template search grid (2 mm pixels): cheap, and every shape still spans 5+ pixels
 FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
@@ -68,6 +68,11 @@ def _template(shape: tuple, angle: float, ppm: float):
 
 
 @lru_cache(maxsize=64)
+def _period(shape: tuple) -> float:
+    return symmetry_deg(shape)
+
+
+@lru_cache(maxsize=64)
 def _area(shape: tuple) -> float:
     pts = np.asarray(shape, float)
     return float(abs(np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1))) / 2)
@@ -90,15 +95,55 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
     """
     types = list(candidates or box.equipment)
     shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
-    h, w = colour.shape
-    fw, fh = max(1, int(round(w * FINE_PPM / ppm))), max(1, int(round(h * FINE_PPM / ppm)))
-    C = cv2.resize(colour.astype(np.float32), (fw, fh), interpolation=cv2.INTER_AREA)
-    S = cv2.resize(seen.astype(np.float32), (fw, fh), interpolation=cv2.INTER_AREA)
-    grid = _Grid(C, np.maximum(S - C, 0.0), x0, y0, FINE_PPM)
+    # the fine grid: whole blocks of the input's pixels, padded to whole coarse pixels
+    k = max(1, int(round(ppm / FINE_PPM)))
+    kc = max(1, int(round(FINE_PPM / COARSE_PPM)))
+    h, w = (colour.shape[0] // k) * k, (colour.shape[1] // k) * k
+    fine = (w // k, h // k)
+    C = cv2.resize(colour[:h, :w].astype(np.float32), fine, interpolation=cv2.INTER_AREA)
+    S = cv2.resize(seen[:h, :w].astype(np.float32), fine, interpolation=cv2.INTER_AREA)
+    ph, pw = -fine[1] % kc, -fine[0] % kc
+    C = cv2.copyMakeBorder(C, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
+    S = cv2.copyMakeBorder(S, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
+    grid = _Grid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
+    min_px = MIN_SHEET_MM2 * grid.ppm ** 2
+    placed = _greedy(grid, shapes, min_px, max_sheets)
+    placed = _prune(grid, shapes, placed, min_px)
     out: list[FittedSheet] = []
-    min_px = MIN_SHEET_MM2 * FINE_PPM ** 2
+    for i, (eq, x, y, ang, refined) in enumerate(placed):
+        others = [p for j, p in enumerate(placed) if j != i]
+        grid.reset(others, shapes)
+        if any(_near(shapes[eq], (x, y, ang), shapes[q[0]], q[1:4]) for q in others):
+            # touching or overlapping others: fit it again against the colour they leave (the
+            # greedy order may have let a big shape straddle two sheets before the second was known)
+            found = _search(grid, shapes, grid.bbox(shapes[eq], x, y, ang))
+            if found is None:
+                continue
+            refined, eq = found
+            x, y, ang = refined[eq][1]
+            placed[i] = (eq, x, y, ang, refined)
+        gain = refined[eq][0]
+        good, visible = grid.coverage(shapes[eq], x, y, ang)
+        if gain < min_px:
+            continue
+        confidence = _confidence(grid, shapes, refined, eq, visible)
+        pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
+        out.append(FittedSheet(pose, float(good / max(visible, 1e-9)), visible / grid.ppm ** 2,
+                               float(confidence), confidence >= MIN_CONFIDENCE))
+    return out if unidentified else [f for f in out if f.identified]
+
+
+def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
+    """Do two placed outlines come close enough for their explained colour to meet?"""
+    a, b = place(shape_a, *pose_a), place(shape_b, *pose_b)
+    return polygon_distance(a, b) <= 2 * EXPLAIN_GROW_MM + 1.0
+
+
+def _greedy(grid: "_Grid", shapes, min_px: float, max_sheets: int) -> list[tuple]:
+    """Sheets as (type, x, y, angle, refined rivals), biggest unexplained blob first, each explaining what it covers."""
+    placed: list[tuple] = []
     for _ in range(max_sheets * 3):
-        if len(out) >= max_sheets:
+        if len(placed) >= max_sheets:
             break
         blob = grid.largest_blob()
         if blob is None or blob[1] < min_px:
@@ -110,16 +155,27 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
         refined, eq = found
         gain, (x, y, ang) = refined[eq]
         good, visible = grid.coverage(shapes[eq], x, y, ang)
-        purity = good / max(visible, 1e-9)
-        if gain < min_px or purity < MIN_PURITY:
+        if gain < min_px or good < MIN_PURITY * visible:
             grid.drop(blob[0])
             continue
-        confidence = _confidence(grid, shapes, refined, eq, visible)
         grid.explain(shapes[eq], x, y, ang)
-        pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
-        out.append(FittedSheet(pose, float(purity), visible / FINE_PPM ** 2, float(confidence),
-                               confidence >= MIN_CONFIDENCE))
-    return out if unidentified else [f for f in out if f.identified]
+        placed.append((eq, x, y, ang, refined))
+    return placed
+
+
+def _prune(grid: "_Grid", shapes, placed: list[tuple], min_px: float) -> list[tuple]:
+    """Drop sheets whose colour the others explain anyway (fewest sheets that explain the colour)."""
+    placed = list(placed)
+    while len(placed) > 1:
+        unique = []
+        for i, p in enumerate(placed):
+            grid.reset([q for j, q in enumerate(placed) if j != i], shapes)
+            unique.append(grid.sums(shapes[p[0]], *p[1:4])[0])
+        i = int(np.argmin(unique))
+        if unique[i] >= min_px:
+            break
+        del placed[i]
+    return placed
 
 
 def _confidence(grid: "_Grid", shapes, refined, eq, visible_px) -> float:
@@ -141,8 +197,9 @@ def _confidence(grid: "_Grid", shapes, refined, eq, visible_px) -> float:
 class _Grid:
     """The fine grid: colour not yet explained (``U``) and visible uncoloured paper (``B``), as fractions."""
 
-    def __init__(self, C, B, x0, y0, ppm):
+    def __init__(self, C, B, x0, y0, ppm, coarse: int):
         self.U, self.B, self.C = C.copy(), B, C
+        self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
@@ -150,18 +207,37 @@ class _Grid:
         self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
         self.x0, self.y0, self.ppm = x0, y0, ppm
 
+    def shrink(self, a: np.ndarray) -> np.ndarray:
+        """Block means over coarse pixels."""
+        k = self.coarse
+        return cv2.resize(a, (a.shape[1] // k, a.shape[0] // k), interpolation=cv2.INTER_AREA)
+
     def largest_blob(self):
-        """(bbox in fine px (x, y, w, h), unexplained colour in it, px) of the biggest patch of colour."""
-        m = (self.U > 0.5).astype(np.uint8)
-        # printed lines split a sheet's colour into cells: bridge them
-        m = cv2.dilate(m, np.ones((5, 5), np.uint8))
+        """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px) of the biggest patch of colour.
+
+        Found on the coarse grid: the printed lines that split a sheet's colour into cells are
+        narrower than a coarse pixel, and the labelling is cheap there.
+        """
+        Uc = self.shrink(self.U)
+        m = cv2.dilate((Uc > 0.25).astype(np.uint8), np.ones((3, 3), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         if n <= 1:
             return None
-        sums = np.bincount(labels.ravel(), weights=self.U.ravel(), minlength=n)
+        sums = np.bincount(labels.ravel(), weights=Uc.ravel(), minlength=n) * self.coarse ** 2
         sums[0] = 0
-        k = int(np.argmax(sums))
-        return tuple(int(v) for v in stats[k, :4]), float(sums[k])
+        i = int(np.argmax(sums))
+        return tuple(int(v) * self.coarse for v in stats[i, :4]), float(sums[i])
+
+    def reset(self, placed, shapes) -> None:
+        """Unexplained colour: all of it but what the given sheets explain."""
+        self.U = self.C.copy()
+        for eq, x, y, ang, *_ in placed:
+            self.explain(shapes[eq], x, y, ang)
+
+    def bbox(self, shape, x, y, ang) -> tuple[int, int, int, int]:
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly)
+        return int(lo[0]), int(lo[1]), int(max(hi[0] - lo[0], 1)), int(max(hi[1] - lo[1], 1))
 
     def drop(self, bbox) -> None:
         x, y, w, h = bbox
@@ -231,12 +307,12 @@ class _Grid:
         c0 = place([mid], x, y, ang)[0]
         # the coarse angle is only good to its step; a small sheet's (a few coarse pixels) not at all
         radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
-        span = symmetry_deg(shape) / 2 if radius < SMALL_SHEET_MM else 1.5 * ANGLE_STEP
+        span = _period(shape) / 2 if radius < SMALL_SHEET_MM else 1.5 * ANGLE_STEP
         angles = ang + np.arange(-span, span + 1e-9, 1.5)
         gains = [self.gain(shape, *pose(c0[0], c0[1], a)) for a in angles]
         cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
         best = max(gains)
-        for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75), (0.12, 0.35)):
+        for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
             improved = True
             while improved:
                 improved = False
@@ -254,31 +330,32 @@ def _search(grid: _Grid, shapes, bbox):
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
     """
-    f = COARSE_PPM / grid.ppm
-    h, w = grid.U.shape
-    size = (max(1, int(round(w * f))), max(1, int(round(h * f))))
+    kc = grid.coarse
+    cppm = grid.ppm / kc
+    bx, by, bw, bh = bbox
+    # every placement of any template that overlaps the blob: the blob's box grown by the
+    # largest template, in whole coarse pixels
+    reach = _reach(shapes, cppm)
+    cx0, cy0 = bx // kc - reach, by // kc - reach
+    cx1, cy1 = -(-(bx + bw) // kc) + reach, -(-(by + bh) // kc) + reach
     # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
     # shape would ever score; the fine grid judges with the full one
-    W = cv2.resize(grid.U - COARSE_UNCOLOURED_COST * grid.B, size, interpolation=cv2.INTER_AREA)
-    sx, sy = size[0] / w, size[1] / h  # exact coarse/fine ratios after rounding
-    bx, by, bw, bh = bbox
-    cx0, cy0 = int(np.floor(bx * sx)), int(np.floor(by * sy))
-    cx1, cy1 = int(np.ceil((bx + bw) * sx)), int(np.ceil((by + bh) * sy))
+    fine = _crop_padded(grid.U, cx0 * kc, cy0 * kc, cx1 * kc, cy1 * kc) \
+        - COARSE_UNCOLOURED_COST * _crop_padded(grid.B, cx0 * kc, cy0 * kc, cx1 * kc, cy1 * kc)
+    W = grid.shrink(fine)
     coarse: dict = {}
     for eq, shape in shapes.items():
-        period = symmetry_deg(shape)
+        period = _period(shape)
         for ang in np.arange(0.0, period, ANGLE_STEP):
-            T, off = _template(shape, float(ang), COARSE_PPM)
+            T, off = _template(shape, float(ang), cppm)
             th, tw = T.shape
-            # every placement of the template that overlaps the blob; off the grid costs nothing
-            wx0, wy0 = cx0 - tw + 1, cy0 - th + 1
-            wx1, wy1 = cx1 + tw - 1, cy1 + th - 1
-            win = _crop_padded(W, wx0, wy0, wx1, wy1)
-            res = cv2.matchTemplate(win, T, cv2.TM_CCORR)
+            # just the placements of this template that overlap the blob
+            ox, oy = max(reach - tw + 1, 0), max(reach - th + 1, 0)
+            res = cv2.matchTemplate(W[oy:W.shape[0] - oy, ox:W.shape[1] - ox], T, cv2.TM_CCORR)
             _, mx, _, loc = cv2.minMaxLoc(res)
             if eq not in coarse or mx > coarse[eq][0]:
-                gx = (wx0 + loc[0] + off[0]) / sx / grid.ppm
-                gy = (wy0 + loc[1] + off[1]) / sy / grid.ppm
+                gx = (cx0 + ox + loc[0] + off[0]) / cppm
+                gy = (cy0 + oy + loc[1] + off[1]) / cppm
                 coarse[eq] = (mx, (grid.x0 + gx, grid.y0 + gy, float(ang)))
     if not coarse:
         return None
@@ -291,6 +368,18 @@ def _search(grid: _Grid, shapes, bbox):
         x, y, a, g = grid.refine(shapes[t], *coarse[t][1])
         refined[t] = (g, (x, y, a))
     return refined, max(refined, key=lambda t: refined[t][0])
+
+
+@lru_cache(maxsize=16)
+def _reach_cached(shapes_key: tuple, cppm: float) -> int:
+    span = max(float(np.linalg.norm(np.asarray(sh)[:, None] - np.asarray(sh)[None], axis=-1).max())
+               for sh in shapes_key)
+    return int(np.ceil(span * cppm)) + 3  # a template's box is at most its longest chord, plus its margin
+
+
+def _reach(shapes: dict, cppm: float) -> int:
+    """How far (coarse pixels) a template overlapping the blob can reach beyond it."""
+    return _reach_cached(tuple(shapes.values()), cppm)
 
 
 def _crop_padded(a: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
