@@ -1,27 +1,91 @@
-"""The overhead board camera, for the calibration wizard's live preview and marker status.
+"""The overhead board camera: the calibration wizard's live preview, and live mode.
 
 ``open_board_camera(spec, box)`` gives a :class:`companion.inputs.camera_source.CameraSource`:
-"sim" renders the board from the box profile (the simulated twin: an empty board seen at a slight
-tilt, as the demo has no camera), anything else is passed to ``open_camera`` (Picamera2, a webcam
-number, a path or URL). Frames are BGR arrays.
+"sim" is the simulated twin of the board (:class:`SimulatedBoard`: the board drawn from the box
+profile at a slight tilt, as the demo has no camera; a sheet bought in the game is laid on it at a
+legal place, so live mode has something to find), anything else is passed to ``open_camera``
+(Picamera2, a webcam number, a path or URL).  Frames are BGR arrays.
+
+:meth:`BoardCamera.start_live` runs live mode (companion/vision/live.py) on the camera's frames in
+a thread, a few frames a second, and watches the table for purchases (board_watch.py).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 
 import cv2
+import numpy as np
 
-from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
+from companion.inputs.camera_source import CameraError, CameraSource, open_camera
+
+log = logging.getLogger(__name__)
+
+SIM_CAMERA = {"tilt_deg": 12.0, "azimuth_deg": 20.0, "fov_deg": 60.0, "fill": 0.9}
+LIVE_FPS = 4.0  # frames looked at per second: stillness needs a few; more only costs CPU on a Pi
+STALLED_S = 5.0  # no frame for this long: the camera has stalled
+
+
+class SimulatedBoard(CameraSource):
+    """The board rendered from the box profile, with the sheets laid on it (``lay``)."""
+
+    name = "simulated board camera"
+
+    def __init__(self, box, size=(1600, 1200), seed: int = 1):
+        self.box, self.size, self.seed = box, size, seed
+        self.sheets: list = []
+        self._frame: np.ndarray | None = None
+        self._lock = threading.Lock()
+        self._rng = np.random.default_rng(seed)
+
+    def _render(self) -> np.ndarray:
+        from companion.vision.render import Scene, render
+
+        image, _ = render(self.box, Scene(sheets=list(self.sheets), width=self.size[0], height=self.size[1],
+                                          seed=self.seed, camera=dict(SIM_CAMERA)))
+        return cv2.cvtColor(image, cv2.COLOR_RGB2BGR)
+
+    def read(self) -> np.ndarray:
+        with self._lock:
+            if self._frame is None:
+                self._frame = self._render()
+            return self._frame
+
+    def lay(self, pose) -> None:
+        """Put a sheet on the simulated board (the next frames show it)."""
+        with self._lock:
+            self.sheets.append(pose)
+            self._frame = self._render()
+
+    def lay_bought(self, expedition: str, equipment: str, hex_address: str | None = None) -> None:
+        """Lay a bought sheet where a careful player would: pointed end on a shore, a biological unit
+        on the loch, a cage inside its hex."""
+        from companion.vision.sheets import SheetPose
+
+        shore = np.asarray(self.box.loch.shore_outline, float)
+        north, south = shore[:, 1].min(), shore[:, 1].max()
+        x_lo, x_hi = shore[:, 0].min() + 40, shore[:, 0].max() - 40
+        r = self._rng
+        if equipment == "cage":
+            hexes = self.box.loch.hexes
+            h = self.box.loch.parse(hex_address) if hex_address else hexes[int(r.integers(len(hexes)))]
+            pose = SheetPose(expedition, equipment, h.center[0], h.center[1], 0.0)
+        elif equipment == "biological_unit":
+            pose = SheetPose(expedition, equipment, float(r.uniform(x_lo, x_hi)), (north + south) / 2,
+                             float(r.uniform(0, 60)))
+        elif r.random() < 0.5:
+            pose = SheetPose(expedition, equipment, float(r.uniform(x_lo, x_hi)), north - 1.0, float(r.uniform(-25, 25)))
+        else:
+            pose = SheetPose(expedition, equipment, float(r.uniform(x_lo, x_hi)), south + 1.0,
+                             180.0 + float(r.uniform(-25, 25)))
+        self.lay(pose)
 
 
 def open_board_camera(spec: str, box, size=(1600, 1200)) -> CameraSource:
     if spec == "sim":
-        from companion.vision.render import Scene, render
-
-        image, _ = render(box, Scene(sheets=[], width=size[0], height=size[1], seed=1,
-                                     camera={"tilt_deg": 12.0, "azimuth_deg": 20.0, "fov_deg": 60.0, "fill": 0.9}))
-        return SimulatedCamera([cv2.cvtColor(image, cv2.COLOR_RGB2BGR)], loop=True, name="simulated board camera")
+        return SimulatedBoard(box, size)
     return open_camera(spec, size)
 
 
@@ -33,9 +97,22 @@ class BoardCamera:
         self._camera: CameraSource | None = None
         self._lock = threading.Lock()
         self.last_error: str | None = None
+        self.live = None  # companion.vision.live.LiveBoard, once started
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._latest: np.ndarray | None = None  # the live thread's last frame, for the preview
+        self._latest_at: float | None = None
 
     def frame(self):
         """The latest frame (BGR), or None with ``last_error`` saying why."""
+        if self._thread is not None and self._thread.is_alive():
+            # live mode reads the camera: share its frame rather than steal the next one
+            if self._latest is not None and time.monotonic() - (self._latest_at or 0) < STALLED_S:
+                return self._latest
+            return None if self.last_error else self._read()
+        return self._read()
+
+    def _read(self):
         with self._lock:
             try:
                 if self._camera is None:
@@ -51,8 +128,82 @@ class BoardCamera:
                 self._camera = None
                 return None
 
+    # -- live mode -----------------------------------------------------------------------------
+
+    def start_live(self, table=None, colours: dict | None = None, fps: float = LIVE_FPS):
+        """Run live mode on this camera (once; later calls return the running one)."""
+        from companion.board_watch import PurchaseWatcher
+        from companion.vision.live import LiveBoard
+
+        with self._lock:
+            if self.live is not None:
+                return self.live
+            self.live = LiveBoard(self.box, colours)
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, args=(table, PurchaseWatcher(), 1.0 / fps),
+                                            name="board-camera-live", daemon=True)
+            self._thread.start()
+            return self.live
+
+    def _run(self, table, watcher, period: float) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                self._tick(table, watcher, started)
+            except Exception:  # a bug in one frame must not end live mode for the evening
+                log.exception("board camera live mode: a frame failed")
+            self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def _tick(self, table, watcher, now: float) -> None:
+        if table is not None:
+            before = len(self.live.sheets)
+            watcher.poll(table.state, self.live, now)
+            self._lay_on_simulated_board(table, before)
+        frame = self._read()
+        if frame is None:
+            self.live.camera_failed(f"the board camera gives no picture: {self.last_error}", now)
+            self._stop.wait(1.0)  # an unplugged camera: try again, gently
+            return
+        self._latest, self._latest_at = frame, now
+        self.live.feed(frame, now)
+
+    def _lay_on_simulated_board(self, table, before: int) -> None:
+        """In the demo, the simulated board shows what was bought (a real camera sees the players do it)."""
+        if not isinstance(self._camera, SimulatedBoard):
+            return
+        for sheet in self.live.sheets[before:]:
+            piece = _piece(table.state, sheet.piece)
+            self._camera.lay_bought(sheet.expedition, sheet.equipment, getattr(piece, "hex", None))
+
+    def live_status(self) -> dict:
+        """Live mode's status, with how fresh the camera's picture is (in seconds, not clock readings)."""
+        if self.live is None:
+            return {"state": "off", "message": "live mode is not running"}
+        st = self.live.status()
+        now = time.monotonic()
+        for key in ("last_frame_at", "last_view_at"):
+            at = st.pop(key)
+            st[key.replace("_at", "_age_s")] = None if at is None else round(now - at, 1)
+        if st["last_frame_age_s"] is not None and st["last_frame_age_s"] > STALLED_S and st["state"] != "no camera":
+            st["state"], st["message"] = "no camera", f"no frame from the board camera for {st['last_frame_age_s']:.0f} s"
+        st["camera"] = {"source": self.spec, "error": self.last_error}
+        return st
+
     def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5.0)
+            self._thread = None
         with self._lock:
             if self._camera is not None:
                 self._camera.close()
                 self._camera = None
+
+
+def _piece(state, piece_id):
+    for e in getattr(state, "expeditions", None) or ():
+        if e is not None:
+            for p in e.pieces:
+                if p.id == piece_id:
+                    return p
+    return None

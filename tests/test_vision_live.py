@@ -265,3 +265,49 @@ def test_the_camera_stopping_or_garbage_frames_change_nothing(live):
 def test_unknown_equipment_is_refused():
     with pytest.raises(ValueError):
         LiveBoard(BOX).purchased("british", "submarine")
+
+
+# -- wired: the service's board camera, the table and the route ------------------------------------
+
+def _wait_for(client, predicate, timeout_s: float = 90.0) -> dict:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while True:
+        st = client.get("/api/board-camera/live").get_json()
+        if predicate(st) or time.monotonic() > deadline:
+            return st
+        time.sleep(0.3)
+
+
+def test_the_route_follows_a_purchase_on_the_simulated_board(make_service):
+    from companion.games.nessie_hunt import Buy
+    from companion.games.nessie_hunt.state import Step
+    from companion.web import create_app
+    from tests.nessie_helpers import default_action
+
+    service = make_service(board_camera_source="sim")
+    client = create_app(service, {"TESTING": True}).test_client()
+    st = _wait_for(client, lambda st: st["state"] == "still" and st["has_reference"])
+    assert st["state"] == "still", st
+    table = service.table
+    for _ in range(400):  # dull legal moves until someone may buy
+        if table.state.step is Step.PURCHASE:
+            break
+        table.submit(default_action(table.game, table.state))
+    assert table.state.step is Step.PURCHASE
+    table.submit(Buy("surface_camera"))
+    st = _wait_for(client, lambda st: any(s["status"] == "placing" for s in st["sheets"]))
+    [got] = st["sheets"]
+    assert got["status"] == "placing" and got["equipment"] == "surface_camera", st
+    laid = service.board_camera._camera.sheets[0]  # where the simulated board put it
+    assert outline_deviation_mm(pose_of(got), laid, BOX.equipment["surface_camera"].shape) <= POSE_MM
+    assert st["violations"] == [] and st["moved"] == [] and st["camera"]["error"] is None
+    accepted = client.post("/api/board-camera/live/accept", json={})
+    assert accepted.status_code == 200
+
+
+def test_without_a_board_camera_live_mode_says_so(client):
+    r = client.get("/api/board-camera/live")
+    assert r.status_code == 404 and "no board camera" in r.get_json()["error"]
+    assert client.post("/api/board-camera/live/accept", json={}).status_code == 409

@@ -253,6 +253,25 @@ DOCUMENT: dict = {
             "operationId": "boardCameraStatus",
             "responses": {"200": _ok("ok with the registration, or the reason it fails", {"type": "object"}),
                           "404": _error("No board camera is configured, or it gives no picture")}}},
+        "/api/board-camera/live": {"get": {
+            "summary": "Live mode: whether the view is still, the sheets followed since they were bought (type, "
+                       "pose, status), the placement rules they break and the sheets moved since they were placed",
+            "description": "Starts live mode on first use when the service has not. state: starting, moving, still, "
+                           "obstructed, no camera, bad frame. See docs/board-vision-live.md.",
+            "operationId": "boardCameraLive",
+            "responses": {"200": _ok("the live status", {"type": "object", "properties": {
+                "state": {"type": "string"}, "message": {"type": "string"},
+                "sheets": {"type": "array", "items": {"type": "object"}},
+                "violations": {"type": "array", "items": {"type": "object"}},
+                "moved": {"type": "array", "items": {"type": "object"}},
+                "waiting_for": {"type": "array", "items": {"type": "object"}},
+                "unexpected": {"type": "array", "items": {"type": "object"}}}}),
+                          "404": _error("No board camera is configured")}}},
+        "/api/board-camera/live/accept": {"post": {
+            "summary": "Take the board as it is now: moved sheets placed where they lie, unexpected changes forgotten",
+            "operationId": "boardCameraLiveAccept",
+            "responses": {"200": _ok("the live status", {"type": "object"}),
+                          "409": _error("Live mode is not running")}}},
         "/api/calibration": {"post": {
             "summary": "Calibrate the board vision: the empty board, and optionally one sheet of each colour",
             "operationId": "calibration",

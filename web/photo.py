@@ -137,6 +137,32 @@ def camera_status():
     return jsonify(ok=True, registration=reg.to_json(), size=[int(frame.shape[1]), int(frame.shape[0])])
 
 
+@bp.get("/api/board-camera/live")
+def camera_live():
+    """Live mode: still, moving or obstructed; the sheets followed since they were bought, their poses,
+    the placement rules they break and whether they moved since they were placed."""
+    service = current_app.extensions["companion"]
+    if service.board_camera is None:
+        return jsonify(error="no board camera is configured ([board_camera] source, or demo --board-camera sim)",
+                       status=404), 404
+    if service.board_camera.live is None:
+        # started with the service when it is wired to; otherwise the first look starts it
+        _reference, colours = calibration(service)
+        service.board_camera.start_live(service.table, colours)
+    return jsonify(service.board_camera.live_status())
+
+
+@bp.post("/api/board-camera/live/accept")
+def camera_live_accept():
+    """Take the board as it is now: moved sheets are placed where they lie, unexpected changes forgotten."""
+    service = current_app.extensions["companion"]
+    camera = service.board_camera
+    if camera is None or camera.live is None:
+        return jsonify(error="live mode is not running", status=409), 409
+    camera.live.accept()
+    return jsonify(camera.live_status())
+
+
 @bp.post("/api/calibration")
 def save_calibration():
     """{"empty": base64 photo of the empty board, "colours": {expedition: base64 photo of one sheet}};

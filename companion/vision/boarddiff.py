@@ -71,6 +71,15 @@ class Grid:
     def sheet(self, box, pose) -> np.ndarray:
         return self.raster(place(box.equipment[pose.equipment].shape, pose.x, pose.y, pose.angle_deg))
 
+    def near(self, poly_mm: np.ndarray, mm: float) -> np.ndarray:
+        """Every pixel within the polygon's bounding box grown by ``mm`` (a generous, cheap "nearby")."""
+        poly = np.asarray(poly_mm, float)
+        (c0, r0), (c1, r1) = ((poly.min(0) - mm - [self.x0, self.y0]) * self.ppm).astype(int), \
+            ((poly.max(0) + mm - [self.x0, self.y0]) * self.ppm).astype(int) + 1
+        m = np.zeros(self.shape, bool)
+        m[max(r0, 0):max(r1, 0), max(c0, 0):max(c1, 0)] = True
+        return m
+
     def mm2(self, mask: np.ndarray) -> float:
         return float(mask.sum()) / (self.ppm * self.ppm)
 

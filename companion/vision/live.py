@@ -270,7 +270,7 @@ class LiveBoard:
         lost = left[e] & inside
         if grid.mm2(lost) < LOST_MM2:
             return
-        reach = grow(inside, _extent_mm(self.box, s.equipment), grid.ppm)
+        reach = grid.near(outline(self.box, s.pose), _extent_mm(self.box, s.equipment))
         keep = inside & ~grow(left[e], 0.5, grid.ppm)
         fitted = fit_one(self.box, s, keep | (arrived[e] & reach), change.seen, grid)
         old = inside
@@ -293,7 +293,7 @@ class LiveBoard:
         grid, e = self.grid, s.expedition
         mask = arrived[e]
         if s.status == PLACED and s.placed_pose is not None:  # gone: look only near where it was
-            mask = mask & grow(grid.sheet(self.box, s.placed_pose), _extent_mm(self.box, s.equipment), grid.ppm)
+            mask = mask & grid.near(outline(self.box, s.placed_pose), _extent_mm(self.box, s.equipment))
         if grid.mm2(mask) < ARRIVED_MM2:
             return
         fitted = fit_one(self.box, s, mask, change.seen, grid)

@@ -1,0 +1,67 @@
+"""Tells live mode what the game did: a piece bought, a piece returned, a turn over.
+
+The table keeps the state after every action; each piece on the board is a ``Piece`` (id,
+equipment, the cage's hex) in its expedition's ``pieces``.  Comparing the pieces now with the
+pieces seen last time gives the purchases (new ids) and the returns (ids gone: a Return, or an undo
+of the Buy) without any hook in the table; a change of (round, stage, step, turn) ends the turn, and
+the sheets placed in it are settled.  Pieces already on the board when watching starts are not
+announced: nobody saw them placed.
+
+    >>> class Live:
+    ...     def __init__(self): self.said = []
+    ...     def purchased(self, e, eq, piece, now): self.said.append(("bought", e, eq, piece))
+    ...     def returned(self, piece, now): self.said.append(("returned", piece))
+    ...     def settle(self, now): self.said.append(("settled",))
+    >>> from types import SimpleNamespace as NS
+    >>> def state(turn, *pieces):
+    ...     return NS(round=1, stage=6, step="purchase", turn=turn,
+    ...               expeditions=(NS(name="british", pieces=tuple(NS(id=i, equipment=q) for i, q in pieces)),))
+    >>> live, watch = Live(), PurchaseWatcher()
+    >>> watch.poll(state(0, (1, "sonar")), live, 0.0); live.said
+    []
+    >>> watch.poll(state(0, (1, "sonar"), (2, "cage")), live, 1.0); live.said
+    [('bought', 'british', 'cage', 2)]
+    >>> watch.poll(state(1, (2, "cage")), live, 2.0); live.said[1:]
+    [('returned', 1), ('settled',)]
+"""
+
+from __future__ import annotations
+
+
+def pieces_on_board(state) -> dict[int, tuple[str, str]]:
+    """piece id -> (expedition, equipment), for every expedition in the game."""
+    out: dict[int, tuple[str, str]] = {}
+    for e in getattr(state, "expeditions", None) or ():
+        if e is None:
+            continue
+        for p in e.pieces:
+            out[p.id] = (e.name, p.equipment)
+    return out
+
+
+def turn_of(state) -> tuple | None:
+    if state is None:
+        return None
+    return tuple(getattr(state, k, None) for k in ("round", "stage", "step", "turn"))
+
+
+class PurchaseWatcher:
+    """Poll it with the table's state; it calls ``purchased`` / ``returned`` / ``settle`` on live mode."""
+
+    def __init__(self):
+        self._pieces: dict[int, tuple[str, str]] | None = None
+        self._turn: tuple | None = None
+
+    def poll(self, state, live, now: float) -> None:
+        if state is None:
+            return
+        pieces, turn = pieces_on_board(state), turn_of(state)
+        if self._pieces is not None:
+            for piece in sorted(set(self._pieces) - set(pieces)):
+                live.returned(piece, now)
+            for piece in sorted(set(pieces) - set(self._pieces)):
+                expedition, equipment = pieces[piece]
+                live.purchased(expedition, equipment, piece, now)
+            if turn != self._turn:
+                live.settle(now)
+        self._pieces, self._turn = pieces, turn
