@@ -17,16 +17,16 @@ colour (under ``MIN_BLOB_MM2``) are noise.  A hex not seen covered, with unknown
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from . import boardart
-from .registration import Registration, warp_to_board
+from .lighting import lighting as _lighting
+from .registration import Registration, grid_maps
 from .sheets import LINE_MM, point_in_polygon, _seg_dist
+from .transmission import MISFIT, bins, table
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 PPM = 4.0  # board-plane pixels per mm
@@ -41,19 +41,17 @@ GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
 SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
 # narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
-DEEP_SHADOW_LOG = -0.9
-DIM_LOG = -2.3
-OCCLUDED_FRACTION = 0.35  # hex lines fainter than this share of their usual contrast: hidden  # a channel passing less than ~10 % of the light is lost in the noise  # darker than the paper by this much, colour aside: too dark to see
-RESIDUAL_MAX = 0.30
-SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
-GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate: shade explains less than a sheet
-BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
+DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
+DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
+OCCLUDED_FRACTION = 0.35  # hex lines fainter than this share of their usual contrast: hidden
 UNKNOWN_GROW_MM = 1.0
-LINE_GROW_MM = 3.0
+LINE_GROW_MM = 3.0  # how far a colour seen on paper is followed into a printed line
+LINE_BLUR_PX = 3  # lines are dark, hence noisy: their hue is averaged over this many pixels square
 LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
-NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too  # how far a colour seen on paper is followed into a printed line
-
-_LUT_LO, _LUT_HI, _LUT_N = -4.5, 1.0, 48
+NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
+MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
+# log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
+_LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
 
 
 @dataclass
@@ -74,9 +72,20 @@ class Layout:
     land: np.ndarray  # bool: plain land in the margin round the loch, away from printed lines
     band: np.ndarray  # bool: the part of ``land`` next to the shore
 
+    def __post_init__(self):
+        # derived masks, used on every photo
+        self.flat = self.paper | self.land  # plain paper or land: where the full colour match applies
+        self.measured = self.paper | self.band  # where colour seen decides coverage
+        self.printed = self.reference.min(-1) < 0.5  # the printed lines themselves
+        self.loch = self.paper | (self.reference.min(-1) < 0.8) & ~self.land
+
     def per_hex_any(self, mask: np.ndarray) -> np.ndarray:
         flat = mask.reshape(-1)[self.index].astype(np.int32)
         return np.add.reduceat(flat, self.offsets) > 0
+
+    def per_hex_bits(self, bits: np.ndarray) -> np.ndarray:
+        """Per hex the OR of a bit image (uint8) over the hex's pixels: eight masks at once."""
+        return np.bitwise_or.reduceat(bits.reshape(-1)[self.index], self.offsets)
 
     def hexes_touching(self, mask: np.ndarray) -> list[str]:
         return [a for a, hit in zip(self.addresses, self.per_hex_any(mask)) if hit]
@@ -137,110 +146,6 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
     return out
 
 
-@lru_cache(maxsize=8)
-def _candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every explanation of a pixel: (log-transmission vectors, expedition bits, penalty).
-
-    Up to two sheets of each expedition (four in all); and, over up to two whole sheets, part of
-    one more sheet (a blurred edge), counted present when at least half covers the pixel.
-    """
-    T = np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0)
-    a = np.log(T)  # (4, 3)
-    full = np.array(list(itertools.product(range(3), repeat=4)), float)
-    full = full[full.sum(1) <= 4]
-    vecs, bits, cost = [full @ a], [(full > 0) @ (1 << np.arange(4))], [full.sum(1)]
-    base = full[full.sum(1) <= 2]
-    for k in range(4):
-        for alpha in (0.25, 0.5, 0.75):
-            part = np.log(1 - alpha + alpha * T[k])
-            vecs.append(base @ a + part)
-            b = (base > 0) @ (1 << np.arange(4))
-            bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
-            cost.append(base.sum(1) + alpha + BLEND_EXTRA)
-    return (np.concatenate(vecs).astype(np.float32), np.concatenate(bits).astype(np.uint8),
-            (SHEET_PENALTY * np.concatenate(cost)).astype(np.float32))
-
-
-class _Lut:
-    """Quantised log-transmission -> (code, grey term), filled in lazily for the bins seen.
-
-    code: bit i set = expedition i present; bit 4 = fits no candidate.
-    """
-
-    def __init__(self, colours, s_lo: float, s_hi: float):
-        self.vec, self.bit, self.pen = _candidates(colours)
-        self.s_lo, self.s_hi = s_lo, s_hi
-        n = _LUT_N ** 3
-        self.done = np.zeros(n, bool)
-        self.code = np.zeros(n, np.uint8)
-        self.grey = np.zeros(n, np.float32)
-
-    def lookup(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        need = np.unique(flat)
-        need = need[~self.done[need]]
-        if len(need):
-            q0, rest = np.divmod(need, _LUT_N * _LUT_N)
-            q1, q2 = np.divmod(rest, _LUT_N)
-            c = ((np.stack([q0, q1, q2], -1) + 0.5) / _LUT_N * (_LUT_HI - _LUT_LO) + _LUT_LO).astype(np.float32)
-            # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
-            wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
-            for i in range(0, len(c), 2048):
-                diff = c[i:i + 2048, None, :] - self.vec[None]
-                w = wts[i:i + 2048, None, :]
-                s = np.clip((diff * w).sum(-1) / w.sum(-1), self.s_lo, self.s_hi)
-                raw = np.sqrt((w * (diff - s[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
-                best = (raw + self.pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
-                idx = np.arange(len(best))
-                sel = need[i:i + 2048]
-                self.code[sel] = self.bit[best] | np.where(raw[idx, best] > RESIDUAL_MAX, 16, 0).astype(np.uint8)
-                self.grey[sel] = s[idx, best]
-            self.done[need] = True
-        return self.code[flat], self.grey[flat]
-
-
-@lru_cache(maxsize=16)
-def _lut(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> _Lut:
-    return _Lut(colours, s_lo, s_hi)
-
-
-def _lighting(D: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
-              window_mm: float = 96.0, glare_mm: float = 64.0) -> np.ndarray:
-    """The log-lighting field (per channel) over the grid, from the uncovered paper.
-
-    Sheets only ever darken a channel, so the lighting is the *upper envelope* of the paper's
-    brightness: per cell a high percentile, then a grey-level closing wider than any sheet (which
-    fills the dips under sheets), smoothed and interpolated to every pixel.
-    """
-    h, w = paper.shape
-    cs = max(4, int(cell_mm * ppm))
-    ny, nx = -(-h // cs), -(-w // cs)
-    V = np.full((ny, nx, 3), np.nan, np.float32)
-    for j in range(ny):
-        for i in range(nx):
-            m = paper[j * cs:(j + 1) * cs, i * cs:(i + 1) * cs]
-            if m.sum() >= cs * cs * 0.15:
-                V[j, i] = np.percentile(D[j * cs:(j + 1) * cs, i * cs:(i + 1) * cs][m], 90, axis=0)
-    good = ~np.isnan(V[..., 0])
-    if good.sum() == 0:
-        return np.zeros((h, w, 3), np.float32)
-    fill_value = np.nanmedian(V.reshape(-1, 3), axis=0)
-    win = int(window_mm / cell_mm) | 1
-    kernel = np.ones((win, 2 * win + 1), np.uint8)  # rows x columns: the loch is long and narrow
-    small = np.ones((int(glare_mm / cell_mm) | 1,) * 2, np.uint8)
-    out = np.empty_like(V)
-    for c in range(3):
-        ch = np.where(good, V[..., c], -20.0).astype(np.float32)
-        ch = cv2.dilate(ch, kernel, borderType=cv2.BORDER_REPLICATE)  # closing: fill dips under sheets
-        ch = cv2.erode(ch, kernel, borderType=cv2.BORDER_REPLICATE)
-        ch = cv2.erode(ch, small, borderType=cv2.BORDER_REPLICATE)  # opening: drop glare peaks
-        ch = cv2.dilate(ch, small, borderType=cv2.BORDER_REPLICATE)
-        ch[ch < -10] = fill_value[c]
-        out[..., c] = cv2.GaussianBlur(ch, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
-    # cell centres -> pixels
-    big = cv2.resize(out, (nx * cs, ny * cs), interpolation=cv2.INTER_LINEAR)
-    return big[:h, :w]
-
-
 @dataclass
 class CoverageResult:
     covered: dict[str, list[str]]  # expedition -> hexes
@@ -259,9 +164,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             colours: dict | None = None, ppm: float = PPM, bgr: bool = False) -> CoverageResult:
     """Per-expedition covered hexes of a registered photo (RGB, or OpenCV's BGR with ``bgr=True``)."""
     lay = layout(box, ppm)
-    warped, valid = warp_to_board(photo, reg, lay.x0, lay.y0, lay.x1, lay.y1, ppm)
+    warped, valid = _warp(photo, reg, lay)
     if bgr:
-        warped = np.ascontiguousarray(warped[..., ::-1])
+        warped = cv2.cvtColor(warped, cv2.COLOR_BGR2RGB)
     if reference is None:
         # the camera softens printed lines; soften the drawn reference alike
         scale = _photo_scale(reg, lay)
@@ -270,118 +175,185 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     else:
         ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
         log_ref = cv2.log(np.maximum(ref, 1 / 64))
-    # log-transmission, computed in place to keep the memory down
-    L = warped.astype(np.float32)
-    L *= 1 / 255.0
-    np.maximum(L, 1 / 512, out=L)
-    cv2.log(L, L)
-    L -= log_ref
-    paper = lay.paper & valid
-    L -= _lighting(L, paper, ppm)
+    L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
+    cv2.subtract(L, log_ref, dst=L)
+    flat_area = lay.flat
+    L -= _lighting(L, lay.paper & valid, ppm)
     cols = colours or box.sheet_colours
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     if land.sum() > 200:
-        L[lay.land] -= np.median(L[land], axis=0)
+        step = max(1, int(land.sum() // 20000))  # a sample is plenty for a median
+        med = np.median(L[land][::step], axis=0).astype(np.float32)
+        np.subtract(L, med, out=L, where=lay.land[..., None])
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    narrow = _lut(key, -1.2, 0.25)
-    flat_area = lay.paper | lay.land
-    Lf = L[flat_area]
-    q = np.clip(((Lf - _LUT_LO) * (_LUT_N / (_LUT_HI - _LUT_LO))).astype(np.int32), 0, _LUT_N - 1)
-    del Lf
-    code = np.zeros(flat_area.shape, np.uint8)
-    s = np.zeros(flat_area.shape, np.float32)
-    code[flat_area], s[flat_area] = narrow.lookup((q[:, 0] * _LUT_N + q[:, 1]) * _LUT_N + q[:, 2])
-    del q
+    code, s = table(key, -1.2, 0.25).lookup(bins(L))
+    code[~flat_area] = 0
+    Lc = cv2.split(L)
+    Lmax = cv2.max(cv2.max(Lc[0], Lc[1]), Lc[2])
+    wmin = cv2.min(cv2.min(warped[..., 0], warped[..., 1]), warped[..., 2])
 
-    glare = flat_area & (L.max(-1) > GLARE_LOG)
+    glare = flat_area & (Lmax > GLARE_LOG)
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
     occluded = _occluded(warped, lay, valid)
-    haze = _drop_small(flat_area & (L.min(-1) > HAZE_LOG), 4.0 * ppm * ppm)
+    haze = _drop_small(flat_area & (cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2]) > HAZE_LOG), 4.0 * ppm * ppm)
     # the bright core: too bright, or lines washed out under near-white light
-    core = _drop_small(glare | (occluded & (warped.min(-1) >= 230)), 4.0 * ppm * ppm)
+    core = _drop_small(glare | (occluded & (wmin >= 230)), 4.0 * ppm * ppm)
     if haze.any() or core.any():
         # a glare spot fades out over about half its bright core's radius again
         n, _, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
         radius = np.sqrt(stats[1:, cv2.CC_STAT_AREA].max() / np.pi) if n > 1 else 0.0
         kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
         glare |= cv2.dilate((haze | core).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh))) > 0
-    saturated = (warped.min(-1) >= 250) & (L.max(-1) > 0.08)
+    saturated = (wmin >= 250) & (Lmax > 0.08)
     dark = (s < DEEP_SHADOW_LOG) & flat_area
-    too_dark_px = warped.max(-1) < 25
+    too_dark_px = cv2.max(cv2.max(warped[..., 0], warped[..., 1]), warped[..., 2]) < 25
     # under several sheets two channels sink into the noise: what lies there can't be told apart
-    dim = flat_area & ((L < DIM_LOG).sum(-1, dtype=np.uint8) >= 2)
-    misfit = ((code & 16) > 0) & flat_area
+    dim = flat_area & (((Lc[0] < DIM_LOG).view(np.uint8) + (Lc[1] < DIM_LOG).view(np.uint8)
+                        + (Lc[2] < DIM_LOG).view(np.uint8)) >= 2)
+    misfit = ((code & MISFIT) > 0).view(np.uint8)
     ko = int(round(1.0 * ppm)) | 1
-    misfit = cv2.morphologyEx(misfit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
+    misfit = cv2.morphologyEx(misfit, cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
     unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit | dim | occluded
     unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
-    unknown = cv2.dilate(unknown.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    unknown = cv2.dilate(unknown.view(np.uint8), np.ones((k, k), np.uint8)) > 0
     seen = ~unknown
-    loch_px = lay.paper.sum()
-    dark_fraction = float((too_dark_px & lay.paper).sum() / max(loch_px, 1))
-    grow = int(round(LINE_GROW_MM * ppm))
-    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    dark_fraction = float((too_dark_px & lay.paper).sum() / max(lay.paper.sum(), 1))
 
-    masks, covered, undecided, fit_masks = {}, {}, {}, {}
     occluded_near = None
     suspect = occluded | glare
     if suspect.any():  # colour round a hand is the hand's, round glare washed out: not a sheet's
         kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
-        occluded_near = cv2.dilate(suspect.astype(np.uint8), np.ones((kk, kk), np.uint8)) > 0
-    unk_hex = lay.per_hex_any(unknown)
-    unk_e = {}
-    for i, e in enumerate(EXPEDITIONS):
-        has = ((code & (1 << i)) > 0) & seen & valid
-        fit_masks[e] = _drop_small(has & flat_area, MIN_BLOB_MM2 * ppm * ppm)
-        unk_e[e] = unk_hex
-        kept = fit_masks[e]
-        if occluded_near is not None:
-            kept = _drop_mostly_in(kept, occluded_near, 0.25)
-        # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
-        others = ((code & (15 & ~(1 << i))) > 0) & flat_area
-        alone = (code & 15) == (1 << i)
-        kept = _drop_ghosts(kept, others, alone, int(round(3.5 * ppm)))
-        dropped = fit_masks[e] & ~kept
-        kept = _drop_slivers(kept, unknown, int(round(SLIVER_CORE_MM * ppm)), int(round(3.5 * ppm)))
-        fit_masks[e] = kept
-        if dropped.any():  # what was dropped is not "uncovered" either
-            kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            unk_e[e] = unk_hex | lay.per_hex_any(cv2.dilate(dropped.astype(np.uint8), np.ones((kd, kd), np.uint8)) > 0)
-    # on printed lines the light is too dim and the drawing too rough for the full match: judge
-    # each expedition by the hue alone (the log-transmission less its grey part), after taking
-    # out the hue of the other expeditions' colour seen on the paper right beside the pixel
+        occluded_near = cv2.dilate(suspect.view(np.uint8), np.ones((kk, kk), np.uint8)) > 0
+    fit_masks, dropped = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm)
     line_px = ~flat_area & valid & seen
-    chroma = cv2.blur(L, (3, 3))[line_px]
-    chroma -= chroma.mean(-1, keepdims=True)
-    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float32) / 255.0, 1e-3, 1.0))
-    tints -= tints.mean(-1, keepdims=True)
-    kn = np.ones((int(round(NEAR_MM * ppm)) * 2 + 1,) * 2, np.uint8)
-    near = {e: cv2.dilate(fit_masks[e].astype(np.uint8), kn)[line_px] for e in EXPEDITIONS}
+    masks = _onto_lines(L, line_px, fit_masks, lay, cols, ppm)
+
+    # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
+    # unknown, bit 5 = near colour that was dropped as untrustworthy (per expedition below)
+    bits = np.zeros(lay.shape, np.uint8)
     for i, e in enumerate(EXPEDITIONS):
-        m = fit_masks[e] & (lay.paper | lay.band)
-        # printed lines: only next to colour seen on plain paper, at most LINE_GROW_MM into them
-        rest = chroma.copy()
-        for j, o in enumerate(EXPEDITIONS):
-            if o != e and near[o].any():
-                rest -= near[o][:, None] * tints[j]
-        allowed = np.zeros(flat_area.shape, np.uint8)
-        allowed[line_px] = (rest @ tints[i]) / float(tints[i] @ tints[i]) > LINE_TINT_SHARE
-        mm = m.astype(np.uint8)
-        for _ in range(grow):
-            mm = cv2.dilate(mm, cross) & (allowed | mm)
-        m = mm > 0
-        masks[e] = m
-        hit = lay.per_hex_any(m)
+        bits |= masks[e].view(np.uint8) << i
+    bits |= unknown.view(np.uint8) << 4
+    per_hex = lay.per_hex_bits(bits)
+    unk_hex = (per_hex & 16) > 0
+    covered, undecided = {}, {}
+    for i, e in enumerate(EXPEDITIONS):
+        hit = (per_hex & (1 << i)) > 0
+        unk_e = unk_hex
+        if dropped[e] is not None:  # what was dropped is not "uncovered" either
+            unk_e = unk_hex | lay.per_hex_any(dropped[e])
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
-        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e[e]) if u and not h]
+        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit})
+
+
+def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """The photo resampled on the layout's grid, and where the photo had pixels.
+
+    The maps (homography and lens distortion) are smooth, so they are computed every
+    ``MAP_STEP_PX`` pixels and interpolated; cv2.remap then runs on fixed-point maps.
+    """
+    h, w = lay.shape
+    st = MAP_STEP_PX
+    nx, ny = -(-w // st) + 2, -(-h // st) + 2
+    # cv2.resize (linear, by st) puts coarse sample j at fine pixel st * j + (st - 1) / 2; one
+    # extra sample each side keeps the edges interpolated, not clamped
+    fx = (np.arange(nx) - 1) * st + (st - 1) / 2
+    fy = (np.arange(ny) - 1) * st + (st - 1) / 2
+    u, v = grid_maps(reg, lay.x0 + (fx + 0.5) / lay.ppm, lay.y0 + (fy + 0.5) / lay.ppm)
+    mx = cv2.resize(u, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
+    my = cv2.resize(v, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
+    ph, pw = photo.shape[:2]
+    valid = (mx >= 0) & (mx <= pw - 1) & (my >= 0) & (my <= ph - 1)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
+
+
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm):
+    """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
+
+    Returns (masks, dropped): ``dropped[e]`` is colour taken out as untrustworthy (near a hand or
+    glare, or a likely mix of the others), grown a little, or None.
+    """
+    masks, dropped = {}, {}
+    bridge = int(round(3.5 * ppm))
+    for i, e in enumerate(EXPEDITIONS):
+        has = ((code & (1 << i)) > 0) & seen_flat
+        raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)
+        kept = raw
+        if suspect_near is not None:
+            kept = _roi_apply(_drop_mostly_in, kept, (suspect_near,), 2, 0.25)
+        # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
+        others = ((code & (15 & ~(1 << i))) > 0) & seen_flat
+        alone = (code & 15) == (1 << i)
+        kept = _roi_apply(_drop_ghosts, kept, (others, alone), bridge + 2, bridge)
+        gone = raw & ~kept
+        core = int(round(SLIVER_CORE_MM * ppm))
+        kept = _roi_apply(_drop_slivers, kept, (unknown,), max(bridge, core) + 2, core, bridge)
+        masks[e] = kept
+        dropped[e] = None
+        if gone.any():
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            dropped[e] = cv2.dilate(gone.view(np.uint8), np.ones((kd, kd), np.uint8)) > 0
+    return masks, dropped
+
+
+def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
+    """Each expedition's colour on paper followed into the printed lines next to it.
+
+    On printed lines the light is too dim and the drawing too rough for the full match: each
+    expedition is judged by the hue alone (the log-transmission less its grey part), after taking
+    out the hue of the other expeditions' colour seen on the paper right beside the pixel, and only
+    up to LINE_GROW_MM from colour seen on paper.
+    """
+    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float64) / 255.0, 1e-3, 1.0))
+    tints -= tints.mean(-1, keepdims=True)
+    norm2 = (tints * tints).sum(1)
+    # the tints have no grey part, so hue . tint = log-transmission . tint: one linear map gives
+    # every expedition's share of its own hue
+    Lb = cv2.blur(L, (LINE_BLUR_PX, LINE_BLUR_PX)) if LINE_BLUR_PX > 1 else L
+    share = cv2.transform(Lb, (tints / norm2[:, None]).astype(np.float32))
+    gram = (tints @ tints.T) / norm2[None, :]  # [o, i]: tint o's share of tint i's hue
+    kn = np.ones((int(round(NEAR_MM * ppm)) * 2 + 1,) * 2, np.uint8)
+    near = {e: cv2.dilate(fit_masks[e].view(np.uint8), kn) for e in EXPEDITIONS if fit_masks[e].any()}
+    grow = int(round(LINE_GROW_MM * ppm))
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    masks = {}
+    for i, e in enumerate(EXPEDITIONS):
+        m = (fit_masks[e] & lay.measured).view(np.uint8)
+        box_ = _bbox(m, grow + 2)
+        out = np.zeros(lay.shape, bool)
+        masks[e] = out
+        if box_ is None:
+            continue
+        sl = np.s_[box_[0]:box_[1], box_[2]:box_[3]]
+        own = share[sl + (i,)].copy()
+        for j, o in enumerate(EXPEDITIONS):
+            if o != e and o in near:
+                own -= near[o][sl] * np.float32(gram[j, i])
+        mm = m[sl].copy()
+        allowed = ((own > LINE_TINT_SHARE) & line_px[sl]).view(np.uint8) | mm
+        for _ in range(grow):
+            mm = cv2.dilate(mm, cross) & allowed
+        out[sl] = mm > 0
+    return masks
+
+
+def _bbox(mask: np.ndarray, pad: int):
+    """(y0, y1, x0, x1) of a mask's pixels grown by ``pad``, or None if empty."""
+    rows = np.flatnonzero(mask.any(1))
+    if not len(rows):
+        return None
+    cols = np.flatnonzero(mask.any(0))
+    h, w = mask.shape
+    return (max(0, rows[0] - pad), min(h, rows[-1] + 1 + pad), max(0, cols[0] - pad), min(w, cols[-1] + 1 + pad))
 
 
 _LOG_REFS: dict = {}
@@ -405,7 +377,23 @@ def _photo_scale(reg: Registration, lay: Layout) -> float:
     return float(np.linalg.norm(p[1] - p[0]))
 
 
+def _roi_apply(fn, mask: np.ndarray, extra: tuple, pad: int, *args) -> np.ndarray:
+    """``fn(mask, *extra, *args)`` run only on the box round the mask's pixels (grown by ``pad``):
+    the same answer, without labelling a whole board of empty pixels."""
+    b = _bbox(mask.view(np.uint8), pad)
+    if b is None:
+        return np.zeros(mask.shape, bool)
+    sl = np.s_[b[0]:b[1], b[2]:b[3]]
+    out = np.zeros(mask.shape, bool)
+    out[sl] = fn(mask[sl], *[x[sl] for x in extra], *args)
+    return out
+
+
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
+    return _roi_apply(_drop_small_here, mask.astype(bool, copy=False), (), 2, min_px)
+
+
+def _drop_small_here(mask: np.ndarray, min_px: float) -> np.ndarray:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     if n <= 1:
         return mask.astype(bool)
@@ -468,10 +456,11 @@ def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: floa
     A transparency darkens a line and the paper beside it alike, so the line's contrast survives
     under any number of sheets; an opaque object or glare wipes it out.
     """
-    g = warped.astype(np.float32).mean(-1)
+    g = cv2.transform(warped, np.full((1, 3), 1 / 3)).astype(np.float32)  # mean of the channels
     bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
-    line = (lay.reference.min(-1) < 0.5) & valid
-    contrast = np.where(line, (bg - g) / np.maximum(bg, 8.0), 0).astype(np.float32)
+    line = lay.printed & valid
+    contrast = (bg - g) / np.maximum(bg, 8.0)
+    contrast[~line] = 0
     h, w = g.shape
     b = max(4, int(block_mm * lay.ppm))
     size = (max(1, w // b), max(1, h // b))
@@ -484,11 +473,7 @@ def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: floa
     typical = float(np.median(ratio[has]))
     bad = (has & (ratio < OCCLUDED_FRACTION * typical)).astype(np.uint8)
     bad = cv2.resize(bad, (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    return bad & lay_loch_mask(lay)
-
-
-def lay_loch_mask(lay: Layout) -> np.ndarray:
-    return lay.paper | (lay.reference.min(-1) < 0.8) & ~lay.land
+    return bad & lay.loch
 
 
 def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=None) -> list[dict]:

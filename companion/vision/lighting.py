@@ -1,0 +1,67 @@
+"""The light falling on the board: a smooth log-lighting field fitted to the uncovered paper.
+
+Sheets only ever darken a channel, so the lighting is the *upper envelope* of the paper's
+brightness: per cell a high percentile, then a grey-level closing wider than any sheet (which fills
+the dips under sheets), an opening narrower than the loch (which drops glare peaks), smoothed and
+interpolated to every pixel.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+PERCENTILE = 90  # of the paper in a cell: its white level, clear of noise and of sheets' edges
+SAMPLE_MM = 1.0  # cells are sampled on this grid (neighbouring pixels say nothing new about light)
+MIN_PAPER = 0.15  # share of a cell that must be plain paper to measure the light there
+
+
+def lighting(D: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
+             window_mm: float = 96.0, glare_mm: float = 64.0) -> np.ndarray:
+    """The log-lighting field (h x w x 3, float32) of a log image ``D`` from its ``paper`` pixels."""
+    h, w = paper.shape
+    cs = max(4, int(cell_mm * ppm))
+    ny, nx = -(-h // cs), -(-w // cs)
+    V = _cell_percentiles(D, paper, cs, ny, nx, max(1, int(round(SAMPLE_MM * ppm))))
+    good = ~np.isnan(V[..., 0])
+    if good.sum() == 0:
+        return np.zeros((h, w, 3), np.float32)
+    fill_value = np.nanmedian(V.reshape(-1, 3), axis=0)
+    win = int(window_mm / cell_mm) | 1
+    kernel = np.ones((win, 2 * win + 1), np.uint8)  # rows x columns: the loch is long and narrow
+    small = np.ones((int(glare_mm / cell_mm) | 1,) * 2, np.uint8)
+    out = np.empty_like(V)
+    for c in range(3):
+        ch = np.where(good, V[..., c], -20.0).astype(np.float32)
+        ch = cv2.dilate(ch, kernel, borderType=cv2.BORDER_REPLICATE)  # closing: fill dips under sheets
+        ch = cv2.erode(ch, kernel, borderType=cv2.BORDER_REPLICATE)
+        ch = cv2.erode(ch, small, borderType=cv2.BORDER_REPLICATE)  # opening: drop glare peaks
+        ch = cv2.dilate(ch, small, borderType=cv2.BORDER_REPLICATE)
+        ch[ch < -10] = fill_value[c]
+        out[..., c] = cv2.GaussianBlur(ch, (0, 0), 1.0, borderType=cv2.BORDER_REPLICATE)
+    # cell centres -> pixels
+    big = cv2.resize(out, (nx * cs, ny * cs), interpolation=cv2.INTER_LINEAR)
+    return big[:h, :w]
+
+
+def _cell_percentiles(D: np.ndarray, paper: np.ndarray, cs: int, ny: int, nx: int, step: int) -> np.ndarray:
+    """Per cell (ny x nx x 3) the PERCENTILE of the paper pixels sampled every ``step`` px; NaN
+    where too little paper."""
+    h, w = paper.shape
+    k = -(-cs // step)  # samples per cell side
+    Ds = np.full((ny * k, nx * k, 3), np.nan, np.float32)
+    sub = D[::step, ::step]
+    ok = paper[::step, ::step]
+    Ds[:sub.shape[0], :sub.shape[1]] = np.where(ok[..., None], sub, np.nan)
+    cells = Ds.reshape(ny, k, nx, k, 3).transpose(0, 2, 4, 1, 3).reshape(ny, nx, 3, k * k)
+    cells = np.sort(cells, axis=-1)  # NaN last
+    n = (~np.isnan(cells[..., 0, :])).sum(-1)  # (ny, nx)
+    pos = np.maximum(n - 1, 0) * (PERCENTILE / 100.0)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, np.maximum(n - 1, 0))
+    frac = (pos - lo)[..., None].astype(np.float32)
+    a = np.take_along_axis(cells, lo[..., None, None].repeat(3, 2), -1)[..., 0]
+    b = np.take_along_axis(cells, hi[..., None, None].repeat(3, 2), -1)[..., 0]
+    V = a + (b - a) * frac
+    V[n < MIN_PAPER * k * k] = np.nan
+    return V

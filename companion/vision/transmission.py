@@ -1,0 +1,111 @@
+"""Which expeditions' sheets explain a pixel's log-transmission (coverage.py's colour match).
+
+Transparencies multiply light, so log-transmissions add: a pixel's log-transmission is matched
+against every combination of the four expeditions' sheets (up to two of each, four in all), plus
+a part-covered sheet over up to two whole ones (a blurred edge), plus a grey term for shading.
+The best match names the expeditions present.  The match depends only on the (quantised)
+log-transmission, so it is kept in a table filled in lazily for the values seen.
+"""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+RESIDUAL_MAX = 0.30  # worse than this (log units, RMS over the channels): fits nothing (a hand)
+SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
+GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate
+BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
+MISFIT = 16  # code bit: fits no candidate
+
+# The table's range and resolution: log-transmission -4.5 .. 1 in 48 steps (0.11) per channel;
+# darker than exp(-4.5) is lost in the noise, brighter than exp(1) is glare.
+LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
+
+
+@lru_cache(maxsize=8)
+def candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every explanation of a pixel: (log-transmission vectors, expedition bits, penalty).
+
+    Up to two sheets of each expedition (four in all); and, over up to two whole sheets, part of
+    one more sheet (a blurred edge), counted present when at least half covers the pixel.
+    """
+    T = np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0)
+    a = np.log(T)  # (4, 3)
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    vecs, bits, cost = [full @ a], [(full > 0) @ (1 << np.arange(4))], [full.sum(1)]
+    base = full[full.sum(1) <= 2]
+    for k in range(4):
+        for alpha in (0.25, 0.5, 0.75):
+            part = np.log(1 - alpha + alpha * T[k])
+            vecs.append(base @ a + part)
+            b = (base > 0) @ (1 << np.arange(4))
+            bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
+            cost.append(base.sum(1) + alpha + BLEND_EXTRA)
+    return (np.concatenate(vecs).astype(np.float32), np.concatenate(bits).astype(np.uint8),
+            (SHEET_PENALTY * np.concatenate(cost)).astype(np.float32))
+
+
+class Table:
+    """Quantised log-transmission -> (code, grey term), filled in lazily for the bins seen.
+
+    code: bit i set = expedition i present; bit 4 (``MISFIT``) = fits no candidate.
+    """
+
+    def __init__(self, colours, s_lo: float, s_hi: float):
+        self.vec, self.bit, self.pen = candidates(colours)
+        self.s_lo, self.s_hi = s_lo, s_hi
+        n = LUT_N ** 3
+        self.done = np.zeros(n, bool)
+        self.code = np.zeros(n, np.uint8)
+        self.grey = np.zeros(n, np.float32)
+
+    def lookup(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(code, grey) of every bin index in ``flat`` (any shape)."""
+        miss = ~self.done[flat]
+        if miss.any():
+            self._fill(np.unique(flat[miss]))
+        return self.code[flat], self.grey[flat]
+
+    def _fill(self, need: np.ndarray) -> None:
+        q0, rest = np.divmod(need, LUT_N * LUT_N)
+        q1, q2 = np.divmod(rest, LUT_N)
+        c = ((np.stack([q0, q1, q2], -1) + 0.5) / LUT_N * (LUT_HI - LUT_LO) + LUT_LO).astype(np.float32)
+        # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
+        wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
+        for i in range(0, len(c), 2048):
+            diff = c[i:i + 2048, None, :] - self.vec[None]
+            w = wts[i:i + 2048, None, :]
+            s = np.clip((diff * w).sum(-1) / w.sum(-1), self.s_lo, self.s_hi)
+            raw = np.sqrt((w * (diff - s[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
+            best = (raw + self.pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
+            idx = np.arange(len(best))
+            sel = need[i:i + 2048]
+            self.code[sel] = self.bit[best] | np.where(raw[idx, best] > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
+            self.grey[sel] = s[idx, best]
+        self.done[need] = True
+
+
+@lru_cache(maxsize=16)
+def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> Table:
+    return Table(colours, s_lo, s_hi)
+
+
+def bins(L: np.ndarray) -> np.ndarray:
+    """The table bin (int32, h x w) of every pixel of a log-transmission image (h x w x 3, float32)."""
+    scale = LUT_N / (LUT_HI - LUT_LO)
+    # |scale * L - scale * LO - 0.5| rounded = floor(scale * (L - LO)) for L >= LO; clamp both ends
+    # (numpy for the clamps: cv2's scalar ops touch only the first channel)
+    q = cv2.convertScaleAbs(np.maximum(L, np.float32(LUT_LO)), alpha=scale, beta=-LUT_LO * scale - 0.5)
+    np.minimum(q, LUT_N - 1, out=q)
+    q0, q1, q2 = cv2.split(q)
+    out = q0.astype(np.int32)
+    out *= LUT_N
+    out += q1
+    out *= LUT_N
+    out += q2
+    return out
