@@ -178,12 +178,40 @@ def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
 def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
     """Pixels unlike the background (pips and dice whose body is like the table are left to the
     second look, :func:`_read_pip_clusters`)."""
+    return _foreground(small, sigmas)[0]
+
+
+def _foreground(small: np.ndarray, sigmas: float) -> tuple[np.ndarray, np.ndarray]:
+    """The foreground mask, and a looser one (:func:`_grow_into_faint`) for dice it left ragged."""
     dist = background_distance(small)
-    fg = (dist > sigmas).astype(np.uint8) * 255
-    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    fg = fill_holes(fg)
-    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    return fg
+    strong = (dist > sigmas).astype(np.uint8) * 255
+    masks = []
+    for m in (strong, _grow_into_faint(strong, dist)):
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        m = fill_holes(m)
+        masks.append(cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))))
+    return masks[0], masks[1]
+
+
+def _grow_into_faint(strong: np.ndarray, dist: np.ndarray) -> np.ndarray:
+    """Hysteresis: add the faintly unlike regions that touch a clearly unlike one.
+
+    A dark die on dark felt differs from it by less than the threshold, but its edges and pips do
+    not; its face still differs from the felt by several times the felt's own variation. The faint
+    level is set from the image (a multiple of the typical background pixel's distance), so a
+    noisy or textured table does not flood.
+    """
+    typical = float(np.percentile(dist[strong == 0], 90)) if cv2.countNonZero(strong) < strong.size else 1.0
+    low = max(1.5, 2.5 * typical)
+    if low >= 0.8 * float(np.max(dist)):
+        return strong
+    weak = cv2.morphologyEx((dist > low).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    weak = cv2.bitwise_or(weak, strong)
+    n, labels = cv2.connectedComponents(weak, connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[strong > 0])] = True
+    keep[0] = False
+    return np.where(keep[labels], 255, 0).astype(np.uint8)
 
 
 # ---------------------------------------------------------------- reading
@@ -198,7 +226,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         return []
     f = min(1.0, settings.work_px / max(H, W))
     small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
-    fg = foreground_mask(small, settings.background_sigmas)
+    fg, loose = _foreground(small, settings.background_sigmas)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, 8)
     sh, sw = small.shape[:2]
     min_side = settings.min_die_frac * min(sh, sw)
@@ -211,15 +239,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         if x == 0 and y == 0 and bw == sw and bh == sh:
             continue
         blobs.append((i, x, y, bw, bh, area))
-    # the typical die size: from blobs that look like one die (squarish, full)
-    singles = []
-    for i, x, y, bw, bh, area in blobs:
-        cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-        if rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7:
-            singles.append(math.sqrt(area))
-    typical = float(np.median(singles)) if singles else None
+    typical = _typical_die_side(blobs, labels, stats)
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
@@ -232,6 +252,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             est = min(est, typical * 1.15)
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
+        if not any(d.value is not None for d in got):
+            got = _read_loose(img, blob, loose, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
@@ -254,6 +276,66 @@ def _doubt_odd_sizes(dice: list[Die]) -> list[Die]:
             d.value, d.confidence = None, 0.0
             d.reason = f"read at {d.side_px:.0f} px, the other dice are {typical:.0f} px"
     return dice
+
+
+def _typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) -> float | None:
+    """The typical die's side (work pixels), from blobs that look like one die (squarish, full).
+
+    The pips of a big dark die on a dark table are squarish, full blobs too: a blob with a bigger
+    blob right beside it (within its own size) is taken for a pip, not a die, and the median is
+    weighted by area, so a die outweighs its pips.
+    """
+    h, w = labels.shape
+    sides, weights = [], []
+    for i, x, y, bw, bh, area in blobs:
+        cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        if not (rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7):
+            continue
+        r = max(bw, bh)
+        near = np.unique(labels[max(0, y - r):min(h, y + bh + r), max(0, x - r):min(w, x + bw + r)])
+        if any(j not in (0, i) and stats[j, cv2.CC_STAT_AREA] >= 2 * area for j in near):
+            continue
+        sides.append(math.sqrt(area))
+        weights.append(area)
+    if not sides:
+        return None
+    order = np.argsort(sides)
+    cum = np.cumsum(np.array(weights, float)[order])
+    return float(np.array(sides)[order][int(np.searchsorted(cum, cum[-1] / 2))])
+
+
+def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tuple[int, int], f: float,
+               typical: float | None, max_side: float) -> list[Die]:
+    """A blob that read nothing, read once more as the looser foreground around it, filled out to
+    its convex hull: an L of a dark die's lit edges, its face too like the table to pass the
+    threshold, becomes the die it outlines. Only dice of the size the region implies are kept (a
+    smaller reading is part of a face: two pips of a four read as a two)."""
+    x, y = origin
+    bh, bw = blob.shape
+    grow = int(0.5 * (typical or max(bh, bw)))
+    H, W = loose.shape
+    x0, y0, x1, y1 = max(0, x - grow), max(0, y - grow), min(W, x + bw + grow), min(H, y + bh + grow)
+    near = loose[y0:y1, x0:x1] > 0
+    seed = np.zeros_like(near)
+    seed[y - y0:y - y0 + bh, x - x0:x - x0 + bw] = blob
+    n, labels = cv2.connectedComponents((near | seed).astype(np.uint8), connectivity=8)
+    region = np.isin(labels, np.unique(labels[seed]))  # (every seed pixel is in some component)
+    cnts, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    hull = np.zeros(region.shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(np.vstack(cnts))], 1)
+    area = float(blob.sum())
+    if hull.sum() < 1.3 * area:
+        return []
+    est = min(math.sqrt(float(hull.sum())), 2.1 * float(cv2.distanceTransform(np.pad(hull, 1), cv2.DIST_L2, 3).max()))
+    if typical is not None:
+        est = min(est, typical * 1.15)
+    est = min(est, max_side)
+    got = _read_blob(img, hull > 0, (x0, y0), f, est)
+    return [d for d in got if d.value is not None and 0.8 <= d.side_px * f / est <= 1.3]
 
 
 def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float,
