@@ -282,21 +282,14 @@ def _wait_for(client, predicate, timeout_s: float = 90.0) -> dict:
 
 def test_the_route_follows_a_purchase_on_the_simulated_board(make_service):
     from companion.games.nessie_hunt import Buy
-    from companion.games.nessie_hunt.state import Step
     from companion.web import create_app
-    from tests.nessie_helpers import default_action
 
     service = make_service(board_camera_source="sim")
     client = create_app(service, {"TESTING": True}).test_client()
     st = _wait_for(client, lambda st: st["state"] == "still" and st["has_reference"])
     assert st["state"] == "still", st
-    table = service.table
-    for _ in range(400):  # dull legal moves until someone may buy
-        if table.state.step is Step.PURCHASE:
-            break
-        table.submit(default_action(table.game, table.state))
-    assert table.state.step is Step.PURCHASE
-    table.submit(Buy("surface_camera"))
+    _to_purchase(service.table)
+    service.table.submit(Buy("surface_camera"))
     st = _wait_for(client, lambda st: any(s["status"] == "placing" for s in st["sheets"]))
     [got] = st["sheets"]
     assert got["status"] == "placing" and got["equipment"] == "surface_camera", st
@@ -311,3 +304,49 @@ def test_without_a_board_camera_live_mode_says_so(client):
     r = client.get("/api/board-camera/live")
     assert r.status_code == 404 and "no board camera" in r.get_json()["error"]
     assert client.post("/api/board-camera/live/accept", json={}).status_code == 409
+
+
+def _to_purchase(table):
+    from companion.games.nessie_hunt.state import Step
+    from tests.nessie_helpers import default_action
+
+    for _ in range(400):  # dull legal moves until someone may buy
+        if table.state.step is Step.PURCHASE:
+            return
+        table.submit(default_action(table.game, table.state))
+    raise AssertionError("never reached a purchase")
+
+
+@pytest.mark.browser
+def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_service):
+    import threading
+    import time
+
+    import waitress
+
+    from companion.games.nessie_hunt import Buy
+    from companion.web import create_app
+
+    service = make_service(board_camera_source="sim")
+    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(f"http://127.0.0.1:{server.effective_port}/calibrate")
+        page.wait_for_selector('#live[data-state="still"]', timeout=60000)
+        _to_purchase(service.table)
+        live = service.board_camera.live
+        camera = service.board_camera._camera
+        # the player puts the sheet down with its pointed end out on the loch
+        camera.lay = lambda pose, lay=camera.lay: lay(SheetPose(pose.expedition, pose.equipment, 300.0,
+                                                                NORTH_SHORE + 18.0, 0.0))
+        service.table.submit(Buy("surface_camera"))
+        page.wait_for_selector('#live-problems li[data-kind="violation"]', timeout=60000)
+        text = page.inner_text("#live-problems")
+        assert "pointed end" in text and "Fix it now" in text
+        assert live.status()["violations"][0]["rule"] == "pointed end on shore"
+    finally:
+        page.close()
+        service.table.broadcast.close()
+        time.sleep(0.2)
+        server.close()

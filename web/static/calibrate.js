@@ -52,3 +52,42 @@ if (preview) {
   setInterval(refresh, 2000);
   document.getElementById("from-camera").addEventListener("click", () => send({ from_camera: true }));
 }
+
+// Live mode: the state of the view, the rules broken while placing, the sheets moved since placed.
+const liveLine = document.getElementById("live");
+if (liveLine) {
+  const label = (s) => `${NAMES[s.expedition] || s.expedition} ${s.equipment.replace(/_/g, " ")}${s.piece ? ` (piece ${s.piece})` : ""}`;
+  const item = (list, text, kind) => {
+    const li = Object.assign(document.createElement("li"), { textContent: text });
+    if (kind) li.dataset.kind = kind;
+    list.appendChild(li);
+  };
+  const refreshLive = async () => {
+    const res = await fetch("/api/board-camera/live");
+    const st = await res.json();
+    const problems = document.getElementById("live-problems");
+    const sheets = document.getElementById("live-sheets");
+    problems.innerHTML = "";
+    sheets.innerHTML = "";
+    if (!res.ok) { liveLine.textContent = st.error; return; }
+    liveLine.dataset.state = st.state;
+    liveLine.textContent = `View: ${st.state}. ${st.message}`;
+    for (const v of st.violations) item(problems, `${label(v)}: ${v.message}. Fix it now.`, "violation");
+    for (const m of st.moved) {
+      item(problems, m.gone ? `${label(m)} is gone from where it was placed.`
+                            : `${label(m)} has moved ${m.moved_by_mm} mm since it was placed.`, "moved");
+    }
+    for (const w of st.waiting_for) item(problems, `Waiting for the ${label(w)} to be placed.`, "waiting");
+    for (const u of st.unexpected) item(problems, `Unexpected change (${u.kind}${u.expedition ? `, ${u.expedition}` : ""}) near ${u.bbox_mm[0]}, ${u.bbox_mm[1]} mm.`, "unexpected");
+    for (const s of st.sheets) {
+      if (!s.pose) continue;
+      item(sheets, `${label(s)}: ${s.status} at ${s.pose.at_mm.join(", ")} mm, ${s.pose.angle_deg}°.`, s.status);
+    }
+  };
+  refreshLive();
+  setInterval(refreshLive, 2000);
+  document.getElementById("live-accept").addEventListener("click", async () => {
+    await fetch("/api/board-camera/live/accept", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    refreshLive();
+  });
+}
