@@ -179,7 +179,7 @@ class BoardCamera:
         """Live mode's status, with how fresh the camera's picture is (in seconds, not clock readings)."""
         if self.live is None:
             return {"state": "off", "message": "live mode is not running"}
-        st = self.live.status()
+        st = dict(self.live.snapshot())  # a copy: the keys are rewritten below
         now = time.monotonic()
         for key in ("last_frame_at", "last_view_at"):
             at = st.pop(key)

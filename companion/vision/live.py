@@ -138,6 +138,7 @@ class LiveBoard:
         self._dirty = False  # something happened (a purchase) that the current still view must answer
         self._looked_at = None  # the last view looked at, small (stillness.py)
         self._lock = threading.RLock()
+        self._published = self._status()
 
     # -- events from the game ------------------------------------------------------------------
 
@@ -151,6 +152,7 @@ class LiveBoard:
                                  shape=self.box.equipment[equipment].shape)
             self.sheets.append(sheet)
             self._dirty = True
+            self._published = self._status()
             return sheet
 
     def settle(self, now: float = 0.0) -> None:
@@ -159,6 +161,7 @@ class LiveBoard:
             for s in self.sheets:
                 if s.status == PLACING and s.pose is not None:
                     s.status, s.placed_pose = PLACED, s.pose
+            self._published = self._status()
 
     def returned(self, piece: int, now: float = 0.0) -> None:
         """A piece went back to the Sponsor (or its purchase was undone): it should leave the board."""
@@ -169,6 +172,7 @@ class LiveBoard:
                         self.sheets.remove(s)
                     else:
                         s.status, s.violations = RETURNED, []
+            self._published = self._status()
 
     def accept(self, now: float = 0.0) -> None:
         """Take the board as it is now: the next still view becomes the reference, moved sheets placed
@@ -183,6 +187,7 @@ class LiveBoard:
                         self.sheets.remove(s)
                     else:
                         s.placed_pose = s.pose
+            self._published = self._status()
 
     # -- frames --------------------------------------------------------------------------------
 
@@ -192,28 +197,33 @@ class LiveBoard:
             self.state, self.message = "no camera", message
             self.stillness.reset()
             self._looked = False
+            self._published = self._status()
 
     def feed(self, frame, now: float) -> str:
         """Look at one frame taken at ``now``; returns the state."""
         with self._lock:
-            self.last_frame_at = now
-            why = _bad_frame(frame)
-            if why:
-                self.state, self.message = "bad frame", why
-                self.stillness.reset()
-                self._looked = False
-                return self.state
-            self.stillness.update(frame)
-            if not self.stillness.still:
-                self.state, self.message = "moving", "the view is moving: waiting for it to settle"
-                self._looked = False
-                return self.state
-            if self._looked and not self._dirty and not self.stillness.differs_from(self._looked_at):
-                return self.state
-            self._looked, self._dirty = True, False
-            self._looked_at = self.stillness.snapshot()
-            self._look(frame, now)
+            self._feed(frame, now)
+            self._published = self._status()
             return self.state
+
+    def _feed(self, frame, now: float) -> None:
+        self.last_frame_at = now
+        why = _bad_frame(frame)
+        if why:
+            self.state, self.message = "bad frame", why
+            self.stillness.reset()
+            self._looked = False
+            return
+        self.stillness.update(frame)
+        if not self.stillness.still:
+            self.state, self.message = "moving", "the view is moving: waiting for it to settle"
+            self._looked = False
+            return
+        if self._looked and not self._dirty and not self.stillness.differs_from(self._looked_at):
+            return
+        self._looked, self._dirty = True, False
+        self._looked_at = self.stillness.snapshot()
+        self._look(frame, now)
 
     def _look(self, frame, now: float) -> None:
         t0 = time.perf_counter()
@@ -336,25 +346,33 @@ class LiveBoard:
             return [(s, v) for s in self.sheets for v in s.violations]  # v.sheets: the pieces involved
 
     def status(self) -> dict:
+        """The status now (waits while a view is being looked at)."""
         with self._lock:
-            sheets = [s.to_json() for s in self.sheets]
-            return {
-                "state": self.state, "message": self.message,
-                "motion": round(self.stillness.motion, 4),
-                "still_views": self.views, "last_frame_at": self.last_frame_at, "last_view_at": self.last_view_at,
-                "view_seconds": None if self.view_seconds is None else round(self.view_seconds, 3),
-                "has_reference": self.reference is not None,
-                "waiting_for": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment}
-                                for s in self.sheets if s.status == WAITING],
-                "sheets": sheets,
-                "violations": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
-                                **v.to_json()} for s in self.sheets for v in s.violations],
-                "moved": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
-                           "gone": s.pose is None, "moved_by_mm": None if s.pose is None else round(s.moved_by_mm, 2)}
-                          for s in self.sheets if s.moved],
-                "unexpected": list(self.unexpected),
-                "moved_tolerance_mm": MOVED_MM,
-            }
+            return self._status()
+
+    def snapshot(self) -> dict:
+        """The status as of the last frame or event, without waiting (for the web pages)."""
+        return self._published
+
+    def _status(self) -> dict:
+        sheets = [s.to_json() for s in self.sheets]
+        return {
+            "state": self.state, "message": self.message,
+            "motion": round(self.stillness.motion, 4),
+            "still_views": self.views, "last_frame_at": self.last_frame_at, "last_view_at": self.last_view_at,
+            "view_seconds": None if self.view_seconds is None else round(self.view_seconds, 3),
+            "has_reference": self.reference is not None,
+            "waiting_for": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment}
+                            for s in self.sheets if s.status == WAITING],
+            "sheets": sheets,
+            "violations": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
+                            **v.to_json()} for s in self.sheets for v in s.violations],
+            "moved": [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment,
+                       "gone": s.pose is None, "moved_by_mm": None if s.pose is None else round(s.moved_by_mm, 2)}
+                      for s in self.sheets if s.moved],
+            "unexpected": list(self.unexpected),
+            "moved_tolerance_mm": MOVED_MM,
+        }
 
 
 def fit_one(box, sheet: TrackedSheet, mask: np.ndarray, seen: np.ndarray, grid: Grid):
