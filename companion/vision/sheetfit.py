@@ -25,7 +25,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .sheets import SheetPose, place, polygon_distance, symmetry_deg
+from .sheets import SheetPose, _seg_dist, place, polygon_distance, symmetry_deg
 
 COARSE_PPM = 0.5  # template search grid (2 mm pixels): cheap, and every shape still spans 5+ pixels
 FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
@@ -39,7 +39,12 @@ LEAD_SHARE = 0.5  # shapes scoring this share of the coarse winner are refined b
 MAX_REFINED = 3
 MIN_CONFIDENCE = 0.3  # see _confidence
 SMALL_SHEET_MM = 15.0  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
-EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurred edge
+EXPLAIN_GROW_MM = 1.0
+# rulebook: a pointed sheet's point must touch the shore. Within SHORE_SLACK_MM of the printed
+# shore line costs nothing (a careless hand, a shore drawn roughly); further off, each millimetre
+# costs as much as this much colour left unexplained
+SHORE_SLACK_MM = 6.0
+OFF_SHORE_MM2_PER_MM = 25.0  # colour this close outside a fitted outline is its blurred edge
 
 
 @dataclass
@@ -106,6 +111,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
     C = cv2.copyMakeBorder(C, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
     S = cv2.copyMakeBorder(S, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
     grid = _Grid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
+    grid.shore = np.asarray(box.loch.shore_outline, float)
+    grid.pointed_shapes = {shapes[t] for t in types if box.equipment[t].pointed}
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)
@@ -200,6 +207,8 @@ class _Grid:
     def __init__(self, C, B, x0, y0, ppm, coarse: int):
         self.U, self.B, self.C = C.copy(), B, C
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
+        self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
+        self.pointed_shapes: set = set()
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
@@ -272,12 +281,21 @@ class _Grid:
         explanation of the colour is the likeliest)."""
         u, b, c, p = self.sums(shape, x, y, ang)
         unseen = max(_area(shape) * self.ppm ** 2 - b - c, 0.0)
-        return u - p - UNSEEN_COST * unseen
+        return u - p - UNSEEN_COST * unseen - self.off_shore(shape, x, y)
 
     def evidence(self, shape, x, y, ang) -> float:
-        """Colour explained less the penalty for paper shown: what the photo says, unseen parts aside."""
+        """Colour explained less the penalty for paper shown and for a point off the shore: what the
+        photo and the rules say, unseen parts aside."""
         u, _b, _c, p = self.sums(shape, x, y, ang)
-        return u - p
+        return u - p - self.off_shore(shape, x, y)
+
+    def off_shore(self, shape, x, y) -> float:
+        """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,
+        for a point further off than a careless placing would leave it."""
+        if self.shore is None or shape not in self.pointed_shapes:
+            return 0.0
+        d = float(_seg_dist(np.array([[x, y]]), self.shore, np.roll(self.shore, -1, axis=0)).min())
+        return max(d - SHORE_SLACK_MM, 0.0) * OFF_SHORE_MM2_PER_MM * self.ppm ** 2
 
     def coverage(self, shape, x, y, ang) -> tuple[float, float]:
         """(coloured, visible) pixels under the outline."""

@@ -14,9 +14,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .sheets import SheetPose, outline, symmetry_deg
+from .sheets import SheetPose, outline, polygon_area, symmetry_deg
 
 MATCH_IOU = 0.3
+#: a true sheet counts as "in clear view" when at least this share of it is seen and lies under
+#: none of its expedition's other sheets (the colour masks merge one expedition's overlaps, so a
+#: sheet mostly under its own kind, or under glare, cannot be told by shape)
+CLEAR_SHARE = 0.5
 RASTER_PPM = 2.0  # fine enough to tell a 50 % overlap from a 30 % one
 
 
@@ -24,6 +28,8 @@ RASTER_PPM = 2.0  # fine enough to tell a 50 % overlap from a 30 % one
 class SheetScore:
     truth: int = 0
     right: int = 0
+    clear: int = 0  # true sheets in clear view (see CLEAR_SHARE) ...
+    clear_right: int = 0  # ... and of those, found with the right type
     wrong: int = 0
     unidentified: int = 0
     missed: int = 0
@@ -33,7 +39,7 @@ class SheetScore:
     errors: list = field(default_factory=list)  # (expedition, what, truth pose or None, fitted pose or None)
 
     def add(self, other: "SheetScore") -> None:
-        for k in ("truth", "right", "wrong", "unidentified", "missed", "extra"):
+        for k in ("truth", "right", "clear", "clear_right", "wrong", "unidentified", "missed", "extra"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.centre_mm += other.centre_mm
         self.angle_deg += other.angle_deg
@@ -43,6 +49,10 @@ class SheetScore:
     def type_accuracy(self) -> float:
         """Share of true sheets found with the right equipment type."""
         return self.right / max(self.truth, 1)
+
+    @property
+    def clear_accuracy(self) -> float:
+        return self.clear_right / max(self.clear, 1)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -64,13 +74,19 @@ def _centroid(poly: np.ndarray) -> np.ndarray:
     return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] else poly.mean(0)
 
 
-def score_sheets(box, truth: list[SheetPose], found: list) -> SheetScore:
-    """Compare fitted sheets (``SheetPose`` or anything with a ``.pose``) with the true ones."""
+def score_sheets(box, truth: list[SheetPose], found: list, shares: list[float] | None = None) -> SheetScore:
+    """Compare fitted sheets (``SheetPose`` or anything with a ``.pose``) with the true ones.
+
+    ``shares``: per true sheet, the share of it in clear view (:func:`clear_shares`).
+    """
     found_poses = [f.pose if hasattr(f, "pose") else f for f in found]
     sc = SheetScore()
     expeditions = sorted({p.expedition for p in truth} | {p.expedition for p in found_poses})
     for e in expeditions:
-        ts = [p for p in truth if p.expedition == e]
+        ti = [i for i, p in enumerate(truth) if p.expedition == e]
+        ts = [truth[i] for i in ti]
+        clear = [shares is None or shares[i] >= CLEAR_SHARE for i in ti]
+        sc.clear += sum(clear)
         fj = [j for j, p in enumerate(found_poses) if p.expedition == e]
         fs = [found_poses[j] for j in fj]
         sc.truth += len(ts)
@@ -95,6 +111,7 @@ def score_sheets(box, truth: list[SheetPose], found: list) -> SheetScore:
                 sc.errors.append((e, "unidentified", t, f))
             elif t.equipment == f.equipment:
                 sc.right += 1
+                sc.clear_right += int(clear[i])
                 sc.centre_mm.append(float(np.linalg.norm(_centroid(outline(box, t)) - _centroid(outline(box, f)))))
                 period = symmetry_deg(box.equipment[t.equipment].shape)  # a hexagon repeats every 60 degrees
                 d = abs((t.angle_deg - f.angle_deg + period / 2) % period - period / 2)
@@ -121,3 +138,24 @@ def true_masks(box, sheets: list[SheetPose], x0: float, y0: float, ppm: float, s
         poly = (outline(box, p) - [x0, y0]) * ppm - 0.5
         cv2.fillPoly(m, [np.round(poly * 16).astype(np.int32)], 1, shift=4)
     return {e: m > 0 for e, m in out.items()}
+
+
+def clear_shares(box, sheets: list[SheetPose], seen: np.ndarray, x0: float, y0: float, ppm: float) -> list[float]:
+    """Per sheet: the share of its area that is seen and under none of its expedition's other sheets."""
+    out = []
+    for i, p in enumerate(sheets):
+        poly = (outline(box, p) - [x0, y0]) * ppm - 0.5
+        lo = np.maximum(np.floor(poly.min(0)).astype(int) - 1, 0)
+        hi = np.minimum(np.ceil(poly.max(0)).astype(int) + 2, [seen.shape[1], seen.shape[0]])
+        size = (max(hi[1] - lo[1], 1), max(hi[0] - lo[0], 1))
+        mine = np.zeros(size, np.uint8)
+        cv2.fillPoly(mine, [np.round((poly - lo) * 16).astype(np.int32)], 1, shift=4)
+        others = np.zeros(size, np.uint8)
+        for j, q in enumerate(sheets):
+            if j != i and q.expedition == p.expedition:
+                qp = (outline(box, q) - [x0, y0]) * ppm - 0.5 - lo
+                cv2.fillPoly(others, [np.round(qp * 16).astype(np.int32)], 1, shift=4)
+        area = max(polygon_area(outline(box, p)) * ppm * ppm, 1.0)
+        view = seen[lo[1]:hi[1], lo[0]:hi[0]]
+        out.append(float(((mine > 0) & (others == 0) & view[:size[0], :size[1]]).sum() / area))
+    return out
