@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from . import coverage as cov
+from .pinhole import camera_homography
 from .registration import Registration, _errors_mm, _fit_with_distortion, warp_to_board
 
 
@@ -40,12 +41,11 @@ class Pass:
 
 
 COARSE = Pass(1.5, 112.0, 30.0, 6, (0.0,), 2.0)
-FINE = Pass(3.0, 48.0, 6.0, 20, (-24.0, 24.0), 1.0)
+# 2 px/mm matches a 1600x1200 photo of the board: 3 px/mm was no more accurate and twice the work
+FINE = Pass(2.0, 48.0, 6.0, 20, (-24.0, 24.0), 1.0)
 MIN_RESPONSE = 0.03
 MAX_MARKER_RMS_MM = 0.8  # the refined fit must still agree with the markers this well
 SETTLED_MM = 0.5  # a fine pass whose median tile moved less than this needs no second look
-# kept for callers that read the old names
-PPM, TILE_MM, MAX_SHIFT_MM, MIN_TILES = FINE.ppm, FINE.tile_mm, FINE.max_shift_mm, FINE.min_tiles
 
 
 def _edges(img: np.ndarray) -> np.ndarray:
@@ -77,66 +77,78 @@ def _tile_matches(reg: Registration, gray: np.ndarray, box, p: Pass) -> tuple[np
     """(board mm, photo px, shift mm) for each tile whose match is trusted."""
     lay = cov.layout(box)
     ref = _reference(box, lay, p.ppm)
-    warped, valid = warp_to_board(gray, reg, lay.x0, lay.y0, lay.x1, lay.y1, p.ppm)
-    photo = _edges(warped.astype(np.float32) * (1 / 255.0))
-    photo[~valid] = 0
     h, w = ref.shape
     th = min(int(p.tile_mm * p.ppm), h)  # tiles no taller than the loch's strip
     tw = int(p.tile_mm * p.ppm)
-    win = cv2.createHanningWindow((tw, th), cv2.CV_32F)
     shore = np.asarray(box.loch.shore_outline, float)
     mid = (shore[:, 1].min() + shore[:, 1].max()) / 2
-    src, dst, shifts = [], [], []
-    for row in p.rows:
-        y = max(0, min(h - th, int((mid + row - lay.y0) * p.ppm) - th // 2))
+    tops = [max(0, min(h - th, int((mid + row - lay.y0) * p.ppm) - th // 2)) for row in p.rows]
+    # only the rows the tiles use are resampled
+    y0, y1 = min(tops), max(tops) + th
+    ref = ref[y0:y1]
+    warped, valid = warp_to_board(gray, reg, lay.x0, lay.y0 + y0 / p.ppm, lay.x1, lay.y0 + y1 / p.ppm, p.ppm)
+    photo = _edges(warped.astype(np.float32) * (1 / 255.0))
+    photo[~valid] = 0
+    win = cv2.createHanningWindow((tw, th), cv2.CV_32F)
+    centres, shifts_px = [], []
+    for top in tops:
+        y = top - y0
         for x in range(0, w - tw + 1, tw // 2):
             a, b = ref[y:y + th, x:x + tw], photo[y:y + th, x:x + tw]
-            if valid[y:y + th, x:x + tw].mean() < 0.95 or a.std() < 1e-3 or b.std() < 1e-3:
+            if valid[y:y + th, x:x + tw].mean() < 0.95 or cv2.meanStdDev(a)[1][0, 0] < 1e-3 \
+                    or cv2.meanStdDev(b)[1][0, 0] < 1e-3:
                 continue
             # copies: phaseCorrelate may write into non-contiguous inputs
             (dx, dy), resp = cv2.phaseCorrelate(a.copy(), b.copy(), win)
             if resp < MIN_RESPONSE or np.hypot(dx, dy) > p.max_shift_mm * p.ppm:
                 continue
-            # the photo shows at board point c what the board has at c - shift
-            cx, cy = lay.x0 + (x + tw / 2) / p.ppm, lay.y0 + (y + th / 2) / p.ppm
-            src.append((cx - dx / p.ppm, cy - dy / p.ppm))
-            dst.append(reg.to_photo(np.array([[cx, cy]]))[0])
-            shifts.append(np.hypot(dx, dy) / p.ppm)
-    return np.array(src, float).reshape(-1, 2), np.array(dst, float).reshape(-1, 2), np.array(shifts)
+            centres.append((lay.x0 + (x + tw / 2) / p.ppm, lay.y0 + (top + th / 2) / p.ppm))
+            shifts_px.append((dx, dy))
+    if not centres:
+        return np.empty((0, 2)), np.empty((0, 2)), np.empty(0)
+    centres_a, shift_mm = np.array(centres), np.array(shifts_px) / p.ppm
+    # the photo shows at board point c what the board has at c - shift
+    return centres_a - shift_mm, reg.to_photo(centres_a), np.hypot(*shift_mm.T)
 
 
 def _fit(reg: Registration, marker_src, marker_dst, src, dst, p: Pass) -> Registration | None:
     """Homography and lens term on the markers' corners and the tiles, or None if they disagree."""
     all_src = np.vstack([marker_src, src])
     all_dst = np.vstack([marker_dst, dst])
+    # already close: RANSAC's few-point guesses would only let the many tiles (all in one thin
+    # strip) outvote the markers; refit everything from here and trim the tiles that disagree
+    starts = [(reg, np.ones(len(all_src), bool))]
     if p is COARSE:
-        # the markers' registration may be centimetres off: start again from a robust homography;
-        # the lens term found so far taken out first, so that a plain homography fits closely
+        # the markers' registration may be centimetres off: first a robust homography; the lens
+        # term found so far taken out first, so that a plain homography fits closely
         c = all_src.mean(0, keepdims=True)
         px_per_mm = float(np.linalg.norm(reg.to_photo(c + [1.0, 0.0]) - reg.to_photo(c)))
         H, inl = cv2.findHomography(all_src, reg.undistort(all_dst), cv2.RANSAC, max(2.0, p.ransac_mm * px_per_mm))
-        if H is None:
-            return None
-        keep = inl.ravel().astype(bool)
-        start = Registration(H, reg.k, reg.centre, reg.norm, reg.markers_seen, 0.0, 0.0, reg.corners_used)
-    else:
-        # already close: RANSAC's few-point guesses would only let the many tiles (all in one thin
-        # strip) outvote the markers; refit everything from here and trim the tiles that disagree
-        keep = np.ones(len(all_src), bool)
-        start = reg
+        if H is not None:
+            ransac = Registration(H, reg.k, reg.centre, reg.norm, reg.markers_seen, 0.0, 0.0, reg.corners_used)
+            starts.insert(0, (ransac, inl.ravel().astype(bool)))
+    for start, keep in starts:
+        out = _trimmed_fit(start, all_src, all_dst, keep, len(marker_src), p)
+        if out is not None:
+            return out
+    return None
+
+
+def _trimmed_fit(start: Registration, all_src, all_dst, keep, n_markers: int, p: Pass) -> Registration | None:
     out = start
     for _ in range(3):
         out = _fit_with_distortion(start, all_src[keep], all_dst[keep])
         err = _errors_mm(out, all_src, all_dst)
         trimmed = err <= max(p.ransac_mm, 3.0 * float(np.median(err)))
-        trimmed[:len(marker_src)] = keep[:len(marker_src)]  # the markers were vetted by register()
+        trimmed[:n_markers] = keep[:n_markers]  # the markers were vetted by register()
         if (trimmed == keep).all():
             break
         keep = trimmed
-    grid_inliers = int(keep[len(marker_src):].sum())
+    grid_inliers = int(keep[n_markers:].sum())
     if grid_inliers < p.min_tiles:
         return None
     out = replace(out)  # the fit may hand back its start unchanged: never alter the caller's
+    marker_src, marker_dst = all_src[:n_markers], all_dst[:n_markers]
     err = _errors_mm(out, marker_src, marker_dst)
     out.error_mm_rms = float(np.sqrt((err ** 2).mean()))
     out.error_mm_max = float(err.max())
@@ -158,16 +170,31 @@ def _pass(reg: Registration, gray: np.ndarray, box, p: Pass) -> tuple[Registrati
     return out, float(np.median(shifts))
 
 
-def refine(reg: Registration, gray: np.ndarray, box) -> Registration:
-    """A registration refined on the hex grid (``grid_points``: the fine tiles that agreed)."""
-    if reg.src is None or not len(reg.src):
-        return reg
-    current = reg
-    if len(reg.markers_seen) < 3:
+def _refine_from(start: Registration, gray: np.ndarray, box, coarse: bool) -> Registration | None:
+    current = start
+    if coarse:
         current, _ = _pass(current, gray, box, COARSE)
         current.grid_points = 0  # only fine tiles count as the grid's word
     refined, moved = _pass(current, gray, box, FINE)
     if refined is not current and moved > SETTLED_MM:
-        again, _ = _pass(refined, gray, box, FINE)
-        refined = again
-    return refined if refined.grid_points >= FINE.min_tiles else reg
+        refined, _ = _pass(refined, gray, box, FINE)
+    return refined if refined.grid_points >= FINE.min_tiles else None
+
+
+def refine(reg: Registration, gray: np.ndarray, box) -> Registration:
+    """A registration refined on the hex grid (``grid_points``: the fine tiles that agreed)."""
+    if reg.src is None or not len(reg.src):
+        return reg
+    if len(reg.markers_seen) >= 3:
+        return _refine_from(reg, gray, box, coarse=False) or reg
+    # two markers: first from the best-fitting real camera, then from the markers' own homography
+    starts = []
+    H = camera_homography(reg.src, reg.dst, gray.shape)
+    if H is not None:
+        starts.append(replace(reg, H=H, k=0.0))
+    starts.append(reg)
+    for start in starts:
+        out = _refine_from(start, gray, box, coarse=True)
+        if out is not None:
+            return out
+    return reg

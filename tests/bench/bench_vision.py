@@ -1,8 +1,10 @@
-"""Board vision: adjudication time vs JPEG decode (12 MP), peak memory, coverage accuracy vs a naive baseline.
+"""Board vision: adjudication time vs JPEG decode (12 MP) per stage, peak memory, coverage accuracy
+vs a naive baseline, registration with any two markers.
 
 Targets (issue 5): coverage errors at most 0.05 % of (hex, expedition) decisions on rendered
-photos (decisions within 0.5 mm of a border line not counted); adjudicating a 12-megapixel JPEG in
-at most twice OpenCV's decode time of that JPEG; peak memory at most 300 MB.
+photos (decisions within 0.5 mm of a border line not counted); registration succeeds on at least
+99.9 % of photos with two or more markers visible; adjudicating a 12-megapixel JPEG in at most
+twice OpenCV's (full) decode time of that JPEG, measured in the same run; peak memory at most 300 MB.
 
 The baseline, measured in the same run on the same photos: marker registration only, one global
 white level (the median of the loch paper), each pixel given the nearest single sheet colour or
@@ -11,6 +13,7 @@ none, a hex covered when any such pixel lies on it or its border lines.
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -23,12 +26,16 @@ import numpy as np
 
 from companion.box_profiles import load_box
 from companion.vision import coverage as cov
-from companion.vision.adjudicate import adjudicate, decode
+from companion.vision import gridfit
+from companion.vision.adjudicate import adjudicate, check_board, decode, registered
 from companion.vision.evaluate import CoverageScore, hex_centre_error_mm, near_border_hexes, score_coverage
 from companion.vision.registration import VisionRefusal, register, warp_to_board
 from companion.vision.render import encode_jpeg, random_scene, render
 
 SEEDS = range(5000, 5012)
+#: two-marker photos: every pair of the four markers, each on this many seeds (tilt up to 35
+#: degrees, lens distortion); the README's larger figure is the same loop over 600 photos
+TWO_MARKER_SEEDS_PER_PAIR = 8
 
 _CHILD = r"""
 import json, sys, time
@@ -37,17 +44,27 @@ from companion.box_profiles import load_box
 from companion.vision.adjudicate import adjudicate, decode
 box = load_box()
 data = open(sys.argv[1], 'rb').read()
-adjudicate(decode(data), box, fit_sheets=False)   # warm the caches (drawn board, tables)
-out = {}
+adjudicate(decode(data), box, fit_sheets=True)   # warm the caches (drawn board, tables)
+out = {"stages": {}}
 for fit in (False, True):
-    best_a, best_d = 1e9, 1e9
+    runs_a, runs_d, runs_ours = [], [], []
     for _ in range(3):
         t = time.perf_counter(); cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-        best_d = min(best_d, time.perf_counter() - t)
-        t = time.perf_counter(); adjudicate(decode(data), box, fit_sheets=fit)
-        best_a = min(best_a, time.perf_counter() - t)
-    out["fit" if fit else "coverage"] = best_a
-    out["decode"] = best_d
+        runs_d.append(time.perf_counter() - t)
+        t = time.perf_counter(); photo = decode(data); t_ours = time.perf_counter() - t
+        adj = adjudicate(photo, box, fit_sheets=fit)
+        runs_a.append(time.perf_counter() - t)
+        runs_ours.append({"decode": t_ours, **adj.stage_seconds})
+        size = list(photo.bgr.shape[1::-1])
+        del photo, adj  # not alive while the next run decodes: the peak is one adjudication's
+    # the ratio of medians, each pair measured back to back (the machine's load drifts)
+    out["fit" if fit else "coverage"] = float(np.median(runs_a))
+    out["ratio_fit" if fit else "ratio_coverage"] = float(np.median(np.array(runs_a) / np.array(runs_d)))
+    out.setdefault("decodes", []).extend(runs_d)
+    if fit:
+        out["stages"] = {k: float(np.median([r[k] for r in runs_ours])) for k in runs_ours[0]}
+        out["decoded_size"] = size
+out["decode"] = float(np.median(out.pop("decodes")))
 # VmHWM: this process's own peak (ru_maxrss would carry the parent's over exec)
 out["peak_mb"] = [int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")][0] / 1024
 print(json.dumps(out))
@@ -77,7 +94,6 @@ def run() -> list[str]:
     ours, base = CoverageScore(), CoverageScore()
     reg_err = {4: [], 2: []}
     t_ours = []
-    refused_two: list[str] = []
     for seed in SEEDS:
         scene = random_scene(box, seed, 1600, 1200)
         photo, truth = render(box, scene)
@@ -90,16 +106,6 @@ def run() -> list[str]:
         reg_err[4].append(hex_centre_error_mm(box, adj.registration, truth).max())
         b = _baseline(box, p.rgb, register(p.gray, box))
         base.add(score_coverage(box, truth, b, {}, near))
-        for hidden in ((1, 3), (2, 3)):
-            two = random_scene(box, seed, 1600, 1200, hidden_markers=hidden)
-            photo2, truth2 = render(box, two)
-            p2 = decode(encode_jpeg(photo2, two.jpeg_quality))
-            try:
-                reg2 = adjudicate(p2, box, fit_sheets=False).registration
-            except VisionRefusal as exc:
-                refused_two.append(exc.reason)
-                continue
-            reg_err[2].append(hex_centre_error_mm(box, reg2, truth2).max())
     lines.append(f"coverage, {len(SEEDS)} rendered 1600x1200 scenes (tilt <= 35 deg, lens, light, glare, shadow, JPEG):")
     for name, s in (("ours", ours), ("baseline", base)):
         lines.append(f"  {name:8s}: {s.errors} errors / {s.decisions} decisions = {100 * s.error_rate:.3f} % "
@@ -108,10 +114,14 @@ def run() -> list[str]:
                      f"{100 * s.near_border_error_rate:.1f} %; unknown where visible {s.unknown_visible}; "
                      f"glare called covered {s.glare_false_covered}")
     lines.append(f"  target 0.05 %; ours/baseline error ratio {ours.error_rate / max(base.error_rate, 1e-9):.3f}")
+    two = two_marker_registration(box, range(9000, 9000 + 6 * TWO_MARKER_SEEDS_PER_PAIR))
+    reg_err[2] = two["errors"]
     lines.append(f"registration, worst hex centre (mm): 4 markers median {np.median(reg_err[4]):.2f} max "
-                 f"{np.max(reg_err[4]):.2f}; 2 markers median {np.median(reg_err[2]):.2f} max "
-                 f"{np.max(reg_err[2]):.2f}; 2-marker photos refused {len(refused_two)}/{2 * len(SEEDS)} "
-                 f"({', '.join(sorted(set(refused_two))) or 'none'})")
+                 f"{np.max(reg_err[4]):.2f}; 2 markers (all 6 pairs) median {np.median(reg_err[2]):.2f} max "
+                 f"{np.max(reg_err[2]):.2f}")
+    lines.append(f"registration with 2 markers (each of the 6 pairs, {TWO_MARKER_SEEDS_PER_PAIR} photos each, "
+                 f"tilt <= 35 deg, lens distortion): {two['ok']}/{two['n']} = {100 * two['ok'] / two['n']:.1f} % "
+                 f"succeed (target 99.9 %); refused: {', '.join(two['refused']) or 'none'}")
     lines.append(f"time per adjudication at 1600x1200 (no sheet fitting): median {np.median(t_ours):.2f} s")
 
     big = random_scene(box, 77, 4000, 3000)
@@ -125,8 +135,32 @@ def run() -> list[str]:
         lines.append(f"12 MP timing failed: {r.stderr.strip().splitlines()[-1] if r.stderr else r.returncode}")
         return lines
     m = json.loads(r.stdout)
-    lines.append(f"12 MP JPEG: decode {m['decode'] * 1000:.0f} ms; adjudicate (decode included) coverage only "
-                 f"{m['coverage'] * 1000:.0f} ms = {m['coverage'] / m['decode']:.1f} x decode, with sheet fitting "
-                 f"{m['fit'] * 1000:.0f} ms = {m['fit'] / m['decode']:.1f} x decode (target <= 2 x)")
+    lines.append(f"12 MP JPEG: full decode (cv2.imdecode) {m['decode'] * 1000:.0f} ms; adjudicate (our decode "
+                 f"included) coverage only {m['coverage'] * 1000:.0f} ms = {m['ratio_coverage']:.1f} x decode, with "
+                 f"sheet fitting {m['fit'] * 1000:.0f} ms = {m['ratio_fit']:.1f} x decode (target <= 2 x)")
+    stages = m["stages"]
+    lines.append(f"  stages, median of 3 (decoded at {m['decoded_size'][0]}x{m['decoded_size'][1]}): "
+                 + ", ".join(f"{k} {v * 1000:.0f} ms = {v / m['decode']:.2f} x" for k, v in stages.items()))
     lines.append(f"peak memory of the adjudicating process {m['peak_mb']:.0f} MB (target <= 300 MB)")
     return lines
+
+
+def two_marker_registration(box, seeds) -> dict:
+    """Register (markers, hex grid, board check) photos with two markers in view, the pairs in turn."""
+    pairs = list(itertools.combinations(range(4), 2))
+    out = {"n": 0, "ok": 0, "errors": [], "refused": []}
+    for i, seed in enumerate(seeds):
+        hidden = tuple(sorted(set(range(4)) - set(pairs[i % len(pairs)])))
+        scene = random_scene(box, seed, 1600, 1200, hidden_markers=hidden)
+        photo, truth = render(box, scene)
+        p = decode(encode_jpeg(photo, scene.jpeg_quality))
+        out["n"] += 1
+        try:
+            reg = gridfit.refine(registered(p, box), p.gray, box)
+            check_board(p, reg, box)
+        except VisionRefusal as exc:
+            out["refused"].append(f"seed {seed} markers {pairs[i % len(pairs)]}: {exc.reason}")
+            continue
+        out["ok"] += 1
+        out["errors"].append(float(hex_centre_error_mm(box, reg, truth).max()))
+    return out
