@@ -51,16 +51,19 @@ from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
+NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather than a throw (10 fps)
 
 
 @dataclass
 class _ReadJob:
     """A read in progress over the still frames of one rest."""
 
-    blobs: list[Blob] = field(default_factory=list)  # still to read, one per frame
+    todo: list[tuple[Blob, float | None]] = field(default_factory=list)  # blobs to read (and at
+    # what die side, if known), one per frame
     dice: list = field(default_factory=list)
     unchanged: bool = False  # the tray is as at the last read: nothing to read
     full: str = ""  # why the whole tray must go to the still-photo reader ("" if not)
+    stale: bool = False  # the empty tray's picture no longer fits the view
 
 
 @dataclass
@@ -112,6 +115,7 @@ class CameraDice(DiceSource):
         self._prev: np.ndarray | None = None
         self._shape: tuple | None = None
         self._still = 0
+        self._moving_frames = 0  # frames of motion since the tray was last settled
         self._same_frames = 0
         self._job: _ReadJob | None = None
         self._empty = EmptyTray()
@@ -176,14 +180,16 @@ class CameraDice(DiceSource):
         events: list[InputEvent] = []
         if moving:
             if self.state in (EMPTY, READ):
-                self._before_rolling = self.state
+                self._before_rolling, self._moving_frames = self.state, 0
+            self._moving_frames += 1
             self.state, self._still, self._job = ROLLING, 0, None
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
-            if self._job is None:
+            planned_now = self._job is None
+            if planned_now:
                 self._job = self._plan(view)
                 self.state = AT_REST
-            events = self._work(view)
+            events = self._work(view, planned_now)
         elif self.state == EMPTY and self._empty.known:
             self._empty.learn(view.small)  # follow slow changes of the light
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
@@ -206,38 +212,56 @@ class CameraDice(DiceSource):
             return _ReadJob(full="the empty tray has not been seen yet")
         found = changes(view.small, self._empty.picture, min_side)
         if found.stale:
-            return _ReadJob(full=f"{found.changed_fraction:.0%} of the tray differs from its empty picture")
-        return _ReadJob(blobs=list(found.blobs))
+            return _ReadJob(full=f"{found.changed_fraction:.0%} of the tray differs from its empty picture",
+                            stale=True)
+        return _ReadJob(todo=[(b, None) for b in found.blobs])
 
-    def _work(self, view: TrayView) -> list[InputEvent]:
-        """This frame's share of the read: one blob; the throw once the dice have rested long enough."""
+    def _work(self, view: TrayView, planned_now: bool) -> list[InputEvent]:
+        """This frame's share of the read, and the throw once the dice have rested ``rest_frames``
+        frames. A frame does one costly step at most: plan, read one crop, or the full reader."""
         job = self._job
-        if job.blobs:
-            job.dice += self._read_blob(view, job.blobs.pop(0))
-        if job.blobs or self._still < self.rest_frames:
+        busy = planned_now
+        if job.todo and not busy:
+            blob, side = job.todo.pop(0)
+            dice, better = self._read_blob(view, blob, side)
+            if better:  # the die's size was a guess from the blob: read it again at its own, next frame
+                job.todo.insert(0, (blob, better))
+            else:
+                job.dice += dice
+            busy = True
+        if job.todo or self._still < self.rest_frames:
             return []
-        self._job = None
         if job.unchanged:
-            self.state = READ
+            self._job, self.state = None, READ
             return []
-        if not job.full and not job.dice:
-            return self._conclude(view, [])  # nothing changed from the empty tray: it is empty
         if not job.full:
-            unsure = self._unsure(job.dice)
-            if not unsure:
+            if not job.dice:
+                self._job = None
+                return self._conclude(view, [])  # nothing differs from the empty tray: it is empty
+            job.full = self._unsure(job.dice)
+            if not job.full:
+                self._job = None
                 return self._conclude(view, job.dice)
-            job.full = unsure
-        return self._full_read(view, job.full)
+        if busy:
+            return []  # the full reader gets a frame of its own
+        self._job = None
+        return self._full_read(view, job)
 
-    def _read_blob(self, view: TrayView, blob: Blob) -> list:
+    def _read_blob(self, view: TrayView, blob: Blob, side: float | None) -> tuple[list, float | None]:
+        """The dice in one blob, and the die side (small pixels) to read it again at if the one
+        assumed was off (only while no die has been measured yet)."""
         self.health.details["crop_reads"] += 1
-        crop = cut_crop(view, blob, estimate_side(blob, self._side_small))
+        crop = cut_crop(view, blob, side or estimate_side(blob, self._side_small))
         dice = read_die_crop(crop)
-        better = misjudged_side(dice, crop) if self._side_small is None else None
-        if better:  # the first throw: the die's size was a guess from the blob, read again at its own
-            crop = cut_crop(view, blob, better * view.scale)
-            dice = read_die_crop(crop)
-        return dice if any(d.value is not None for d in dice) else [_Nothing(blob)]
+        if side is None and self._side_small is None:
+            better = misjudged_side(dice, crop)
+            if better:
+                return [], better * view.scale
+        sides = [d.side_px for d in dice if d.value is not None]
+        if not sides:
+            return [_Nothing(blob)], None
+        self._side_small = float(np.median(sides)) * view.scale  # the next blobs' size, measured
+        return dice, None
 
     def _unsure(self, dice: list) -> str:
         """Why the crops' reading is not to be trusted on its own ("" if it is)."""
@@ -249,20 +273,25 @@ class CameraDice(DiceSource):
             return f"the crops read {len(dice)} dice, expected {self.expected_dice}"
         return ""
 
-    def _full_read(self, view: TrayView, why: str) -> list[InputEvent]:
+    def _full_read(self, view: TrayView, job: _ReadJob) -> list[InputEvent]:
         self.health.details["full_reads"] += 1
-        self.health.details["full_read_reason"] = why
+        self.health.details["full_read_reason"] = job.full
         try:
             dice = self._reader(view.full)
         except Exception as exc:  # a reader bug must not take the source down
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             self.state = READ
             return []
-        if not dice:
-            self._empty.learn(view.small, fresh=True)  # seen empty: now it is known
-        elif self._empty.known and "differs" in why:
-            self._empty.forget()  # the empty picture is out of date: learn it at the next empty tray
-        return self._conclude(view, dice)
+        if dice or job.dice:
+            if dice and job.stale:
+                self._empty.forget()  # out of date: learnt again at the next empty tray
+            if not dice:  # the crops saw something; no reader makes a die of it
+                self.fail("something in the tray that reads as no die: throw again or use the buttons")
+                self.state, self._snapshot = READ, view.small.astype(np.float32)
+                return []
+            return self._conclude(view, dice)
+        self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
+        return self._conclude(view, [])
 
     def _conclude(self, view: TrayView, dice: list) -> list[InputEvent]:
         """The tray at rest holds ``dice``: report them if they are a new, good throw."""
@@ -295,15 +324,18 @@ class CameraDice(DiceSource):
         return events
 
     def _same_as_last(self, dice) -> bool:
-        """The same dice with the same values, each within a die and a half of where it was."""
+        """The same dice with the same values, each near where it was: within a die and a half
+        after a brief touch (a nudge), within half a die after a longer motion (a throw moves the
+        dice for several frames, and may well land the same value a die's width away)."""
         last = self._last_dice
         if not last or len(last) != len(dice):
             return False
+        reach = 1.5 if self._moving_frames <= NUDGE_FRAMES else 0.5
         unused = list(last)
         for d in dice:
             match = None
             for k, (v, c, side) in enumerate(unused):
-                near = 1.5 * max(side, d.side_px, 10.0)
+                near = reach * max(side, d.side_px, 10.0)
                 if v == d.value and abs(c[0] - d.center[0]) < near and abs(c[1] - d.center[1]) < near:
                     match = k
                     break

@@ -104,8 +104,8 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
     if fraction > STALE_FRACTION:
         return Changes([], fraction)
     # a die's pips, edges and shadow are separate specks when its body is like the tray: join them
-    k = max(3, int(min_side * 0.6)) | 1
-    joined = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    k = max(3, int(min_side * 1.2)) | 1  # min_side is half a die: the pips of a dark die on dark felt join
+    joined = _hulls(cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, 8)
     blobs = []
     for i in range(1, n):
@@ -116,6 +116,17 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
         inscribed = 2.0 * float(cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
         blobs.append(Blob(x, y, bw, bh, area, mask, inscribed))
     return Changes(blobs, fraction)
+
+
+def _hulls(mask: np.ndarray) -> np.ndarray:
+    """Each region of ``mask`` replaced by its convex hull. A white die on white paper differs from
+    the tray only at its rim, pips and shadow -- often an open ring around a lone pip; its hull is
+    the die (and takes the pip in)."""
+    out = np.zeros_like(mask)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in contours:
+        cv2.fillConvexPoly(out, cv2.convexHull(c), 255)
+    return out
 
 
 class EmptyTray:
@@ -152,12 +163,12 @@ class DieCrop:
 
 
 def estimate_side(blob: Blob, known_side: float | None) -> float:
-    """A die's side in small pixels: the blob's, or, when blobs join (touching dice, a die and its
-    shadow), at most the widest circle inside it; never far above a side measured before."""
-    est = min(math.sqrt(blob.area), 1.05 * blob.inscribed)
+    """A die's side in small pixels: the one measured at the last read (a game's dice are alike,
+    and an overhead camera sees them alike anywhere in the tray); else the blob's, or, when it
+    holds more (touching dice, a die and its shadow), at most the widest circle inside it."""
     if known_side:
-        est = min(est, 1.15 * known_side)
-    return max(est, 1.0)
+        return known_side
+    return max(0.95 * min(math.sqrt(blob.area), blob.inscribed), 1.0)  # 0.95: the blob has a rim of shadow
 
 
 def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
@@ -165,7 +176,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     f = view.scale
     H, W = view.full.shape[:2]
     side_full = side_small / f
-    pad = int(side_small * 0.3) + 2  # small pixels
+    pad = int(side_small * 0.12) + 2  # small pixels: the blob has the die's edge already
     X0, Y0 = max(0, int((blob.x - pad) / f)), max(0, int((blob.y - pad) / f))
     X1 = min(W, int(math.ceil((blob.x + blob.w + pad) / f)))
     Y1 = min(H, int(math.ceil((blob.y + blob.h + pad) / f)))
@@ -177,7 +188,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     k = s / f
     M = np.array([[k, 0, (blob.x - X0 * f) * k], [0, k, (blob.y - Y0 * f) * k]], np.float32)
     mask = cv2.warpAffine(blob.mask.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return DieCrop(crop, mask, (X0, Y0), s, side_full, blob)
 
 
