@@ -33,6 +33,7 @@ MATCH_LOG = 0.45  # weighted distance to a sheet's signature that still counts a
 DIM = 40.0  # grey level below which a channel is too dim to trust its ratio (printed lines, dark overlaps)
 FLOOR = 10.0  # ... and the level a channel may fall to and still be read (sheets over sheets)
 CLEAN_MM = 1.0  # openings of this size drop the slivers left by registration error along edges
+EDGE_MM = 2.5  # a partly covered band wider than this is not a sheet's edge
 MIN_CHANGE_MM2 = 20.0  # a change smaller than this is noise
 OBSTRUCTION_MM2 = 150.0  # an unexplained change at least this large makes the view obstructed
 
@@ -155,9 +156,17 @@ def compare(reference: BoardView, current: BoardView, colours: dict, grid: Grid)
         closer = d < best
         best[closer], label[closer] = d[closer], k
     label[best >= MATCH_LOG] = -1
-    labels = np.full(changed.shape, -2, np.int16)  # -2 unchanged, -1 changed but no sheet, k a signature
+    # a pixel a sheet's edge only partly covers (a sheet slid a fraction of a millimetre, blur) shows
+    # a blend of paper and sheet: explained, though it belongs to neither side
+    unsure = np.nonzero(label == -1)[0]
+    if len(unsure):
+        edge = _near_blend(d_lr[unsure], d_w[unsure], norm[unsure], [sigs[e] for e in names])
+        label[unsure[edge]] = -3
+    labels = np.full(changed.shape, -2, np.int16)  # -2 unchanged, -1 no sheet, -3 a sheet's edge, k a signature
     labels[rows, cols] = label
-    matched = labels >= 0
+    # ... but an edge is thin: a broad blend-coloured area is something else (skin reads like a faint red)
+    thick = _open(labels == -3, _kernel(EDGE_MM, grid.ppm))
+    labels[thick] = -1
     k_open = _kernel(CLEAN_MM, grid.ppm)
     arrived, left = {}, {}
     for i, e in enumerate(names):
@@ -166,6 +175,19 @@ def compare(reference: BoardView, current: BoardView, colours: dict, grid: Grid)
     unexplained = _open(labels == -1, k_open)
     unexplained = _drop_small(unexplained, MIN_CHANGE_MM2 * grid.ppm ** 2)
     return Change(changed, seen, arrived, left, unexplained)
+
+
+def _near_blend(lr: np.ndarray, w: np.ndarray, norm: np.ndarray, sigs: list[np.ndarray]) -> np.ndarray:
+    """Which log-ratios lie near a partial cover: log(1 - a + a t) for some 0 < a < 1, arriving or leaving."""
+    near = np.zeros(len(lr), bool)
+    for sig in sigs:
+        t = np.exp(sig)
+        for a in np.linspace(0.1, 0.9, 9):
+            blend = np.log(1 - a + a * t).astype(np.float32)
+            for sign in (1.0, -1.0):
+                d = np.sqrt((((lr - sign * blend) ** 2) * w).sum(-1) / norm)
+                near |= d < MATCH_LOG / 2
+    return near
 
 
 def _kernel(mm: float, ppm: float) -> np.ndarray:

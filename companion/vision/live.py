@@ -14,8 +14,9 @@ companion believes it to be.
   re-fits it and checks the rules again.  :meth:`settle` (end of the turn, or the next purchase)
   makes it *placed*, and its pose then is the one it must keep.
 * A sheet whose colour has left part of its outline is fitted again (what is left of it plus what
-  arrived nearby).  A placed sheet is **moved** when any part of its outline lies more than
-  ``MOVED_MM`` from where it was placed, or it is gone; putting it back clears the flag.
+  arrived nearby).  A placed sheet is **moved** when a corner of its outline lies more than
+  ``MOVED_MM`` from the nearest corner where it was placed, or it is gone; putting it back clears
+  the flag.
 * Whatever changed and is no sheet we know of is reported as unexpected; in the reference those
   pixels keep their old values, so it stays reported until it is undone or :meth:`accept`-ed.
 
@@ -98,23 +99,15 @@ class TrackedSheet:
 
 
 def outline_deviation_mm(a: SheetPose, b: SheetPose, shape) -> float:
-    """How far the two placements of one outline are apart: the largest distance from a corner of
-    either to the other's edges (so a turn counts by how far the far end swings; symmetric shapes
-    turned onto themselves count nothing)."""
+    """How far two placements of one outline are apart: the largest distance from a corner of either
+    to the nearest corner of the other.  A slide moves every corner; a turn swings the far corners
+    most; a symmetric shape turned onto itself (a cage by 180 degrees) has not moved at all."""
     from .sheets import place
 
     pa = place(shape, a.x, a.y, a.angle_deg)
     pb = place(shape, b.x, b.y, b.angle_deg)
-    return max(_to_edges(pa, pb).max(), _to_edges(pb, pa).max())
-
-
-def _to_edges(points: np.ndarray, poly: np.ndarray) -> np.ndarray:
-    a, b = poly, np.roll(poly, -1, 0)
-    ab = b - a
-    ap = points[:, None, :] - a[None]
-    t = np.clip((ap * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-12), 0, 1)
-    d = ap - t[..., None] * ab
-    return np.sqrt((d * d).sum(-1)).min(1)
+    d = np.linalg.norm(pa[:, None, :] - pb[None, :, :], axis=-1)
+    return float(max(d.min(1).max(), d.min(0).max()))
 
 
 class LiveBoard:

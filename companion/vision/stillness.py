@@ -20,6 +20,9 @@ import cv2
 import numpy as np
 
 SMALL_WIDTH = 160  # px: enough to see a hand or a sheet move, small enough to cost nothing
+DETAIL_WIDTH = 480  # px: to tell whether a still view differs from the last one looked at (a 3 mm slide)
+DETAIL_LEVEL = 8  # grey levels a detail pixel must change by
+DETAIL_PIXELS = 3  # ... and how many must, for the view to differ
 MOTION_LEVEL = 12  # grey levels (of 255) a shrunk pixel must change by to count as motion
 MOTION_FRACTION = 0.003  # share of the frame that may change between still frames (noise, flicker)
 STILL_FRAMES = 4  # consecutive quiet frames that make a still view (about 1 s at 4 frames a second)
@@ -34,11 +37,13 @@ class StillnessDetector:
         self.motion_fraction = motion_fraction
         self.motion_level = motion_level
         self._previous: np.ndarray | None = None
+        self._detail: np.ndarray | None = None  # the last frame at DETAIL_WIDTH
         self.quiet = 0  # consecutive frames without motion
         self.motion = 1.0  # the last frame's motion (share of changed pixels)
 
     def update(self, frame_bgr: np.ndarray) -> float:
-        small = _small_grey(frame_bgr)
+        small = _small_grey(frame_bgr, SMALL_WIDTH)
+        self._detail = _small_grey(frame_bgr, DETAIL_WIDTH)
         if self._previous is None or self._previous.shape != small.shape:
             self.motion = 1.0  # nothing to compare with: not known to be still
         else:
@@ -53,24 +58,23 @@ class StillnessDetector:
         return self.quiet >= self.still_frames
 
     def snapshot(self) -> np.ndarray | None:
-        """The last frame, small: to tell later whether a still view differs from this one."""
-        return self._previous
+        """The last frame, shrunk less: to tell later whether a still view differs from this one."""
+        return self._detail
 
-    def differs_from(self, snapshot: np.ndarray | None, min_pixels: int = 2) -> bool:
-        """Does the last frame differ from ``snapshot`` anywhere?  A small sheet slipped in between two
-        frames (or a change slow enough never to count as motion) still makes the view worth a look."""
-        if snapshot is None or self._previous is None or snapshot.shape != self._previous.shape:
+    def differs_from(self, snapshot: np.ndarray | None) -> bool:
+        """Does the last frame differ from ``snapshot`` anywhere?  A sheet slid a few millimetres, or
+        slipped in between two frames, never counts as motion, yet makes the view worth a look."""
+        if snapshot is None or self._detail is None or snapshot.shape != self._detail.shape:
             return True
-        return int((cv2.absdiff(snapshot, self._previous) > self.motion_level).sum()) >= min_pixels
+        return int((cv2.absdiff(snapshot, self._detail) > DETAIL_LEVEL).sum()) >= DETAIL_PIXELS
 
     def reset(self) -> None:
         """Forget the past (the camera stopped, or a frame was garbage): stillness starts again."""
-        self._previous, self.quiet, self.motion = None, 0, 1.0
+        self._previous, self._detail, self.quiet, self.motion = None, None, 0, 1.0
 
 
-def _small_grey(frame_bgr: np.ndarray) -> np.ndarray:
+def _small_grey(frame_bgr: np.ndarray, width: int) -> np.ndarray:
     h, w = frame_bgr.shape[:2]
-    scale = SMALL_WIDTH / w
-    small = cv2.resize(frame_bgr, (SMALL_WIDTH, max(1, int(round(h * scale)))), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(frame_bgr, (width, max(1, int(round(h * width / w)))), interpolation=cv2.INTER_AREA)
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     return cv2.GaussianBlur(grey, (3, 3), 0)
