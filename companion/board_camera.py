@@ -200,6 +200,23 @@ class BoardCamera:
                 self._camera = None
 
 
+def calibrated_colours(box, database: str) -> dict | None:
+    """The sheet colours measured by the calibration wizard (saved beside the database), if any."""
+    from pathlib import Path
+
+    from companion.vision.calibrate import CalibrationError, load_calibration
+
+    if not database or database == ":memory:":
+        return None
+    path = Path(database).with_name("calibration.json")
+    if not path.exists():
+        return None
+    try:
+        return load_calibration(path, box)[1]
+    except CalibrationError:
+        return None  # made for another board or version: the profile's colours until recalibrated
+
+
 def _piece(state, piece_id):
     for e in getattr(state, "expeditions", None) or ():
         if e is not None:

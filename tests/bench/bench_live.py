@@ -31,10 +31,17 @@ def _frame(box, scene) -> np.ndarray:
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
+LOOKS = {"looks": 0, "not still": 0, "unexpected": 0}
+
+
 def _look(live: LiveBoard, frame, t: list[float]) -> float:
     for _ in range(3):
         t[0] += 0.25
         live.feed(frame, t[0])
+    st = live.status()
+    LOOKS["looks"] += 1
+    LOOKS["not still"] += st["state"] != "still"
+    LOOKS["unexpected"] += bool(st["unexpected"])
     return live.view_seconds or 0.0
 
 
@@ -69,12 +76,14 @@ def run() -> list[str]:
     return [
         f"{len(SEEDS)} random 1600 x 1200 scenes ({refused} reference views refused): bought sheet found in "
         f"{found} of {n}",
-        f"pose error (worst point of the outline): median {np.median(e):.2f} mm, p95 {np.percentile(e, 95):.2f} mm, "
+        f"pose error (worst corner of the outline): median {np.median(e):.2f} mm, p95 {np.percentile(e, 95):.2f} mm, "
         f"max {e.max():.2f} mm" if len(e) else "no pose measured",
         f"time to look at a still view with a purchase: median {np.median(s):.0f} ms, max {s.max():.0f} ms"
         if len(s) else "no time measured",
         f"sheet slid 3 mm after settling flagged moved: {flagged} of {found}; "
         f"false moved flags on an unchanged view: {false_flags} of {found}",
+        f"still views looked at: {LOOKS['looks']}; called obstructed or unreadable: {LOOKS['not still']}; "
+        f"with an unexpected change reported: {LOOKS['unexpected']} (all false: every change was a sheet we follow)",
     ]
 
 
