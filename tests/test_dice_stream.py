@@ -11,6 +11,7 @@ from companion.inputs.base import InputEvent
 from companion.inputs.camera_dice import AT_REST, EMPTY, READ, ROLLING, CameraDice
 from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
 from companion.vision.dice_sim import throw_frames
+from companion.vision.tray_sim import tray_stream
 
 
 def feed(source: CameraDice, frames) -> list[tuple[int, InputEvent]]:
@@ -189,3 +190,144 @@ def test_simulated_camera_and_open_camera():
     assert open_camera("3").describe() == "opencv:3"
     with pytest.raises(CameraError):
         open_camera("/no/such/video.mp4").open()
+
+
+# ---------------------------------------------------------------- whole sessions (tray_stream)
+
+def session(source: CameraDice, frames) -> list[list[tuple[int, int]]]:
+    """Feed a session; per throw (from the frame its dice came to rest to the next such frame),
+    the (frames after coming to rest, value) of each event. Events before the first throw fail."""
+    settled = [i for i, f in enumerate(frames) if f.settled]
+    per: list[list[tuple[int, int]]] = [[] for _ in settled]
+    for i, f in enumerate(frames):
+        for e in source.process_frame(f.image):
+            assert e.kind == "throw" and e.source == "camera"
+            k = sum(1 for s in settled if s <= i) - 1
+            assert k >= 0, f"a throw reported at frame {i}, before any dice came to rest ({f.phase})"
+            per[k].append((i - settled[k], e.value))
+    return per
+
+
+@pytest.fixture(scope="module")
+def sessions():
+    """Sessions of three throws each: one die, every surface and die colour the renderer draws at
+    random, with flicker, noise, passing hands, nudges, pick-ups and throws from where dice lay."""
+    return {seed: tray_stream(seed, throws=3) for seed in range(300, 310)}
+
+
+def test_sessions_report_each_throw_once_with_its_value(sessions):
+    wrong, missed, throws = [], [], 0
+    for seed, frames in sessions.items():
+        source = CameraDice(SimulatedCamera([]))
+        per = session(source, frames)
+        truth = [f.values for f in frames if f.settled]
+        for k, (events, values) in enumerate(zip(per, truth)):
+            throws += 1
+            assert len(events) <= 1, (seed, k, events)  # never twice
+            if not events:
+                missed.append((seed, k, source.health.last_error))
+                continue
+            after, value = events[0]
+            if (value,) != values:
+                wrong.append((seed, k, value, values))
+            assert after <= 3, (seed, k, after)  # at most 3 frames after the dice came to rest
+    assert not wrong  # a misread die is worse than none
+    assert len(missed) <= throws // 15, missed  # a die no reader can read: reported in health, not guessed
+
+
+def test_one_die_is_reported_two_frames_after_it_rests(sessions):
+    lags = []
+    for frames in sessions.values():
+        lags += [e[0][0] for e in session(CameraDice(SimulatedCamera([])), frames) if e]
+    assert lags and max(lags) == 2  # rest_frames=2: rest is confirmed by the 2nd still frame
+
+
+def test_once_the_tray_was_seen_empty_the_dice_are_read_from_crops(sessions):
+    frames = sessions[301]
+    source = CameraDice(SimulatedCamera([]))
+    session(source, frames)
+    d = source.health.details
+    assert d["empty_tray"] == "learnt"
+    assert d["full_reads"] == 1 and "not been seen" in d["full_read_reason"]  # the start only
+    assert d["crop_reads"] >= 3
+
+
+def test_started_with_dice_already_in_the_tray_falls_back_and_says_so():
+    frames = tray_stream(7, throws=2, values=[[4], [2]], style="white", surface="felt_green")
+    first_rest = next(i for i, f in enumerate(frames) if f.settled)
+    source = CameraDice(SimulatedCamera([]))
+    got = [e.value for f in frames[first_rest:] for e in source.process_frame(f.image)]
+    assert got == [4, 2]
+    d = source.health.details
+    assert d["full_reads"] >= 1 and "not been seen" in d["full_read_reason"]
+    assert d["empty_tray"] == "learnt"  # learnt when the dice were picked up
+
+
+def test_two_dice_are_reported_within_three_frames():
+    for seed in (21, 22, 23):
+        frames = tray_stream(seed, throws=2, n_dice=2)
+        per = session(CameraDice(SimulatedCamera([]), expected_dice=2), frames)
+        truth = [f.values for f in frames if f.settled]
+        for events, values in zip(per, truth):
+            assert sorted(v for _, v in events) == sorted(values), (seed, per, truth)
+            assert max(a for a, _ in events) <= 3
+
+
+def test_strong_flicker_and_a_lamp_switched_on_report_nothing_extra():
+    frames = tray_stream(31, throws=3, flicker=0.08, noise=4.0, lamp=True, surface="grey_paper", style="red")
+    source = CameraDice(SimulatedCamera([]))
+    per = session(source, frames)
+    assert [len(e) for e in per] == [1, 1, 1]
+    assert [e[0][1] for e in per] == [f.values[0] for f in frames if f.settled]
+
+
+def test_a_hand_passing_over_resting_dice_costs_no_read():
+    frames = tray_stream(41, throws=1, passing=True, nudge=False, style="white", surface="wood_light")
+    source = CameraDice(SimulatedCamera([]))
+    reads_after = {}
+    for i, f in enumerate(frames):
+        source.process_frame(f.image)
+        reads_after[i] = source.health.details["crop_reads"] + source.health.details["full_reads"]
+    passing = [i for i, f in enumerate(frames) if f.phase == "passing"]
+    if passing:  # the generator drew a passing hand for this seed
+        back = next(i for i in range(passing[-1] + 1, len(frames)) if frames[i].phase == "hand")
+        assert reads_after[back - 1] == reads_after[passing[0] - 1]
+        assert source.state == EMPTY
+
+
+# ---------------------------------------------------------------- camera faults
+
+def test_blank_and_garbage_frames_at_rest_are_counted_never_thrown():
+    frames = tray_stream(51, throws=1, passing=False, nudge=False, style="white", surface="felt_blue")
+    rest = [i for i, f in enumerate(frames) if f.phase == "rest"]
+    rng = np.random.default_rng(0)
+    black = np.zeros_like(frames[0].image)
+    noise = rng.integers(0, 256, frames[0].image.shape, dtype=np.uint8)
+    # after the throw is reported: black frames, a frame of noise, a half-size frame, wrong dtype
+    sequence = [f.image for f in frames[:rest[3]]] + [black] * 3 + [noise] + [frames[rest[3]].image] * 3
+    sequence += [frames[rest[3]].image[::2, ::2], frames[rest[3]].image.astype(np.float32)]
+    sequence += [frames[rest[3]].image] * 4 + [f.image for f in frames[rest[-1] + 1:]]
+    source = CameraDice(SimulatedCamera([]))
+    got = [e.value for img in sequence for e in source.process_frame(img)]
+    assert got == [frames[rest[0]].values[0]]
+    d = source.health.details
+    assert d["blank_frames"] == 3 and d["bad_frames"] == 2
+    assert source.state == EMPTY and d["empty_tray"] == "learnt"  # one odd frame did not reset it
+    assert d["full_reads"] == 1  # the start; the pick-up was seen against the empty tray
+
+
+def test_a_new_frame_size_that_stays_is_a_new_camera_mode():
+    big = tray_stream(53, throws=1, values=[[3]], style="white", surface="felt_green")
+    small = tray_stream(53, throws=1, values=[[5]], style="white", surface="felt_green", size=(320, 240),
+                        die_px=24)
+    source = CameraDice(SimulatedCamera([]))
+    assert [e.value for f in big + small for e in source.process_frame(f.image)] == [3, 5]
+    assert source.health.details["bad_frames"] == 2  # the first two frames of the new size
+
+
+def test_a_frozen_camera_is_reported():
+    frame = tray_stream(52, throws=1)[0].image
+    source = CameraDice(SimulatedCamera([]), frozen_after=5)
+    for _ in range(8):
+        assert source.process_frame(frame) == []
+    assert "frozen" in source.health.last_error and source.health.details["frozen_frames"] >= 1

@@ -114,6 +114,7 @@ class CameraDice(DiceSource):
         self._before_rolling = EMPTY  # the settled state the motion started from
         self._prev: np.ndarray | None = None
         self._shape: tuple | None = None
+        self._odd_size = 0  # frames in a row of a size other than the last good one
         self._still = 0
         self._moving_frames = 0  # frames of motion since the tray was last settled
         self._same_frames = 0
@@ -166,9 +167,16 @@ class CameraDice(DiceSource):
             return []
         self.frames += 1
         view = TrayView.of(self._tray(frame))
-        if self._shape != view.small.shape:  # a new camera mode: what was learnt no longer fits
-            self._shape, self._prev, self._snapshot = view.small.shape, None, None
+        if self._shape != view.full.shape:
+            self._odd_size += 1
+            if self._shape is not None and self._odd_size < 3:  # one odd frame is garbage, not a new mode
+                self._note_bad_frame("bad_frames", f"a frame of another size ({frame.shape[1]}x{frame.shape[0]})")
+                return []
+            # a new camera mode: what was learnt no longer fits
+            self._shape, self._prev, self._snapshot, self._side_small = view.full.shape, None, None, None
             self._empty.forget()
+            self._interrupted()
+        self._odd_size = 0
         lo, hi = cv2.minMaxLoc(cv2.cvtColor(view.small, cv2.COLOR_BGR2GRAY))[:2]
         if hi - lo <= 2:  # one flat colour: a covered lens or a failing sensor, not a picture
             self._note_bad_frame("blank_frames", "blank frames from the camera (covered or failing?)")
