@@ -39,6 +39,7 @@ class SimulatedBoard(CameraSource):
         self._frame: np.ndarray | None = None
         self._lock = threading.Lock()
         self._rng = np.random.default_rng(seed)
+        self.unplugged = False  # tests pull the simulated cable
 
     def _render(self) -> np.ndarray:
         from companion.vision.render import Scene, render
@@ -49,6 +50,8 @@ class SimulatedBoard(CameraSource):
 
     def read(self) -> np.ndarray:
         with self._lock:
+            if self.unplugged:
+                raise CameraError(f"{self.name}: unplugged")
             if self._frame is None:
                 self._frame = self._render()
             return self._frame
@@ -94,7 +97,8 @@ class BoardCamera:
 
     def __init__(self, spec: str, box):
         self.spec, self.box = spec, box
-        self._camera: CameraSource | None = None
+        self._camera: CameraSource | None = None  # made once, so the simulated board keeps its sheets
+        self._opened = False
         self._lock = threading.Lock()
         self.last_error: str | None = None
         self.live = None  # companion.vision.live.LiveBoard, once started
@@ -107,9 +111,11 @@ class BoardCamera:
         """The latest frame (BGR), or None with ``last_error`` saying why."""
         if self._thread is not None and self._thread.is_alive():
             # live mode reads the camera: share its frame rather than steal the next one
+            if self.last_error:
+                return None
             if self._latest is not None and time.monotonic() - (self._latest_at or 0) < STALLED_S:
                 return self._latest
-            return None if self.last_error else self._read()
+            return self._read()
         return self._read()
 
     def _read(self):
@@ -117,15 +123,17 @@ class BoardCamera:
             try:
                 if self._camera is None:
                     self._camera = open_board_camera(self.spec, self.box)
+                if not self._opened:
                     self._camera.open()
+                    self._opened = True
                 frame = self._camera.read()
                 self.last_error = None
                 return frame
             except (CameraError, OSError, ValueError, ImportError) as exc:
                 self.last_error = str(exc)
                 if self._camera is not None:
-                    self._camera.close()
-                self._camera = None
+                    self._camera.close()  # opened again on the next read: a camera plugged back in
+                self._opened = False
                 return None
 
     # -- live mode -----------------------------------------------------------------------------
@@ -198,6 +206,7 @@ class BoardCamera:
             if self._camera is not None:
                 self._camera.close()
                 self._camera = None
+                self._opened = False
 
 
 def calibrated_colours(box, database: str) -> dict | None:

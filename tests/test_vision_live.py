@@ -350,3 +350,34 @@ def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_s
         service.table.broadcast.close()
         time.sleep(0.2)
         server.close()
+
+
+def test_the_board_camera_thread_reports_a_pulled_cable_and_recovers():
+    import time
+
+    from companion.board_camera import BoardCamera
+
+    camera = BoardCamera("sim", BOX)
+    try:
+        camera.start_live(table=None, fps=20.0)
+
+        def wait(pred, timeout_s=60.0):
+            deadline = time.monotonic() + timeout_s
+            while not pred(camera.live_status()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            return camera.live_status()
+
+        assert wait(lambda st: st["state"] == "still")["state"] == "still"
+        camera.live.purchased("american", "cage", 4, 0.0)
+        camera._camera.lay(SheetPose("american", "cage", 347.5, 268.75, 0.0))
+        st = wait(lambda st: st["sheets"][0]["status"] == "placing")
+        before = st["sheets"]
+        camera._camera.unplugged = True
+        st = wait(lambda st: st["state"] == "no camera")
+        assert st["state"] == "no camera" and "unplugged" in st["message"] and "unplugged" in st["camera"]["error"]
+        assert st["sheets"] == before and camera.frame() is None
+        camera._camera.unplugged = False
+        st = wait(lambda st: st["state"] == "still")
+        assert st["state"] == "still" and st["sheets"] == before and st["camera"]["error"] is None
+    finally:
+        camera.close()
