@@ -166,7 +166,7 @@ class BoardCamera:
         if table is not None:
             before = len(self.live.sheets)
             watcher.poll(table.state, self.live, now)
-            self._lay_on_simulated_board(table, before)
+            self._lay_on_simulated_board(before)
         frame = self._read()
         if frame is None:
             self.live.camera_failed(f"the board camera gives no picture: {self.last_error}", now)
@@ -175,13 +175,12 @@ class BoardCamera:
         self._latest, self._latest_at = frame, now
         self.live.feed(frame, now)
 
-    def _lay_on_simulated_board(self, table, before: int) -> None:
+    def _lay_on_simulated_board(self, before: int) -> None:
         """In the demo, the simulated board shows what was bought (a real camera sees the players do it)."""
         if not isinstance(self._camera, SimulatedBoard):
             return
         for sheet in self.live.sheets[before:]:
-            piece = _piece(table.state, sheet.piece)
-            self._camera.lay_bought(sheet.expedition, sheet.equipment, getattr(piece, "hex", None))
+            self._camera.lay_bought(sheet.expedition, sheet.equipment, sheet.hex)
 
     def live_status(self) -> dict:
         """Live mode's status, with how fresh the camera's picture is (in seconds, not clock readings)."""
@@ -224,12 +223,3 @@ def calibrated_colours(box, database: str) -> dict | None:
         return load_calibration(path, box)[1]
     except CalibrationError:
         return None  # made for another board or version: the profile's colours until recalibrated
-
-
-def _piece(state, piece_id):
-    for e in getattr(state, "expeditions", None) or ():
-        if e is not None:
-            for p in e.pieces:
-                if p.id == piece_id:
-                    return p
-    return None

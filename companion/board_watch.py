@@ -9,33 +9,33 @@ announced: nobody saw them placed.
 
     >>> class Live:
     ...     def __init__(self): self.said = []
-    ...     def purchased(self, e, eq, piece, now): self.said.append(("bought", e, eq, piece))
+    ...     def purchased(self, e, eq, piece, now, hex): self.said.append(("bought", e, eq, piece, hex))
     ...     def returned(self, piece, now): self.said.append(("returned", piece))
     ...     def settle(self, now): self.said.append(("settled",))
     >>> from types import SimpleNamespace as NS
     >>> def state(turn, *pieces):
     ...     return NS(round=1, stage=6, step="purchase", turn=turn,
-    ...               expeditions=(NS(name="british", pieces=tuple(NS(id=i, equipment=q) for i, q in pieces)),))
+    ...               expeditions=(NS(name="british", pieces=tuple(NS(id=i, equipment=q, hex=h) for i, q, h in pieces)),))
     >>> live, watch = Live(), PurchaseWatcher()
-    >>> watch.poll(state(0, (1, "sonar")), live, 0.0); live.said
+    >>> watch.poll(state(0, (1, "sonar", None)), live, 0.0); live.said
     []
-    >>> watch.poll(state(0, (1, "sonar"), (2, "cage")), live, 1.0); live.said
-    [('bought', 'british', 'cage', 2)]
-    >>> watch.poll(state(1, (2, "cage")), live, 2.0); live.said[1:]
+    >>> watch.poll(state(0, (1, "sonar", None), (2, "cage", "D3c")), live, 1.0); live.said
+    [('bought', 'british', 'cage', 2, 'D3c')]
+    >>> watch.poll(state(1, (2, "cage", "D3c")), live, 2.0); live.said[1:]
     [('returned', 1), ('settled',)]
 """
 
 from __future__ import annotations
 
 
-def pieces_on_board(state) -> dict[int, tuple[str, str]]:
-    """piece id -> (expedition, equipment), for every expedition in the game."""
-    out: dict[int, tuple[str, str]] = {}
+def pieces_on_board(state) -> dict[int, tuple[str, str, str | None]]:
+    """piece id -> (expedition, equipment, the cage's noted hex), for every expedition in the game."""
+    out: dict[int, tuple[str, str, str | None]] = {}
     for e in getattr(state, "expeditions", None) or ():
         if e is None:
             continue
         for p in e.pieces:
-            out[p.id] = (e.name, p.equipment)
+            out[p.id] = (e.name, p.equipment, getattr(p, "hex", None))
     return out
 
 
@@ -60,8 +60,8 @@ class PurchaseWatcher:
             for piece in sorted(set(self._pieces) - set(pieces)):
                 live.returned(piece, now)
             for piece in sorted(set(pieces) - set(self._pieces)):
-                expedition, equipment = pieces[piece]
-                live.purchased(expedition, equipment, piece, now)
+                expedition, equipment, hex_address = pieces[piece]
+                live.purchased(expedition, equipment, piece, now, hex=hex_address)
             if turn != self._turn:
                 live.settle(now)
         self._pieces, self._turn = pieces, turn

@@ -381,3 +381,14 @@ def test_the_board_camera_thread_reports_a_pulled_cable_and_recovers():
         assert st["state"] == "still" and st["sheets"] == before and st["camera"]["error"] is None
     finally:
         camera.close()
+
+
+def test_a_cage_laid_in_another_hex_than_the_noted_one_is_reported_then_cleared(live):
+    noted, other = BOX.loch.parse("D3c"), BOX.loch.parse("D3d")
+    live.purchased("american", "cage", 9, live.clock.t, hex="D3c")
+    wrong = SheetPose("american", "cage", other.center[0], other.center[1], 0.0)
+    assert show(live, live.clock, frame(wrong)) == "still"
+    assert [v["rule"] for v in sheet(live, 9)["violations"]] == ["cage in its noted hex"]
+    right = SheetPose("american", "cage", noted.center[0], noted.center[1], 0.0)
+    assert show(live, live.clock, frame(right)) == "still"
+    assert sheet(live, 9)["violations"] == []

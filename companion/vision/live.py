@@ -8,7 +8,7 @@ companion believes it to be.
 
 * A purchase (:meth:`purchased`: expedition and equipment) opens a *waiting* sheet.  At the next
   clear, still view, the colour that arrived since the reference (boarddiff.py, in the board
-  plane) is fitted with the bought equipment's outline only (sheetfit.py) -- the sheet is found
+  plane) is fitted with the bought equipment's outline only (livefit.py) -- the sheet is found
   and its pose kept, and the placement rules (placement.py) are checked at once.  The sheet stays
   *placing* while its expedition's turn lasts: the player can fix it, and every still view
   re-fits it and checks the rules again.  :meth:`settle` (end of the turn, or the next purchase)
@@ -36,7 +36,7 @@ from . import boarddiff
 from .boarddiff import BoardView, Grid, board_view, compare, grow, loch_grid
 from .placement import Violation, check_placement
 from .registration import VisionRefusal
-from .sheetfit import fit_expedition
+from .livefit import Fit, fit_known
 from .sheets import SheetPose, outline
 from .stillness import StillnessDetector
 
@@ -46,8 +46,6 @@ MOVED_MM = 2.0
 LOST_MM2 = 20.0
 #: At least this much of a colour must arrive before a bought sheet is looked for.
 ARRIVED_MM2 = 60.0
-#: A fit must explain this share of the visible outline (sheetfit's score) to be believed.
-MIN_FIT = 0.75
 
 WAITING, PLACING, PLACED, RETURNED = "waiting", "placing", "placed", "returned"
 
@@ -59,6 +57,7 @@ class TrackedSheet:
     expedition: str
     equipment: str
     piece: int | None = None  # the game's piece number, when the table told us
+    hex: str | None = None  # a cage's hexagon, noted when it was bought
     status: str = WAITING
     pose: SheetPose | None = None  # now (None: not seen, or gone)
     placed_pose: SheetPose | None = None  # when it was settled
@@ -135,13 +134,14 @@ class LiveBoard:
 
     # -- events from the game ------------------------------------------------------------------
 
-    def purchased(self, expedition: str, equipment: str, piece: int | None = None, now: float = 0.0) -> TrackedSheet:
+    def purchased(self, expedition: str, equipment: str, piece: int | None = None, now: float = 0.0,
+                  hex: str | None = None) -> TrackedSheet:
         """A sheet was bought: the next clear, still view looks for it.  Earlier placements are settled."""
         if equipment not in self.box.equipment:
             raise ValueError(f"unknown equipment {equipment!r}")
         with self._lock:
             self.settle(now)
-            sheet = TrackedSheet(expedition, equipment, piece, WAITING, bought_at=now,
+            sheet = TrackedSheet(expedition, equipment, piece, hex, WAITING, bought_at=now,
                                  shape=self.box.equipment[equipment].shape)
             self.sheets.append(sheet)
             self._dirty = True
@@ -314,7 +314,7 @@ class LiveBoard:
                     s.violations = []
                 continue
             others = [o for o in self.sheets if o is not s and o.on_board and o.status != RETURNED]
-            found = check_placement(self.box, s.pose, [o.pose for o in others])
+            found = check_placement(self.box, s.pose, [o.pose for o in others], s.hex)
             # check_placement numbers the expedition's own sheets, the new one last: name them by piece
             own = [o for o in others if o.expedition == s.expedition] + [s]
             s.violations = [Violation(v.rule, v.message, tuple(own[i].piece for i in v.sheets), v.at_mm)
@@ -368,83 +368,8 @@ class LiveBoard:
         }
 
 
-def fit_one(box, sheet: TrackedSheet, mask: np.ndarray, seen: np.ndarray, grid: Grid):
-    """The bought equipment's outline fitted to ``mask`` (a crop around it, for speed), or None."""
-    ys, xs = np.nonzero(mask)
-    if len(xs) == 0:
-        return None
-    pad = int(round(30 * grid.ppm))
-    h, w = mask.shape
-    r0, r1 = max(ys.min() - pad, 0), min(ys.max() + pad + 1, h)
-    c0, c1 = max(xs.min() - pad, 0), min(xs.max() + pad + 1, w)
-    fits = fit_expedition(box, sheet.expedition, mask[r0:r1, c0:c1], seen[r0:r1, c0:c1],
-                          grid.x0 + c0 / grid.ppm, grid.y0 + r0 / grid.ppm, grid.ppm,
-                          candidates=[sheet.equipment], max_sheets=1)
-    if not fits or fits[0].score < MIN_FIT:
-        return None
-    return Fit(refine_pose(box, fits[0].pose, mask, seen, grid), fits[0].score)
-
-
-@dataclass(frozen=True)
-class Fit:
-    pose: SheetPose
-    score: float
-
-
-def refine_pose(box, pose: SheetPose, mask: np.ndarray, seen: np.ndarray, grid: Grid) -> SheetPose:
-    """Polish a pose on the full-resolution mask: the one known outline, moved and turned (about its
-    centre, so the two do not fight) to disagree with the mask on as few seen pixels as possible.
-    sheetfit searches every type on a coarse grid; with the type known and the mask clean, this
-    takes the pose from about a millimetre to a fraction of one."""
-    import cv2
-
-    shape = np.asarray(box.equipment[pose.equipment].shape, float)
-    poly = outline(box, pose)
-    centre = poly.mean(0)
-    lo = np.floor(((poly.min(0) - 6 - [grid.x0, grid.y0]) * grid.ppm)).astype(int)
-    hi = np.ceil(((poly.max(0) + 6 - [grid.x0, grid.y0]) * grid.ppm)).astype(int)
-    lo = np.maximum(lo, 0)
-    hi = np.minimum(hi, [mask.shape[1], mask.shape[0]])
-    if np.any(hi - lo < 4):
-        return pose
-    target = mask[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
-    weight = seen[lo[1]:hi[1], lo[0]:hi[0]].astype(np.float32)
-    origin_mm = np.array([grid.x0, grid.y0]) + lo / grid.ppm
-    buf = np.zeros(target.shape, np.uint8)
-    local = shape - 0.0  # the outline in its own frame; turned about the centre below
-
-    def poly_at(cx, cy, ang):
-        a = np.radians(ang)
-        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-        own_centre = local.mean(0)
-        return (local - own_centre) @ rot.T + [cx, cy]
-
-    def cost(p):
-        buf[:] = 0
-        px = (poly_at(*p) - origin_mm) * grid.ppm - 0.5
-        cv2.fillPoly(buf, [np.round(px * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
-        return float((np.abs(buf.astype(np.float32) / 255.0 - target) * weight).sum())
-
-    # the pose origin relative to the outline's centre, to get back from (centre, angle) to a pose
-    a0 = np.radians(pose.angle_deg)
-    rot0 = np.array([[np.cos(a0), -np.sin(a0)], [np.sin(a0), np.cos(a0)]])
-    centre = np.array([pose.x, pose.y]) + (local.mean(0) @ rot0.T)
-    p = np.array([centre[0], centre[1], pose.angle_deg])
-    best = cost(p)
-    for step_mm, step_deg in ((1.0, 1.0), (0.5, 0.5), (0.25, 0.25), (0.1, 0.1), (0.05, 0.05)):
-        improved = True
-        while improved:
-            improved = False
-            for d in ((step_mm, 0, 0), (-step_mm, 0, 0), (0, step_mm, 0), (0, -step_mm, 0),
-                      (0, 0, step_deg), (0, 0, -step_deg)):
-                q = p + d
-                c = cost(q)
-                if c < best:
-                    p, best, improved = q, c, True
-    a = np.radians(p[2])
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-    x, y = np.array(p[:2]) - local.mean(0) @ rot.T
-    return SheetPose(pose.expedition, pose.equipment, round(float(x), 3), round(float(y), 3), round(float(p[2]) % 360, 3))
+def fit_one(box, sheet: TrackedSheet, mask: np.ndarray, seen: np.ndarray, grid: Grid) -> Fit | None:
+    return fit_known(box, sheet.expedition, sheet.equipment, mask, seen, grid)
 
 
 def _extent_mm(box, equipment: str) -> float:

@@ -7,7 +7,8 @@
   spot" (setting up, h; stage six, step 4; diagram).  Opponents' sheets do not count.  Checked
   exactly: the outlines are convex, so three overlap when clipping one by the other two leaves area.
 * The cage in exactly one hex: "Cages may only occupy ONE HEXAGON" (stage six, note).  The cage's
-  outline must lie within one hex (its border line included, half the printed width).
+  outline must lie within one hex (its border line included, half the printed width) -- and, when
+  the hex noted at the purchase is known, in that hex.
 
 Each check returns a list of :class:`Violation` (empty: the placement is legal).
 """
@@ -28,7 +29,7 @@ MIN_OVERLAP_MM2 = 0.01
 
 @dataclass(frozen=True)
 class Violation:
-    rule: str  # "pointed end on shore" | "three own sheets overlap" | "cage in one hex"
+    rule: str  # "pointed end on shore" | "three own sheets overlap" | "cage in one hex" | "cage in its noted hex"
     message: str
     sheets: tuple[int, ...] = ()  # indices into the poses checked
     at_mm: tuple[float, float] | None = None
@@ -133,11 +134,31 @@ def cage_in_one_hex(box, pose: SheetPose, index: int = 0) -> list[Violation]:
                       (index,), (pose.x, pose.y))]
 
 
-def check_placement(box, new: SheetPose, placed: Iterable[SheetPose] = ()) -> list[Violation]:
-    """All rules for a sheet being placed, given the sheets already on the board (any expedition)."""
+def cage_in_noted_hex(box, pose: SheetPose, noted: str | None, index: int = 0) -> list[Violation]:
+    """The Sponsor notes the cage's hexagon when it is bought ("the sponsor must keep a note of the
+    hexagon reference", stage six): the cage must lie in that hex.  Checked at the outline's centre;
+    a cage over two hexes is cage_in_one_hex's violation."""
+    if pose.equipment != "cage" or not noted:
+        return []
+    want = box.loch.parse(noted).address
+    centre = outline(box, pose).mean(0)
+    found = next((h.address for h in box.loch.hexes
+                  if point_in_polygon(centre[None], np.asarray(h.polygon, float))[0]), None)
+    if found == want:
+        return []
+    return [Violation("cage in its noted hex", f"the cage lies in {found or 'no loch hex'}, but {want} was noted "
+                      f"when it was bought", (index,), (float(centre[0]), float(centre[1])))]
+
+
+def check_placement(box, new: SheetPose, placed: Iterable[SheetPose] = (), noted_hex: str | None = None
+                    ) -> list[Violation]:
+    """All rules for a sheet being placed, given the sheets already on the board (any expedition);
+    ``noted_hex``: the hex noted when a cage was bought."""
     own = [p for p in placed if p.expedition == new.expedition] + [new]
     idx = len(own) - 1
     out = pointed_end_on_shore(box, new, idx) + cage_in_one_hex(box, new, idx)
+    if not out:  # a cage over two hexes is in no one hex: one message is enough
+        out += cage_in_noted_hex(box, new, noted_hex, idx)
     out += [v for v in three_own_overlap(box, own) if idx in v.sheets]
     return out
 
