@@ -141,3 +141,23 @@ def test_a_wrong_board_is_not_forced_onto_the_grid(box, tmp_path):
     with pytest.raises(VisionRefusal) as exc:
         check_board(Photo(np.dstack([gray] * 3), gray), reg, other)
     assert exc.value.reason in ("not this board", "too few markers")
+
+
+def test_markers_aligned_on_all_their_edges_are_placed_at_least_as_well(box):
+    """markerfit: the aligned marker's corners against where the camera put them, vs the detected ones."""
+    from companion.vision.markerfit import GRID, marker_points
+    from companion.vision.registration import detect_board_markers
+
+    detected_err, aligned_err = [], []
+    corner_rows = [int(np.flatnonzero(np.all(GRID == c, axis=1))[0]) for c in ((0, 0), (1, 0), (1, 1), (0, 1))]
+    for seed in range(340, 344):
+        scene = random_scene(box, seed, *SIZE, glare=False, shadows=False)
+        gray, truth = _gray(box, scene)
+        found = detect_board_markers(gray, box)
+        src, dst = marker_points(gray, box, found)
+        for i, m in enumerate(sorted(found)):
+            true = np.asarray(truth["markers_px"][str(m)])
+            aligned = dst[i * len(GRID):(i + 1) * len(GRID)][corner_rows]
+            detected_err.append(np.linalg.norm(found[m] - true, axis=1).mean())
+            aligned_err.append(np.linalg.norm(aligned - true, axis=1).mean())
+    assert np.mean(aligned_err) <= np.mean(detected_err) and max(aligned_err) < 1.0, (detected_err, aligned_err)

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from . import coverage as cov
+from .markerfit import marker_points
 from .pinhole import camera_homography
 from .registration import Registration, _errors_mm, _fit_with_distortion, warp_to_board
 
@@ -187,14 +188,43 @@ def refine(reg: Registration, gray: np.ndarray, box) -> Registration:
         return reg
     if len(reg.markers_seen) >= 3:
         return _refine_from(reg, gray, box, coarse=False) or reg
-    # two markers: first from the best-fitting real camera, then from the markers' own homography
-    starts = []
-    H = camera_homography(reg.src, reg.dst, gray.shape)
-    if H is not None:
-        starts.append(replace(reg, H=H, k=0.0))
-    starts.append(reg)
-    for start in starts:
+    for start in _two_marker_starts(reg, gray, box):
         out = _refine_from(start, gray, box, coarse=True)
         if out is not None:
             return out
     return reg
+
+
+def _two_marker_starts(reg: Registration, gray: np.ndarray, box):
+    """First guesses for two markers, cheapest first (generated lazily: most photos need one).
+
+    The best-fitting real camera and the markers' own homography on their corners; then both again
+    on points over each marker aligned on all its edges (markerfit.py).
+    """
+    H = camera_homography(reg.src, reg.dst, gray.shape)
+    if H is not None:
+        yield replace(reg, H=H, k=0.0)
+    yield reg
+    found = _marker_corners(reg, box)
+    if sorted(found) != sorted(reg.markers_seen):  # one marker alone would let the lattice slip
+        return
+    points = marker_points(gray, box, found)
+    if points is None:
+        return
+    src, dst = points
+    H, _ = cv2.findHomography(src, dst, 0)
+    if H is not None:
+        yield replace(reg, H=H, k=0.0, src=src, dst=dst)
+    H = camera_homography(src, dst, gray.shape)
+    if H is not None:
+        yield replace(reg, H=H, k=0.0, src=src, dst=dst)
+
+
+def _marker_corners(reg: Registration, box) -> dict[int, np.ndarray]:
+    """The detected corners of each marker whose four corners all served the registration."""
+    out = {}
+    for m in box.markers:
+        rows = [np.flatnonzero(np.all(np.isclose(reg.src, c), axis=1)) for c in m.corners]
+        if all(len(r) == 1 for r in rows):
+            out[m.id] = reg.dst[[r[0] for r in rows]]
+    return out

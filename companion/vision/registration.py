@@ -142,7 +142,13 @@ def register(gray: np.ndarray, box, min_markers: int = 2) -> Registration:
     centre = ((w - 1) / 2, (h - 1) / 2)
     norm = float(np.hypot(w, h) / 2)
     side_px = np.median([np.linalg.norm(ours[i][0] - ours[i][1]) for i in ids])
-    H, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(2.0, side_px * 0.04))
+    if len(ids) >= 3:
+        H, inliers = cv2.findHomography(src, dst, cv2.RANSAC, max(2.0, side_px * 0.04))
+    else:
+        # two markers leave RANSAC nothing to vote with: it would only drop the corners the lens
+        # bends most, and with them what little the markers say about the perspective
+        H, _ = cv2.findHomography(src, dst, 0)
+        inliers = np.ones(len(src), np.uint8)
     if H is None:
         raise VisionRefusal("not this board", "the markers do not lie where this board has them")
     reg = Registration(H, 0.0, centre, norm, ids, 0.0, 0.0, int(inliers.sum()))
