@@ -7,7 +7,7 @@ import pytest
 
 from companion.vision import coverage as cov
 from companion.vision.sheetfit import fit_expedition
-from companion.vision.sheets import outline, symmetry_deg
+from companion.vision.sheets import outline, point_in_polygon, symmetry_deg
 from companion.vision.sheets import SheetPose
 from companion.vision.sheetscore import score_sheets, true_masks
 
@@ -117,3 +117,17 @@ def test_scoring_counts_right_wrong_missed_extra(box):
     assert (sc.truth, sc.right, sc.wrong, sc.missed, sc.extra) == (3, 1, 1, 1, 1)
     assert sc.centre_mm[0] == pytest.approx(0.5 + 0.0, abs=0.6) and sc.angle_deg == [1.0]
     assert sc.type_accuracy == pytest.approx(1 / 3)
+
+
+def test_one_hex_cell_full_of_colour_is_not_called_a_cage(box, lay):
+    """A cell's paper all coloured, its surroundings unseen: a scrap of a bigger sheet as likely as a cage."""
+    h = box.loch.hexes[100]
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    pts = np.c_[lay.x0 + (xx.ravel() + 0.5) / lay.ppm, lay.y0 + (yy.ravel() + 0.5) / lay.ppm]
+    near = (np.abs(pts[:, 0] - h.center[0]) < 40) & (np.abs(pts[:, 1] - h.center[1]) < 40)
+    inside = np.zeros(len(pts), bool)
+    inside[near] = point_in_polygon(pts[near], np.asarray(h.polygon, float))
+    cell = inside.reshape(lay.shape) & lay.paper
+    seen = cell | ~near.reshape(lay.shape)  # the cell seen, the board round it not
+    found = fit_expedition(box, E, cell, seen & (lay.paper | lay.land), lay.x0, lay.y0, lay.ppm, unidentified=True)
+    assert not any(f.identified for f in found), [(f.pose, f.confidence, f.edge_seen) for f in found]

@@ -44,6 +44,9 @@ EXPLAIN_GROW_MM = 1.0
 # shore line costs nothing (a careless hand, a shore drawn roughly); further off, each millimetre
 # costs as much as this much colour left unexplained
 SHORE_SLACK_MM = 6.0
+EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
+MIN_EDGE_SUPPORT = 0.2  # less of that band seen as plain paper: the sheet's extent is a guess ...
+EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
 OFF_SHORE_MM2_PER_MM = 25.0  # colour this close outside a fitted outline is its blurred edge
 
 
@@ -54,10 +57,12 @@ class FittedSheet:
     visible_mm2: float  # area of the outline inside the measured, seen part of the board
     confidence: float = 1.0  # lead of this shape over the best other shape (0 = a tie, 1 = no rival)
     identified: bool = True  # False: a sheet is there, but which equipment is not clear
+    edge_seen: float = 1.0  # share of the band just outside the outline seen as plain paper
 
     def to_json(self) -> dict:
         return {**self.pose.to_json(), "fit": round(self.score, 3), "visible_mm2": round(self.visible_mm2, 1),
-                "confidence": round(self.confidence, 3), "identified": self.identified}
+                "confidence": round(self.confidence, 3), "edge_seen": round(self.edge_seen, 3),
+                "identified": self.identified}
 
 
 @lru_cache(maxsize=4096)
@@ -134,10 +139,20 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
         if gain < min_px:
             continue
         confidence = _confidence(grid, shapes, refined, eq, visible)
+        edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
         out.append(FittedSheet(pose, float(good / max(visible, 1e-9)), visible / grid.ppm ** 2,
-                               float(confidence), confidence >= MIN_CONFIDENCE))
+                               float(confidence), _named(confidence, edge, visible / grid.ppm ** 2),
+                               edge))
     return out if unidentified else [f for f in out if f.identified]
+
+
+def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
+    """Is the type clear enough to report?  A small patch must also show where it ends: a scrap of
+    a bigger sheet (the rest lost to glare or to the colour measurement) looks like a cage."""
+    if confidence < MIN_CONFIDENCE:
+        return False
+    return visible_mm2 > EDGE_CHECK_MM2 or edge_seen >= MIN_EDGE_SUPPORT
 
 
 def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
@@ -301,6 +316,20 @@ class _Grid:
         """(coloured, visible) pixels under the outline."""
         _u, b, c, _p = self.sums(shape, x, y, ang)
         return c, c + b
+
+    def edge_support(self, shape, x, y, ang) -> float:
+        """Share of a band just outside the outline that shows plain paper: the sheet's edge, seen.
+
+        A patch of colour bounded by printed lines or by the unseen (the rest of a bigger sheet
+        lost to glare, say) fits a small shape as well as it fits the truth; only paper seen right
+        outside the outline shows that the sheet really ends there.
+        """
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly, pad=int(np.ceil(EDGE_BAND_MM[1] * self.ppm)) + 1)
+        m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
+        k0, k1 = (int(round(r * self.ppm)) * 2 + 1 for r in EDGE_BAND_MM)
+        band = (cv2.dilate(m, np.ones((k1, k1), np.uint8)) > 0) & ~(cv2.dilate(m, np.ones((k0, k0), np.uint8)) > 0)
+        return float(self.B[lo[1]:hi[1], lo[0]:hi[0]][band].sum() / max(band.sum(), 1))
 
     def explain(self, shape, x, y, ang) -> None:
         poly = self._poly(shape, x, y, ang)

@@ -34,12 +34,13 @@ class SheetScore:
     unidentified: int = 0
     missed: int = 0
     extra: int = 0
+    extra_named: int = 0  # extra sheets reported with a type (the harmful kind: they can earn evidence)
     centre_mm: list = field(default_factory=list)  # of type-right matches: outline centroid distance
     angle_deg: list = field(default_factory=list)  # ... and angle difference (0..180)
     errors: list = field(default_factory=list)  # (expedition, what, truth pose or None, fitted pose or None)
 
     def add(self, other: "SheetScore") -> None:
-        for k in ("truth", "right", "clear", "clear_right", "wrong", "unidentified", "missed", "extra"):
+        for k in ("truth", "right", "clear", "clear_right", "wrong", "unidentified", "missed", "extra", "extra_named"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.centre_mm += other.centre_mm
         self.angle_deg += other.angle_deg
@@ -126,6 +127,7 @@ def score_sheets(box, truth: list[SheetPose], found: list, shares: list[float] |
         for j, f in enumerate(fs):
             if j not in used_f:
                 sc.extra += 1
+                sc.extra_named += int(getattr(found[fj[j]], "identified", True) is not False)
                 sc.errors.append((e, "extra", None, f))
     return sc
 

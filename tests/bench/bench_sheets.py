@@ -42,7 +42,8 @@ def _line(name: str, s: SheetScore) -> str:
     a = np.asarray(s.angle_deg or [np.nan])
     return (f"{name}: type right {s.right}/{s.truth} = {100 * s.type_accuracy:.1f} % (target 99 %), "
             f"of sheets in clear view {s.clear_right}/{s.clear} = {100 * s.clear_accuracy:.1f} %; "
-            f"wrong type {s.wrong}, unidentified {s.unidentified}, missed {s.missed}, extra {s.extra}; "
+            f"wrong type {s.wrong}, unidentified {s.unidentified}, missed {s.missed}, extra {s.extra} "
+            f"(with a type: {s.extra_named}); "
             f"pose error of right ones: centre median {np.median(c):.2f} mm p95 {np.percentile(c, 95):.2f} mm, "
             f"angle median {np.median(a):.2f} deg p95 {np.percentile(a, 95):.2f} deg")
 
