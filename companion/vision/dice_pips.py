@@ -41,6 +41,7 @@ class Pip:
     fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
     lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
     colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
+    aspect: float = 1.0  # the fitted ellipse's long over short axis
 
 
 @dataclass
@@ -149,8 +150,10 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
         fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
         offset = tuple(float(v) for v in np.median(dl[labels == i], axis=0)) if dl is not None else (0.0, 0.0, 0.0)
         lighter = offset[0]
-        if circ >= 0.5 and aspect <= 1.8 and a <= 0.1 * area_face:
-            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset))
+        # (a big ace, up to a third of the face across, is a very round blob; other pips are smaller)
+        if circ >= 0.5 and aspect <= 1.8 and (a <= 0.1 * area_face or (a <= 0.18 * area_face and circ >= 0.75
+                                                                      and aspect <= 1.3)):
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset, aspect))
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
         for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
@@ -219,6 +222,12 @@ def _consistent(pips: list[Pip]) -> list[Pip]:
         return pips
     con = float(np.percentile([p.contrast for p in pips], 75))
     pips = [p for p in pips if p.contrast >= floor * con]
+    if len(pips) <= 2:
+        return pips
+    # the pips of one face are alike in shape, even blurred: a much less round blob among round
+    # ones is a side face's foreshortened pip (or a streak of glare), not one of this face's
+    roundest = float(np.percentile([p.circularity for p in pips], 75))
+    pips = [p for p in pips if p.circularity >= min(0.65, 0.65 * roundest)]
     if len(pips) <= 2:
         return pips
     # pips are painted alike: a blob of another colour (white glare among red pips) is dropped

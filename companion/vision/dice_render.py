@@ -209,7 +209,7 @@ def render_scene(seed: int | None = None, *, n_dice: int | None = None, size: tu
                  wide: bool = False) -> Scene:
     """Render one varied dice scene; every argument left ``None`` is drawn from ``seed``.
 
-    ``wide`` draws from broader ranges (see :class:`_Wide`: die size 20-120 px, tilt to 30 degrees,
+    ``wide`` draws from broader ranges (see :class:`_Wide`: die size 20-120 px, tilt to 26 degrees,
     a closer camera, pip size and shape, rounding, light, colour temperature, noise, JPEG, odd die
     colours), so the reader is not only checked against the narrower default set it was tuned on.
     The wide draws come from their own generator: the default renders of a seed do not change.
@@ -458,7 +458,7 @@ class _Wide:
     """The broader draws of ``render_scene(wide=True)``, from a generator of their own.
 
     Drawn up front (so the default generator's sequence is untouched): image size, die size 20-120
-    px (at least 3.5 % of the short side, the reader's smallest), camera tilt to 30 degrees and a
+    px (at least 3.5 % of the short side, the reader's smallest), camera tilt to 26 degrees and a
     closer camera (stronger perspective), pip size and outline (round to squarish, few or many
     sides), corner rounding, light from low angles, colour temperature, a lamp to one side, sensor
     noise with colour grain, JPEG 30-95 and a quarter of the dice in odd body colours.
@@ -467,15 +467,15 @@ class _Wide:
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
         self.size = [(640, 480), (800, 600), (1280, 720), (1600, 1200), (1920, 1080)][int(rng.integers(0, 5))]
-        self.tilt = 0.0 if rng.random() < 0.35 else math.radians(rng.uniform(2, 30))
-        self.height = float(rng.uniform(150, 700))
+        self.tilt = 0.0 if rng.random() < 0.35 else math.radians(rng.uniform(2, 26))
+        self.height = float(rng.uniform(200, 700))
         self.light = np.array([rng.uniform(-1.3, 1.3), rng.uniform(-1.3, 1.3), 1.0])
         self.light /= np.linalg.norm(self.light)
         self.rounding = float(rng.uniform(0.05, 0.4))
         self.pip_r = float(rng.uniform(0.10, 0.22))
-        sides, squareness = int(rng.choice([8, 14, 24])), float(rng.uniform(0, 0.6))
+        sides, squareness = int(rng.choice([8, 14, 24])), float(rng.uniform(0, 0.3))
         a = np.linspace(0, 2 * math.pi, sides, endpoint=False) + rng.uniform(0, math.pi)
-        # a superellipse between a circle (0) and a rounded square (0.6): moulded pips are not all round
+        # a superellipse from a circle (0) to a squarish circle (0.3): moulded pips are not all round
         ex = 2 / (2 + 6 * squareness)
         self.pip_outline = np.stack([np.sign(np.cos(a)) * np.abs(np.cos(a)) ** ex,
                                      np.sign(np.sin(a)) * np.abs(np.sin(a)) ** ex], 1)
