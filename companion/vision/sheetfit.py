@@ -116,8 +116,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
     C = cv2.copyMakeBorder(C, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
     S = cv2.copyMakeBorder(S, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
     grid = _Grid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
-    grid.shore = np.asarray(box.loch.shore_outline, float)
-    grid.pointed_shapes = {shapes[t] for t in types if box.equipment[t].pointed}
+    grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed})
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)
@@ -304,12 +303,25 @@ class _Grid:
         u, _b, _c, p = self.sums(shape, x, y, ang)
         return u - p - self.off_shore(shape, x, y)
 
+    def set_shore(self, shore: np.ndarray, pointed_shapes: set) -> None:
+        """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule."""
+        self.shore, self.pointed_shapes = shore, pointed_shapes
+        h, w = self.C.shape
+        line = np.full((h, w), 255, np.uint8)
+        pts = np.round(((np.vstack([shore, shore[:1]]) - [self.x0, self.y0]) * self.ppm - 0.5) * 16).astype(np.int32)
+        cv2.polylines(line, [pts], False, 0, 1, cv2.LINE_8, shift=4)
+        self.shore_mm = cv2.distanceTransform(line, cv2.DIST_L2, 5) / self.ppm
+
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,
         for a point further off than a careless placing would leave it."""
         if self.shore is None or shape not in self.pointed_shapes:
             return 0.0
-        d = float(_seg_dist(np.array([[x, y]]), self.shore, np.roll(self.shore, -1, axis=0)).min())
+        i, j = int((y - self.y0) * self.ppm), int((x - self.x0) * self.ppm)
+        if 0 <= i < self.shore_mm.shape[0] and 0 <= j < self.shore_mm.shape[1]:
+            d = float(self.shore_mm[i, j])
+        else:
+            d = float(_seg_dist(np.array([[x, y]]), self.shore, np.roll(self.shore, -1, axis=0)).min())
         return max(d - SHORE_SLACK_MM, 0.0) * OFF_SHORE_MM2_PER_MM * self.ppm ** 2
 
     def coverage(self, shape, x, y, ang) -> tuple[float, float]:
