@@ -59,6 +59,7 @@ class Blob:
     area: int
     mask: np.ndarray  # bool, (h, w)
     inscribed: float  # diameter of the largest circle inside it
+    core: tuple[int, int, np.ndarray, float] | None = None  # without the shadow: x, y (in the box), mask, inscribed
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -97,12 +98,12 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
     expected = ref * gain_field(small, ref)
     diff = cv2.absdiff(small.astype(np.float32), expected)
     if diff.ndim == 3:  # the largest channel's change (cv2.max: numpy's max over an axis is ~50x slower)
-        b, g, r = cv2.split(diff)
-        diff = cv2.max(cv2.max(b, g), r)
+        diff = _channel_max(diff)
     changed = (cv2.blur(diff, (3, 3)) > DIFF_LEVEL).astype(np.uint8) * 255
     fraction = cv2.countNonZero(changed) / changed.size
     if fraction > STALE_FRACTION:
         return Changes([], fraction)
+    solid = cv2.bitwise_and(changed, cv2.bitwise_not(_shadow(small, expected))) if small.ndim == 3 else changed
     # a die's pips, edges and shadow are separate specks when its body is like the tray: join them
     k = max(3, int(min_side * 1.2)) | 1  # min_side is half a die: the pips of a dark die on dark felt join
     joined = _hulls(cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
@@ -113,9 +114,37 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
         if max(bw, bh) < min_side or area < 0.4 * min_side * min_side:
             continue
         mask = labels[y:y + bh, x:x + bw] == i
-        inscribed = 2.0 * float(cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
-        blobs.append(Blob(x, y, bw, bh, area, mask, inscribed))
+        blobs.append(Blob(x, y, bw, bh, area, mask, _inscribed(mask), _core(solid[y:y + bh, x:x + bw], mask)))
     return Changes(blobs, fraction)
+
+
+def _inscribed(mask: np.ndarray) -> float:
+    return 2.0 * float(cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
+
+
+def _channel_max(img: np.ndarray) -> np.ndarray:
+    b, g, r = cv2.split(img)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _shadow(small: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """Pixels that are the tray, darkened alike in every channel: a die's shadow (uint8 mask)."""
+    ratio = cv2.divide(small.astype(np.float32), cv2.max(expected, 1.0))
+    b, g, r = cv2.split(ratio)
+    lo, hi = cv2.min(cv2.min(b, g), r), cv2.max(cv2.max(b, g), r)
+    return ((lo > 0.3) & (hi < 0.93) & (hi - lo < 0.12)).astype(np.uint8) * 255
+
+
+def _core(solid: np.ndarray, mask: np.ndarray) -> tuple[int, int, np.ndarray, float] | None:
+    """The blob without its shadow, as its hull: (x, y, mask, inscribed) inside the blob's box."""
+    part = cv2.bitwise_and(solid, mask.astype(np.uint8) * 255)
+    pts = cv2.findNonZero(part)
+    if pts is None or len(pts) < 9:
+        return None
+    x, y, w, h = cv2.boundingRect(pts)
+    hull = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(hull, cv2.convexHull(pts - np.array([x, y], np.int32)), 255)
+    return x, y, hull > 0, _inscribed(hull > 0)
 
 
 def _hulls(mask: np.ndarray) -> np.ndarray:
@@ -164,30 +193,45 @@ class DieCrop:
 
 def estimate_side(blob: Blob, known_side: float | None) -> float:
     """A die's side in small pixels: the one measured at the last read (a game's dice are alike,
-    and an overhead camera sees them alike anywhere in the tray); else the blob's, or, when it
-    holds more (touching dice, a die and its shadow), at most the widest circle inside it."""
+    and an overhead camera sees them alike anywhere in the tray); else the blob's (its shadow left
+    out when that leaves a die), or, when it holds more (touching dice), the widest circle inside."""
     if known_side:
         return known_side
-    return max(0.95 * min(math.sqrt(blob.area), blob.inscribed), 1.0)  # 0.95: the blob has a rim of shadow
+    if blob.core is not None:
+        _, _, core, inscribed = blob.core
+        return max(0.9 * min(math.sqrt(float(core.sum())), inscribed), 1.0)  # 0.9: side faces, rims
+    return max(0.95 * min(math.sqrt(blob.area), blob.inscribed), 1.0)  # 0.95: a rim of shadow
+
+
+def _region(blob: Blob, side_small: float) -> tuple[int, int, np.ndarray]:
+    """What to cut: the blob without its shadow if that is still a whole die (not, say, only the
+    pips of a white die on white paper), else the whole blob. (x, y, bool mask) in small pixels."""
+    if blob.core is not None:
+        cx, cy, core, inscribed = blob.core
+        if inscribed >= 0.8 * side_small:
+            return blob.x + cx, blob.y + cy, core
+    return blob.x, blob.y, blob.mask
 
 
 def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
-    """The blob's box (with a margin) at full resolution, scaled so a die is FACE_PX across."""
+    """The die's box (with a margin) at full resolution, scaled so a die is FACE_PX across."""
     f = view.scale
     H, W = view.full.shape[:2]
     side_full = side_small / f
-    pad = int(side_small * 0.12) + 2  # small pixels: the blob has the die's edge already
-    X0, Y0 = max(0, int((blob.x - pad) / f)), max(0, int((blob.y - pad) / f))
-    X1 = min(W, int(math.ceil((blob.x + blob.w + pad) / f)))
-    Y1 = min(H, int(math.ceil((blob.y + blob.h + pad) / f)))
+    x, y, region = _region(blob, side_small)
+    h, w = region.shape
+    pad = int(side_small * 0.12) + 2  # small pixels: the region has the die's edge already
+    X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
+    X1 = min(W, int(math.ceil((x + w + pad) / f)))
+    Y1 = min(H, int(math.ceil((y + h + pad) / f)))
     s = min(FACE_PX / max(side_full, 1.0), 4.0)
     crop = view.full[Y0:Y1, X0:X1]
     cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
     crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    # the blob's mask in crop pixels: small (x, y) -> crop ((x / f - X0) * s, ...)
+    # the region's mask in crop pixels: small (x, y) -> crop ((x / f - X0) * s, ...)
     k = s / f
-    M = np.array([[k, 0, (blob.x - X0 * f) * k], [0, k, (blob.y - Y0 * f) * k]], np.float32)
-    mask = cv2.warpAffine(blob.mask.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
+    M = np.array([[k, 0, (x - X0 * f) * k], [0, k, (y - Y0 * f) * k]], np.float32)
+    mask = cv2.warpAffine(region.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     return DieCrop(crop, mask, (X0, Y0), s, side_full, blob)
 
@@ -203,9 +247,10 @@ def read_die_crop(crop: DieCrop) -> list[Die]:
 
 
 def misjudged_side(dice: list[Die], crop: DieCrop) -> float | None:
-    """The side the readable dice measured (full pixels), if the crop's guess was off by > 20 %."""
+    """The side the readable dice measured (full pixels), if the crop's guess was off by > 20 %
+    (beyond that, a face is read at a scale its thresholds were not made for)."""
     sides = [d.side_px for d in dice if d.value is not None]
     if not sides:
         return None
     measured = float(np.median(sides))
-    return measured if not 0.83 <= measured / crop.side_full <= 1.2 else None
+    return measured if not 0.8 <= measured / crop.side_full <= 1.25 else None  # as read_dice allows
