@@ -182,6 +182,14 @@ class BoardCamera:
         for sheet in self.live.sheets[before:]:
             self._camera.lay_bought(sheet.expedition, sheet.equipment, sheet.hex)
 
+    def clear_frame(self):
+        """(the last frame live mode found clear and still, its age in seconds), or None."""
+        view = self.live.clear_view if self.live is not None else None
+        if view is None:
+            return None
+        frame, at = view
+        return frame, time.monotonic() - at
+
     def live_status(self) -> dict:
         """Live mode's status, with how fresh the camera's picture is (in seconds, not clock readings)."""
         if self.live is None:

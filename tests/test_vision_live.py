@@ -392,3 +392,28 @@ def test_a_cage_laid_in_another_hex_than_the_noted_one_is_reported_then_cleared(
     right = SheetPose("american", "cage", noted.center[0], noted.center[1], 0.0)
     assert show(live, live.clock, frame(right)) == "still"
     assert sheet(live, 9)["violations"] == []
+
+
+def test_the_camera_adjudicates_only_its_last_clear_still_view(make_service):
+    from companion.web import create_app
+
+    service = make_service(board_camera_source="sim")
+    client = create_app(service, {"TESTING": True}).test_client()
+    first = client.post("/api/board-camera/adjudicate", json={})  # starts live mode: no still view yet
+    assert first.status_code == 409 and "still" in first.get_json()["error"]
+    _wait_for(client, lambda st: st["state"] == "still")
+    camera = service.board_camera
+    camera._camera.lay(SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0))
+    _wait_for(client, lambda st: bool(st["unexpected"]))  # looked at: a sheet nobody bought
+    doc = client.post("/api/board-camera/adjudicate", json={}).get_json()
+    assert doc["schema"] == "nessie-vision-adjudication/1" and doc["photo"]["source"] == "board camera"
+    assert doc["expeditions"]["british"]["covered"], doc["expeditions"]["british"]
+    assert service.table.view()["vision"]["photo"] == "board camera"
+    # a moving view is never the one adjudicated: the last still one stays
+    frame_before = camera.clear_frame()[0]
+    camera.live.feed(np.zeros((960, 1280, 3), np.uint8), 1e9)
+    assert camera.clear_frame()[0] is frame_before
+
+
+def test_without_a_board_camera_there_is_nothing_to_adjudicate(client):
+    assert client.post("/api/board-camera/adjudicate", json={}).status_code == 404

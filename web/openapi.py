@@ -272,6 +272,15 @@ DOCUMENT: dict = {
             "operationId": "boardCameraLiveAccept",
             "responses": {"200": _ok("the live status", {"type": "object"}),
                           "409": _error("Live mode is not running")}}},
+        "/api/board-camera/adjudicate": {"post": {
+            "summary": "Adjudicate the board camera's last clear, still view (as /api/photo does a photo)",
+            "description": "Only a view live mode found still and unobstructed is used; the table shows what it saw.",
+            "operationId": "boardCameraAdjudicate",
+            "responses": {"200": _ok("the adjudication (nessie-vision-adjudication/1) with overlay and view_age_s",
+                                     {"type": "object"}),
+                          "404": _error("No board camera is configured"),
+                          "409": _error("No clear, still view yet"),
+                          "422": _error("The view was refused (reason in refusal)")}}},
         "/api/calibration": {"post": {
             "summary": "Calibrate the board vision: the empty board, and optionally one sheet of each colour",
             "operationId": "calibration",

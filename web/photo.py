@@ -163,6 +163,46 @@ def camera_live_accept():
     return jsonify(camera.live_status())
 
 
+@bp.post("/api/board-camera/adjudicate")
+def camera_adjudicate():
+    """Adjudicate the board camera's last clear, still view (never a moving or obstructed one), as a
+    photo sent to /api/photo would be; the table shows what it saw."""
+    import cv2
+
+    from companion.vision.adjudicate import Photo, adjudicate, refusal_json, to_json
+    from companion.vision.registration import VisionRefusal
+
+    service = current_app.extensions["companion"]
+    camera = service.board_camera
+    if camera is None:
+        return jsonify(error="no board camera is configured ([board_camera] source, or demo --board-camera sim)",
+                       status=404), 404
+    if camera.live is None:
+        camera.start_live(service.table, calibration(service)[1])
+    got = camera.clear_frame()
+    if got is None:
+        return jsonify(error="the board camera has no clear, still view yet: keep hands off the board a moment",
+                       status=409), 409
+    frame, age_s = got
+    name = "board camera"
+    photo = Photo(frame, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), name)
+    monsters = current_monsters(service)
+    try:
+        reference, colours = calibration(service)
+        adj = adjudicate(photo, service.box, reference=reference, colours=colours)
+    except VisionRefusal as exc:
+        return jsonify(error=f"refused ({exc.reason}): {exc}", refusal=refusal_json(exc, name), status=422), 422
+    doc = to_json(service.box, adj, photo, monsters)
+    doc["overlay"] = overlay(service.box, adj, doc, monsters)
+    doc["view_age_s"] = round(age_s, 1)
+    service.table.annotate("vision", {
+        "photo": name, "monsters": monsters, "evidence": doc.get("evidence", []),
+        "covered": {e: d["covered"] for e, d in doc["expeditions"].items()},
+        "unknown": sorted({a for d in doc["expeditions"].values() for a in d["unknown"]}),
+    })
+    return jsonify(doc)
+
+
 @bp.post("/api/calibration")
 def save_calibration():
     """{"empty": base64 photo of the empty board, "colours": {expedition: base64 photo of one sheet}};

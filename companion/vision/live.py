@@ -37,10 +37,11 @@ from .boarddiff import BoardView, Grid, board_view, compare, grow, loch_grid
 from .placement import Violation, check_placement
 from .registration import VisionRefusal
 from .livefit import Fit, fit_known
-from .sheets import SheetPose, outline
+from .sheets import SheetPose, outline, place
 from .stillness import StillnessDetector
 
-#: A placed sheet has moved when some point of its outline lies this far from where it was placed.
+#: A placed sheet has moved when a corner of its outline lies this far from the nearest corner where
+#: it was placed.
 MOVED_MM = 2.0
 #: This much of a sheet's colour must have left its outline before it is looked for again.
 LOST_MM2 = 20.0
@@ -101,8 +102,6 @@ def outline_deviation_mm(a: SheetPose, b: SheetPose, shape) -> float:
     """How far two placements of one outline are apart: the largest distance from a corner of either
     to the nearest corner of the other.  A slide moves every corner; a turn swings the far corners
     most; a symmetric shape turned onto itself (a cage by 180 degrees) has not moved at all."""
-    from .sheets import place
-
     pa = place(shape, a.x, a.y, a.angle_deg)
     pb = place(shape, b.x, b.y, b.angle_deg)
     d = np.linalg.norm(pa[:, None, :] - pb[None, :, :], axis=-1)
@@ -126,6 +125,7 @@ class LiveBoard:
         self.view_seconds: float | None = None
         self.last_frame_at: float | None = None
         self.last_view_at: float | None = None
+        self.clear_view: tuple | None = None  # (frame, time) of the last view found clear and still
         self._looked = False  # the current still period has been looked at
         self._dirty = False  # something happened (a purchase) that the current still view must answer
         self._looked_at = None  # the last view looked at, small (stillness.py)
@@ -232,6 +232,8 @@ class LiveBoard:
             self.state, self.message = "still", "the board as it is now is the reference"
         else:
             self._compare(view, now)
+        if self.state == "still":
+            self.clear_view = (frame, now)  # what an adjudication from the camera may use
         self.view_seconds = time.perf_counter() - t0
 
     def _compare(self, view: BoardView, now: float) -> None:
