@@ -408,6 +408,7 @@ def test_the_camera_adjudicates_only_its_last_clear_still_view(make_service):
     doc = client.post("/api/board-camera/adjudicate", json={}).get_json()
     assert doc["schema"] == "nessie-vision-adjudication/1" and doc["photo"]["source"] == "board camera"
     assert doc["expeditions"]["british"]["covered"], doc["expeditions"]["british"]
+    assert doc["image"].startswith("data:image/jpeg;base64,")
     assert service.table.view()["vision"]["photo"] == "board camera"
     # a moving view is never the one adjudicated: the last still one stays
     frame_before = camera.clear_frame()[0]
@@ -417,3 +418,40 @@ def test_the_camera_adjudicates_only_its_last_clear_still_view(make_service):
 
 def test_without_a_board_camera_there_is_nothing_to_adjudicate(client):
     assert client.post("/api/board-camera/adjudicate", json={}).status_code == 404
+
+
+@pytest.mark.browser
+def test_the_photo_page_reads_the_board_cameras_still_view(chromium, make_service):
+    import threading
+    import time
+
+    import waitress
+
+    from companion.web import create_app
+
+    service = make_service(board_camera_source="sim")
+    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        camera = service.board_camera
+        camera.start_live(service.table)
+
+        def wait(pred):
+            deadline = time.monotonic() + 60
+            while not pred(camera.live_status()) and time.monotonic() < deadline:
+                time.sleep(0.2)
+
+        wait(lambda st: st["state"] == "still")
+        camera._camera.lay(SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0))
+        wait(lambda st: bool(st["unexpected"]))
+        page.goto(f"http://127.0.0.1:{server.effective_port}/photo")
+        page.click("#from-camera")
+        page.wait_for_selector('#overlay polygon[data-expedition="british"]', timeout=60000)
+        assert page.inner_text("#status").startswith("Read the view of")
+        assert page.evaluate("document.getElementById('photo').naturalWidth") == 1600
+    finally:
+        page.close()
+        service.table.broadcast.close()
+        time.sleep(0.2)
+        server.close()

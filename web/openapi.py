@@ -276,7 +276,8 @@ DOCUMENT: dict = {
             "summary": "Adjudicate the board camera's last clear, still view (as /api/photo does a photo)",
             "description": "Only a view live mode found still and unobstructed is used; the table shows what it saw.",
             "operationId": "boardCameraAdjudicate",
-            "responses": {"200": _ok("the adjudication (nessie-vision-adjudication/1) with overlay and view_age_s",
+            "responses": {"200": _ok("the adjudication (nessie-vision-adjudication/1) with overlay, view_age_s and "
+                                     "image (the view read, a JPEG data URL)",
                                      {"type": "object"}),
                           "404": _error("No board camera is configured"),
                           "409": _error("No clear, still view yet"),

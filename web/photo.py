@@ -195,6 +195,9 @@ def camera_adjudicate():
     doc = to_json(service.box, adj, photo, monsters)
     doc["overlay"] = overlay(service.box, adj, doc, monsters)
     doc["view_age_s"] = round(age_s, 1)
+    # the view adjudicated, for the overlay to be drawn on (the camera's newest frame may differ)
+    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    doc["image"] = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode() if ok else None
     service.table.annotate("vision", {
         "photo": name, "monsters": monsters, "evidence": doc.get("evidence", []),
         "covered": {e: d["covered"] for e, d in doc["expeditions"].items()},

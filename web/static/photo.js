@@ -69,3 +69,14 @@ function show(dataUrl, doc) {
 }
 
 document.getElementById("file").addEventListener("change", (e) => { if (e.target.files[0]) send(e.target.files[0]); });
+
+// The board camera: only a view live mode found clear and still is read (the server keeps it).
+document.getElementById("from-camera").addEventListener("click", async () => {
+  const status = document.getElementById("status");
+  status.textContent = "Reading the board camera's still view…";
+  const res = await fetch("/api/board-camera/adjudicate", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+  const doc = await res.json();
+  if (!res.ok) { status.textContent = doc.error; document.getElementById("result").hidden = true; return; }
+  status.textContent = `Read the view of ${doc.view_age_s} s ago in ${doc.seconds} s.`;
+  show(doc.image, doc);
+});
