@@ -40,12 +40,18 @@ GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
 GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
 SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
 # narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
+LOOKALIKE_HUE = 0.6  # log-hue distance under which one sheet passes for two others overlapping
+LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colours, this wide
+LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
 OCCLUDED_FRACTION = 0.35  # hex lines fainter than this share of their usual contrast: hidden
 UNKNOWN_GROW_MM = 1.0
-LINE_GROW_MM = 3.0  # how far a colour seen on paper is followed into a printed line
+# How far (octagonal distance) a colour seen on paper is followed into a printed line: far enough to
+# cross the paper's margin and pass the middle of the line (0.9 mm; 1.05 mm at a corner), no
+# further, since colour bled along a line (blur, JPEG) would carry the sheet past its edge.
+LINE_GROW_MM = 1.5
 LINE_BLUR_PX = 3  # lines are dark, hence noisy: their hue is averaged over this many pixels square
 LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
 NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
@@ -227,7 +233,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     if suspect.any():  # colour round a hand is the hand's, round glare washed out: not a sheet's
         kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
         occluded_near = cv2.dilate(suspect.view(np.uint8), np.ones((kk, kk), np.uint8)) > 0
-    fit_masks, dropped = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm)
+    fit_masks, dropped = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols)
     line_px = ~flat_area & valid & seen
     masks = _onto_lines(L, line_px, fit_masks, lay, cols, ppm)
 
@@ -276,7 +282,7 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
 
 
-def _colour_masks(code, seen_flat, unknown, suspect_near, ppm):
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped): ``dropped[e]`` is colour taken out as untrustworthy (near a hand or
@@ -302,7 +308,57 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm):
         if gone.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
             dropped[e] = cv2.dilate(gone.view(np.uint8), np.ones((kd, kd), np.uint8)) > 0
+    for i, a, b in _lookalikes(cols):
+        e = EXPEDITIONS[i]
+        seen_a, seen_b = ((code & (1 << a)) > 0) & seen_flat, ((code & (1 << b)) > 0) & seen_flat
+        mix = _roi_apply(_mix_lookalikes, masks[e], (seen_a, seen_b, seen_flat),
+                         bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge, int(LOOKALIKE_RING_MM * ppm))
+        if mix.any():
+            masks[e] = masks[e] & ~mix
+            masks[EXPEDITIONS[a]] = masks[EXPEDITIONS[a]] | mix
+            masks[EXPEDITIONS[b]] = masks[EXPEDITIONS[b]] | mix
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            grown = cv2.dilate(mix.view(np.uint8), np.ones((kd, kd), np.uint8)) > 0
+            dropped[e] = grown if dropped[e] is None else dropped[e] | grown
     return masks, dropped
+
+
+def _lookalikes(cols) -> list[tuple[int, int, int]]:
+    """(e, a, b): expedition e's sheet has nearly the hue of a's and b's sheets overlapping
+    (with the house colours: independent green ~ japanese yellow over american blue)."""
+    t = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
+    out = []
+    for i in range(len(EXPEDITIONS)):
+        rest = [k for k in range(len(EXPEDITIONS)) if k != i]
+        for ai, a in enumerate(rest):
+            for b in rest[ai + 1:]:
+                d = t[a] + t[b] - t[i]
+                if np.linalg.norm(d - d.mean()) < LOOKALIKE_HUE:
+                    out.append((i, a, b))
+    return out
+
+
+def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
+    """Parts of ``mask`` that are more likely the overlap of a and b: seen without a or b, yet
+    ringed by a's and b's colour (two sheets' overlap is bordered by each sheet alone; a sheet of
+    its own by paper, or by its own overlaps with others)."""
+    k = bridge_px | 1
+    joined = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    out = np.zeros(mask.shape, bool)
+    for c in range(1, n):
+        part = labels == c
+        inside = part & mask
+        if (inside & (mask_a | mask_b)).sum() >= 0.5 * inside.sum():
+            continue  # seen with a or b on top: a real sheet over their overlap
+        ring = (cv2.dilate(part.view(np.uint8), np.ones((2 * ring_px + 1,) * 2, np.uint8)) > 0) & ~part & seen_flat
+        total = ring.sum()
+        if total < ring_px * ring_px:
+            continue
+        ra, rb = (ring & mask_a).sum(), (ring & mask_b).sum()
+        if (ring & (mask_a | mask_b)).sum() >= LOOKALIKE_RINGED * total and min(ra, rb) >= 0.15 * total:
+            out |= inside
+    return out
 
 
 def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
@@ -324,7 +380,9 @@ def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
     kn = np.ones((int(round(NEAR_MM * ppm)) * 2 + 1,) * 2, np.uint8)
     near = {e: cv2.dilate(fit_masks[e].view(np.uint8), kn) for e in EXPEDITIONS if fit_masks[e].any()}
     grow = int(round(LINE_GROW_MM * ppm))
-    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    # cross and square steps in turn: an octagon, near enough a disc (a cross alone falls short
+    # of the corners where three lines meet, a square alone overshoots along the diagonals)
+    steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))
     masks = {}
     for i, e in enumerate(EXPEDITIONS):
         m = (fit_masks[e] & lay.measured).view(np.uint8)
@@ -340,8 +398,8 @@ def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
                 own -= near[o][sl] * np.float32(gram[j, i])
         mm = m[sl].copy()
         allowed = ((own > LINE_TINT_SHARE) & line_px[sl]).view(np.uint8) | mm
-        for _ in range(grow):
-            mm = cv2.dilate(mm, cross) & allowed
+        for n in range(grow):
+            mm = cv2.dilate(mm, steps[n % 2]) & allowed
         out[sl] = mm > 0
     return masks
 

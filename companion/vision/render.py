@@ -104,6 +104,9 @@ class Scene:
     tracks: bool = True
     seed: int = 0
     colours: dict | None = None  # expedition -> [r, g, b]; default box.sheet_colours
+    # per sheet, its own colour ([r, g, b], or None for its expedition's): print runs differ
+    sheet_colours: list | None = None
+    edge: float = 0.0  # a sheet's cut edge darkens (< 0: refraction) or brightens (> 0) light by this
     supersample: int = 2  # drawn at this multiple of the output size, then reduced (anti-aliasing)
 
     @classmethod
@@ -125,6 +128,8 @@ class Scene:
                 "jpeg_quality": self.jpeg_quality, "tracks": self.tracks, "seed": self.seed,
                 "supersample": self.supersample,
                 **({"colours": self.colours} if self.colours else {}),
+                **({"sheet_colours": self.sheet_colours} if self.sheet_colours else {}),
+                **({"edge": self.edge} if self.edge else {}),
                 "sheets": [s.to_json() for s in self.sheets]}
 
 
@@ -148,10 +153,13 @@ def render(box, scene: Scene) -> tuple[np.ndarray, dict]:
     boardart.draw_board(img, box, big.project, tracks=scene.tracks, hidden_markers=scene.hidden_markers,
                         step_mm=10.0)
     colours = scene.colours or box.sheet_colours
-    for pose in scene.sheets:
+    own = scene.sheet_colours or [None] * len(scene.sheets)
+    for pose, col in zip(scene.sheets, own):
         poly = outline(box, pose)
-        T = np.asarray(colours[pose.expedition], np.float32) / 255.0
+        T = np.asarray(col if col is not None else colours[pose.expedition], np.float32) / 255.0
         _apply_filter(img, boardart.densify(poly, 5.0), big.project, T)
+    if scene.edge:
+        _edges(img, box, scene, big)
     for hand in scene.hands:
         poly = np.asarray(hand["polygon_mm"], float)
         m = _roi_mask(img.shape[:2], boardart.densify(poly, 5.0), big.project)
@@ -168,6 +176,7 @@ def render(box, scene: Scene) -> tuple[np.ndarray, dict]:
     field_ = 1 + light.get("gradient", 0.0) * (u * math.cos(ga) + v * math.sin(ga)) / 2
     field_ *= 1 - light.get("vignetting", 0.0) * (u * u + v * v) / 2
     gains = np.asarray(_kelvin_gains(light.get("colour_temperature_k", 5500)), np.float32)
+    gains *= np.asarray(light.get("cast", (1.0, 1.0, 1.0)), np.float32)  # a tinted bulb or white balance
     img *= (field_ * light.get("exposure", 1.0))[..., None] * gains
 
     for sh in scene.shadows:
@@ -221,6 +230,18 @@ def _apply_filter(img, poly_mm, mapper, T):
         return
     (y0, y1, x0, x1), a = got
     img[y0:y1, x0:x1] *= 1 - a[..., None] * (1 - T)
+
+
+def _edges(img, box, scene: Scene, cam: Camera, width_mm: float = 0.4) -> None:
+    """Every sheet's cut edge as a thin line darkening or brightening the light by ``scene.edge``."""
+    m = np.zeros(img.shape[:2], np.uint8)
+    px_per_mm = cam.scale_at((box.width / 2, box.height / 2))
+    thick = max(1, int(round(width_mm * px_per_mm)))
+    for pose in scene.sheets:
+        pts = cam.project(boardart.densify(outline(box, pose), 5.0))
+        q = np.round(pts * (1 << boardart.SHIFT)).astype(np.int32)
+        cv2.polylines(m, [q], True, 255, thick, lineType=cv2.LINE_AA, shift=boardart.SHIFT)
+    img *= (1 + scene.edge * (m.astype(np.float32) / 255.0))[..., None]
 
 
 def _truth(box, scene: Scene, cam: Camera, glare_field: np.ndarray) -> dict:
@@ -315,8 +336,13 @@ def random_sheets(box, rng: np.random.Generator, n_min: int = 4, n_max: int = 14
 
 def random_scene(box, seed: int, width: int = 1600, height: int = 1200, *, max_tilt: float = 35.0,
                  glare: bool = True, shadows: bool = True, hands: bool = False, hidden_markers=(),
-                 distortion: float = 0.04) -> Scene:
-    """A seeded random scene: sheets, camera, light and artefacts."""
+                 distortion: float = 0.04, broad: bool = False) -> Scene:
+    """A seeded random scene: sheets, camera, light and artefacts.
+
+    ``broad``: also vary what real boxes and rooms vary and the first scenes did not (see
+    :func:`broaden`); drawn from a second random stream, so a seed keeps its sheets, camera and
+    light either way.
+    """
     rng = np.random.default_rng(seed)
     camera = {"tilt_deg": float(rng.uniform(0, max_tilt)), "azimuth_deg": float(rng.uniform(0, 360)),
               "roll_deg": float(rng.uniform(-8, 8)), "fill": float(rng.uniform(0.85, 0.95)),
@@ -341,7 +367,35 @@ def random_scene(box, seed: int, width: int = 1600, height: int = 1200, *, max_t
         cx = float(rng.uniform(lo[0] + 50, hi[0] - 50))
         hs.append({"polygon_mm": [[cx - 30, 560], [cx + 30, 560], [cx + 35, hi[1] - 20], [cx + 10, hi[1] - 45],
                                   [cx - 20, hi[1] - 40], [cx - 38, hi[1] - 10]]})
-    return Scene(sheets=random_sheets(box, rng), width=width, height=height, camera=camera, lighting=lighting,
-                 glare=g, shadows=s, hands=hs, hidden_markers=list(hidden_markers),
-                 noise=float(rng.uniform(0.005, 0.02)), blur_px=float(rng.uniform(0.3, 0.9)),
-                 jpeg_quality=int(rng.integers(75, 96)), seed=seed)
+    scene = Scene(sheets=random_sheets(box, rng), width=width, height=height, camera=camera, lighting=lighting,
+                  glare=g, shadows=s, hands=hs, hidden_markers=list(hidden_markers),
+                  noise=float(rng.uniform(0.005, 0.02)), blur_px=float(rng.uniform(0.3, 0.9)),
+                  jpeg_quality=int(rng.integers(75, 96)), seed=seed)
+    return broaden(box, scene, np.random.default_rng([seed, 1])) if broad else scene
+
+
+def broaden(box, scene: Scene, rng: np.random.Generator) -> Scene:
+    """What the first random scenes held fixed or narrow, varied as real boxes and rooms vary it.
+
+    - Sheet colour: each expedition's print run off the profile's colour (transmission scaled
+      per channel by up to about +-12 %, a little more in the dark channels), and each sheet a
+      little off its run (+-3 %).
+    - Cut edges: a thin line along every sheet's edge, darker (refraction) or brighter (a highlight).
+    - A colour cast the colour temperature does not explain (a tinted bulb, white balance): up to
+      about +-6 % per channel; stronger vignetting (cheap lenses), up to 0.45.
+    """
+    base = scene.colours or box.sheet_colours
+    run = {}
+    for e, c in base.items():
+        T = np.clip(np.asarray(c, float) / 255.0, 0.02, 1.0)
+        # in log terms, so dark channels stay dark: T ** (1 + d) moves them proportionally
+        run[e] = T ** (1 + rng.normal(0, 0.08, 3)) * (1 + rng.normal(0, 0.03, 3))
+    scene.sheet_colours = [
+        np.clip(255 * run[p.expedition] * (1 + rng.normal(0, 0.015, 3)), 1, 255).round(1).tolist()
+        for p in scene.sheets]
+    scene.edge = float(rng.uniform(-0.25, 0.12))
+    light = dict(scene.lighting)
+    light["cast"] = np.clip(1 + rng.normal(0, 0.03, 3), 0.9, 1.1).round(4).tolist()
+    light["vignetting"] = float(max(light.get("vignetting", 0.0), rng.uniform(0, 0.45)))
+    scene.lighting = light
+    return scene
