@@ -52,7 +52,7 @@ UNKNOWN_GROW_MM = 1.0
 # cross the paper's margin and pass the middle of the line (0.9 mm; 1.05 mm at a corner), no
 # further, since colour bled along a line (blur, JPEG) would carry the sheet past its edge.
 LINE_GROW_MM = 1.5
-LINE_BLUR_PX = 3  # lines are dark, hence noisy: their hue is averaged over this many pixels square
+LINE_BLUR_PX = 1  # no averaging of line pixels: blur would carry colour past sheet edges (JPEG already blurs colour)
 LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
 NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
