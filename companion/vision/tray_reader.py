@@ -220,7 +220,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     side_full = side_small / f
     x, y, region = _region(blob, side_small)
     h, w = region.shape
-    pad = int(side_small * 0.12) + 2  # small pixels: the region has the die's edge already
+    pad = 3  # small pixels: the region has the die's edge already; the mask is grown by 2 below
     X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
     X1 = min(W, int(math.ceil((x + w + pad) / f)))
     Y1 = min(H, int(math.ceil((y + h + pad) / f)))
@@ -232,7 +232,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     k = s / f
     M = np.array([[k, 0, (x - X0 * f) * k], [0, k, (y - Y0 * f) * k]], np.float32)
     mask = cv2.warpAffine(region.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     return DieCrop(crop, mask, (X0, Y0), s, side_full, blob)
 
 
