@@ -98,9 +98,10 @@ def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: fl
 def bins(L: np.ndarray) -> np.ndarray:
     """The table bin (int32, h x w) of every pixel of a log-transmission image (h x w x 3, float32)."""
     scale = LUT_N / (LUT_HI - LUT_LO)
-    # |scale * L - scale * LO - 0.5| rounded = floor(scale * (L - LO)) for L >= LO; clamp both ends
-    # (numpy for the clamps: cv2's scalar ops touch only the first channel)
-    q = cv2.convertScaleAbs(np.maximum(L, np.float32(LUT_LO)), alpha=scale, beta=-LUT_LO * scale - 0.5)
+    # |scale * L - scale * LO - 0.5| rounded = floor(scale * (L - LO)) for L >= LO (the 1e-4 keeps
+    # L = LO, whose -0.5 could round away from zero, in bin 0); clamp both ends (numpy for the
+    # clamps: cv2's scalar ops touch only the first channel)
+    q = cv2.convertScaleAbs(np.maximum(L, np.float32(LUT_LO)), alpha=scale, beta=-LUT_LO * scale - 0.5 + 1e-4)
     np.minimum(q, LUT_N - 1, out=q)
     q0, q1, q2 = cv2.split(q)
     out = q0.astype(np.int32)
