@@ -273,6 +273,15 @@ def test_two_dice_are_reported_within_three_frames():
             assert max(a for a, _ in events) <= 3
 
 
+def test_thrown_again_to_the_same_value_a_die_away_is_a_new_throw():
+    # no pick-up in between; the second rest is 10.8 mm (0.67 dice) from the first: the dice moved
+    # for several frames, so it is a throw, not a nudge (a nudge is a brief touch)
+    frames = tray_stream(61, throws=2, values=[[6], [6]], places=[[(0.0, 0.0, 0.3)], [(10.0, 4.0, 0.9)]],
+                         pick_up="never", passing=False, nudge=False, style="white", surface="felt_green")
+    per = session(CameraDice(SimulatedCamera([])), frames)
+    assert [[v for _, v in e] for e in per] == [[6], [6]]
+
+
 def test_strong_flicker_and_a_lamp_switched_on_report_nothing_extra():
     frames = tray_stream(31, throws=3, flicker=0.08, noise=4.0, lamp=True, surface="grey_paper", style="red")
     source = CameraDice(SimulatedCamera([]))

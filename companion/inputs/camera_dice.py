@@ -36,6 +36,7 @@ images, blank frames (a covered or failing sensor) and a frozen stream are count
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -344,7 +345,7 @@ class CameraDice(DiceSource):
             match = None
             for k, (v, c, side) in enumerate(unused):
                 near = reach * max(side, d.side_px, 10.0)
-                if v == d.value and abs(c[0] - d.center[0]) < near and abs(c[1] - d.center[1]) < near:
+                if v == d.value and math.hypot(c[0] - d.center[0], c[1] - d.center[1]) < near:
                     match = k
                     break
             if match is None:

@@ -77,12 +77,14 @@ class _Stream:
 def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, int] = (640, 480),
                 die_px: float = 48.0, flicker: float = 0.03, noise: float = 2.0, surface: str | None = None,
                 style: str | None = None, values: list[list[int]] | None = None,
+                places: list[list[tuple[float, float, float]]] | None = None,
                 passing: bool = True, nudge: bool = True, lamp: bool = True,
                 pick_up: str = "mixed") -> list[TrayFrame]:
     """A session of ``throws`` throws of ``n_dice`` dice, as frames with their truth.
 
     ``pick_up``: "always", "never" (the next throw is thrown from where the dice lay; the last
-    throw is always picked up) or "mixed" (decided per throw). ``values`` pins each throw's values.
+    throw is always picked up) or "mixed" (decided per throw). ``values`` pins each throw's values,
+    ``places`` where its dice come to rest ((x_mm, y_mm, yaw_rad) from the tray's centre; a die is 16 mm).
     ``lamp``: a lamp may be switched on (the light steps up) while the tray is empty.
     """
     s = _Stream(seed, size, die_px, flicker, noise, surface, style)
@@ -95,7 +97,7 @@ def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, in
     lying: list[tuple[float, float, float]] | None = None  # dice left in the tray by the last throw
     for t in range(throws):
         vals = list(values[t]) if values else [int(v) for v in rng.integers(1, 7, n_dice)]
-        final: list[tuple[float, float, float]] = []
+        final: list[tuple[float, float, float]] = list(places[t]) if places else []
         while len(final) < n_dice:
             c = (rng.uniform(-half_w * 0.7, half_w * 0.7), rng.uniform(-half_h * 0.7, half_h * 0.7), rng.uniform(0, 1.5))
             if all(math.hypot(c[0] - p[0], c[1] - p[1]) > 40 for p in final):
