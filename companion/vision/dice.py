@@ -262,19 +262,31 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 
 
 def _doubt_odd_sizes(dice: list[Die]) -> list[Die]:
-    """A die read at a size far from the other dice's is made unreadable.
+    """A die read at a size far from its neighbours' is made unreadable.
 
-    Dice in one photo are alike in size (a set, seen from one height); a reading at half the others'
-    size is a lone pip or a corner of a die read as a small one, not a small die.
+    Dice in one photo are alike in size (a set, seen from one height; the nearest dice are the
+    least changed by a tilted view's perspective). A part of a die read as a die comes out smaller:
+    a column of a six read as a three, or a row of a four as a two, fits a face 0.71 times the
+    die's. A one's size is that of its face region, a rougher measure, so it is allowed more.
     """
-    for d in dice:
-        others = [o.side_px for o in dice if o is not d and o.value is not None]
-        if d.value is None or len(others) < 2:
+    readable = [d for d in dice if d.value is not None]
+    if len(readable) < 3:
+        return dice
+    overall = float(np.median([d.side_px for d in readable]))
+    sound = [d for d in readable if 0.6 <= d.side_px / overall <= 1.6]  # the neighbours to compare with
+    doubted = []
+    for d in readable:
+        others = sorted((o for o in sound if o is not d),
+                        key=lambda o: math.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]))[:2]
+        if len(others) < 2:
             continue
-        typical = float(np.median(others))
-        if not 0.65 <= d.side_px / max(typical, 1e-6) <= 1.5:
-            d.value, d.confidence = None, 0.0
-            d.reason = f"read at {d.side_px:.0f} px, the other dice are {typical:.0f} px"
+        typical = float(np.median([o.side_px for o in others]))
+        lo, hi = (0.6, 1.6) if d.value == 1 else (0.78, 1.3)
+        if not lo <= d.side_px / max(typical, 1e-6) <= hi:
+            doubted.append((d, typical))
+    for d, typical in doubted:
+        d.value, d.confidence = None, 0.0
+        d.reason = f"read at {d.side_px:.0f} px, the dice beside it are {typical:.0f} px"
     return dice
 
 

@@ -64,7 +64,9 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
     if not halves:
         return []
     half = float(np.median(halves))
-    if not 0.6 <= 2 * half / FACE_PX <= 1.5:  # the crop was scaled for dice about FACE_PX across
+    # the crop was scaled for dice about FACE_PX across; a part of a die read as one (a column of a
+    # six as a three) fits a face 0.71 times as big
+    if not 0.78 <= 2 * half / FACE_PX <= 1.5:
         return []
     out = []
     for g, f in zip(groups, fits):
