@@ -56,13 +56,25 @@ class SimulatedBoard(CameraSource):
                 self._frame = self._render()
             return self._frame
 
-    def lay(self, pose) -> None:
-        """Put a sheet on the simulated board (the next frames show it)."""
+    def lay(self, pose, redraw: bool = True) -> None:
+        """Put a sheet on the simulated board (the next frames show it, once redrawn)."""
         with self._lock:
             self.sheets.append(pose)
+            if redraw:
+                self._frame = self._render()
+
+    def redraw(self) -> None:
+        with self._lock:
             self._frame = self._render()
 
-    def lay_bought(self, expedition: str, equipment: str, hex_address: str | None = None) -> None:
+    def clear(self) -> None:
+        """Every sheet off the board (a new game)."""
+        with self._lock:
+            self.sheets = []
+            self._frame = self._render()
+
+    def lay_bought(self, expedition: str, equipment: str, hex_address: str | None = None,
+                   redraw: bool = True) -> None:
         """Lay a bought sheet where a careful player would: pointed end on a shore, a biological unit
         on the loch, a cage inside its hex."""
         from companion.vision.sheets import SheetPose
@@ -83,7 +95,7 @@ class SimulatedBoard(CameraSource):
         else:
             pose = SheetPose(expedition, equipment, float(r.uniform(x_lo, x_hi)), south + 1.0,
                              180.0 + float(r.uniform(-25, 25)))
-        self.lay(pose)
+        self.lay(pose, redraw)
 
 
 def open_board_camera(spec: str, box, size=(1600, 1200)) -> CameraSource:
@@ -106,6 +118,7 @@ class BoardCamera:
         self._stop = threading.Event()
         self._latest: np.ndarray | None = None  # the live thread's last frame, for the preview
         self._latest_at: float | None = None
+        self._games_seen = 0  # live mode's new games the simulated board has been cleared for
 
     def frame(self):
         """The latest frame (BGR), or None with ``last_error`` saying why."""
@@ -165,7 +178,7 @@ class BoardCamera:
     def _tick(self, table, watcher, now: float) -> None:
         if table is not None:
             before = len(self.live.sheets)
-            watcher.poll(table.state, self.live, now)
+            watcher.poll(table.state, self.live, now, table.setup)
             self._lay_on_simulated_board(before)
         frame = self._read()
         if frame is None:
@@ -176,11 +189,19 @@ class BoardCamera:
         self.live.feed(frame, now)
 
     def _lay_on_simulated_board(self, before: int) -> None:
-        """In the demo, the simulated board shows what was bought (a real camera sees the players do it)."""
+        """In the demo, the simulated board shows what was bought (a real camera sees the players do it);
+        a new game clears it."""
         if not isinstance(self._camera, SimulatedBoard):
             return
-        for sheet in self.live.sheets[before:]:
-            self._camera.lay_bought(sheet.expedition, sheet.equipment, sheet.hex)
+        if self.live.games != self._games_seen:  # a new game: the board is cleared for it
+            self._games_seen = self.live.games
+            self._camera.clear()
+            before = 0
+        bought = self.live.sheets[before:]
+        for sheet in bought:
+            self._camera.lay_bought(sheet.expedition, sheet.equipment, sheet.hex, redraw=False)
+        if bought:
+            self._camera.redraw()  # once, however many were bought: a new game lays a dozen
 
     def clear_frame(self):
         """(the last frame live mode found clear and still, its age in seconds), or None."""

@@ -4,8 +4,9 @@ The table keeps the state after every action; each piece on the board is a ``Pie
 equipment, the cage's hex) in its expedition's ``pieces``.  Comparing the pieces now with the
 pieces seen last time gives the purchases (new ids) and the returns (ids gone: a Return, or an undo
 of the Buy) without any hook in the table; a change of (round, stage, step, turn) ends the turn, and
-the sheets placed in it are settled.  Pieces already on the board when watching starts are not
-announced: nobody saw them placed.
+the sheets placed in it are settled; a new game starts live mode afresh, its starting pieces
+announced like purchases (they are placed at the setting up).  Pieces already on the board when
+watching starts are not announced: nobody saw them placed.
 
     >>> class Live:
     ...     def __init__(self): self.said = []
@@ -23,6 +24,9 @@ announced: nobody saw them placed.
     [('bought', 'british', 'cage', 2, 'D3c')]
     >>> watch.poll(state(1, (2, "cage", "D3c")), live, 2.0); live.said[1:]
     [('returned', 1), ('settled',)]
+    >>> live.new_game = lambda now: live.said.append(("new game",))
+    >>> watch.poll(state(1, (1, "eye_witness", None)), live, 3.0, game="another"); live.said[3:]
+    [('new game',), ('bought', 'british', 'eye_witness', 1, None)]
 """
 
 from __future__ import annotations
@@ -49,12 +53,20 @@ class PurchaseWatcher:
     """Poll it with the table's state; it calls ``purchased`` / ``returned`` / ``settle`` on live mode."""
 
     def __init__(self):
-        self._pieces: dict[int, tuple[str, str]] | None = None
+        self._pieces: dict[int, tuple[str, str, str | None]] | None = None
         self._turn: tuple | None = None
+        self._game: object = None
 
-    def poll(self, state, live, now: float) -> None:
+    def poll(self, state, live, now: float, game: object = None) -> None:
+        """``game``: anything that changes when a new game starts (the table's setup action); piece
+        numbers start again in a new game, so live mode starts again too."""
         if state is None:
             return
+        if game is not self._game:
+            first = self._pieces is None and self._game is None
+            if not first:  # a new game while watching: its starting pieces are about to be placed
+                live.new_game(now)
+            self._game, self._pieces = game, (None if first else {})
         pieces, turn = pieces_on_board(state), turn_of(state)
         if self._pieces is not None:
             for piece in sorted(set(self._pieces) - set(pieces)):

@@ -338,8 +338,8 @@ def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_s
         live = service.board_camera.live
         camera = service.board_camera._camera
         # the player puts the sheet down with its pointed end out on the loch
-        camera.lay = lambda pose, lay=camera.lay: lay(SheetPose(pose.expedition, pose.equipment, 300.0,
-                                                                NORTH_SHORE + 18.0, 0.0))
+        camera.lay = lambda pose, redraw=True, lay=camera.lay: lay(
+            SheetPose(pose.expedition, pose.equipment, 300.0, NORTH_SHORE + 18.0, 0.0), redraw)
         service.table.submit(Buy("surface_camera"))
         page.wait_for_selector('#live-problems li[data-kind="violation"]', timeout=60000)
         text = page.inner_text("#live-problems")
@@ -455,3 +455,24 @@ def test_the_photo_page_reads_the_board_cameras_still_view(chromium, make_servic
         service.table.broadcast.close()
         time.sleep(0.2)
         server.close()
+
+
+def test_two_sheets_put_down_overlapping_between_two_looks_are_both_found(live):
+    a = SheetPose("british", "sonar", 300.0, NORTH_SHORE - 1.0, 10.0)
+    b = SheetPose("american", "surface_camera", 310.0, 335.0, 175.0)  # over the sonar's far end
+    live.purchased("british", "sonar", 1, live.clock.t)
+    live.purchased("american", "surface_camera", 2, live.clock.t)
+    assert show(live, live.clock, frame(a, b)) == "still"
+    for piece, truth in ((1, a), (2, b)):
+        got = sheet(live, piece)
+        assert got["status"] == "placing"
+        assert outline_deviation_mm(pose_of(got), truth, BOX.equipment[truth.equipment].shape) <= POSE_MM
+    assert live.status()["unexpected"] == []
+
+
+def test_a_new_game_starts_live_mode_afresh(live):
+    place(live, SheetPose("american", "cage", 347.5, 268.75, 0.0), 5, settle_after=True)
+    live.new_game(live.clock.t)
+    st = live.status()
+    assert st["sheets"] == [] and not st["has_reference"]
+    assert show(live, live.clock, frame()) == "still" and live.status()["has_reference"]

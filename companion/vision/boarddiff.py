@@ -145,14 +145,19 @@ def compare(reference: BoardView, current: BoardView, colours: dict, grid: Grid)
     changed = both & ((np.abs(lr) * weight).max(-1) > CHANGE_LOG)
     sigs = signatures(colours)
     names = list(sigs)
-    # only the changed pixels are matched (few): distance to every signature, +s arrived, -s left
+    # what may have happened at a pixel: one sheet arrived (+s) or left (-s), or two arrived or left
+    # together (two sheets put down, overlapping, between two looks: their signatures add)
+    events = [(sign, (e,)) for e in names for sign in (1.0, -1.0)]
+    events += [(sign, (a, b)) for i, a in enumerate(names) for b in names[i:] for sign in (1.0, -1.0)]
+    # only the changed pixels are matched (few)
     rows, cols = np.nonzero(changed & seen)
     d_lr, d_w = lr[rows, cols], weight[rows, cols]
     norm = np.maximum(d_w.sum(-1), 1e-3)
     best = np.full(len(rows), np.inf, np.float32)
     label = np.full(len(rows), -1, np.int16)
-    for k, (sign, e) in enumerate([(s, e) for e in names for s in (1.0, -1.0)]):
-        d = np.sqrt((((d_lr - sign * sigs[e]) ** 2) * d_w).sum(-1) / norm)
+    for k, (sign, exps) in enumerate(events):
+        target = sign * sum(sigs[e] for e in exps)
+        d = np.sqrt((((d_lr - target) ** 2) * d_w).sum(-1) / norm)
         closer = d < best
         best[closer], label[closer] = d[closer], k
     label[best >= MATCH_LOG] = -1
@@ -168,10 +173,16 @@ def compare(reference: BoardView, current: BoardView, colours: dict, grid: Grid)
     thick = _open(labels == -3, _kernel(EDGE_MM, grid.ppm))
     labels[thick] = -1
     k_open = _kernel(CLEAN_MM, grid.ppm)
-    arrived, left = {}, {}
-    for i, e in enumerate(names):
-        arrived[e] = _open(labels == 2 * i, k_open)
-        left[e] = _open(labels == 2 * i + 1, k_open)
+    arrived = {e: np.zeros(changed.shape, bool) for e in names}
+    left = {e: np.zeros(changed.shape, bool) for e in names}
+    for k, (sign, exps) in enumerate(events):
+        where = labels == k
+        if not where.any():
+            continue
+        for e in exps:
+            (arrived if sign > 0 else left)[e] |= where
+    arrived = {e: _open(m, k_open) for e, m in arrived.items()}
+    left = {e: _open(m, k_open) for e, m in left.items()}
     unexplained = _open(labels == -1, k_open)
     unexplained = _drop_small(unexplained, MIN_CHANGE_MM2 * grid.ppm ** 2)
     return Change(changed, seen, arrived, left, unexplained)

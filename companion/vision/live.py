@@ -122,6 +122,7 @@ class LiveBoard:
         self.message = "waiting for the first frame"
         self.unexpected: list[dict] = []
         self.views = 0  # still views looked at
+        self.games = 0  # new games started while watching
         self.view_seconds: float | None = None
         self.last_frame_at: float | None = None
         self.last_view_at: float | None = None
@@ -180,6 +181,15 @@ class LiveBoard:
                         self.sheets.remove(s)
                     else:
                         s.placed_pose = s.pose
+            self._published = self._status()
+
+    def new_game(self, now: float = 0.0) -> None:
+        """A new game: nothing is followed any more, and the next still view is the reference."""
+        with self._lock:
+            self.games += 1
+            self.sheets, self.unexpected = [], []
+            self.reference, self.clear_view = None, None
+            self._looked = False
             self._published = self._status()
 
     # -- frames --------------------------------------------------------------------------------
