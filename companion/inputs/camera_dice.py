@@ -86,8 +86,8 @@ class CameraDice(DiceSource):
     :param motion_threshold: fraction of the tray's pixels that must change for "moving".
     :param fps: frames per second the thread asks for (it sleeps the rest of each period).
     :param stale_after_s: no frame for this long marks the camera disconnected.
-    :param reader: the whole-tray reader for when the empty tray is unknown (default
-        :func:`companion.vision.dice.read_dice`).
+    :param reader: the whole-tray reader, for when the empty tray is not known yet or a crop does
+        not read cleanly (default :func:`companion.vision.dice.read_dice`).
     :param frozen_after: this many identical frames in a row are reported as a frozen camera.
     """
 
