@@ -1,0 +1,133 @@
+"""The camera dice reader on the cases that used to fail: dark dice on dark tables, touching dice,
+glare, big aces, dice read at the wrong size, and the broader ("wide") renders.
+
+Floors sit below what was measured (noted beside each), so a regression fails and noise does not.
+A wrong value is worse than "unreadable", so every set also caps the wrong count.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.dice import Die, _doubt_odd_sizes, read_dice
+from companion.vision.dice_eval import Score, score_scene
+from companion.vision.dice_pips import _could_be_more
+from companion.vision.dice_render import render_scene
+
+
+def _score(scenes) -> Score:
+    total = Score()
+    for scene in scenes:
+        total.add(score_scene(scene, read_dice(scene.image)))
+    return total
+
+
+# ------------------------------------------------------------------ which marks cast doubt
+
+
+@pytest.mark.parametrize("value,place,doubt", [
+    (4, 0j, True),  # a five that lost its middle pip
+    (4, -0.5 + 0j, True),  # a six that lost a middle pip
+    (2, 0j, True),  # a three that lost its middle
+    (2, 0.5 - 0.5j, True),  # a four (or five) with pips lost
+    (1, 0.5 + 0.5j, True),  # a three or five seen as its middle
+    (3, 0.5 - 0.5j, True),  # a five
+    (6, 0j, False),  # nothing has more pips than a six
+    (5, -0.5 + 0j, False),  # no layout has a middle pip and a side's middle
+    (3, 0.5j, False),
+    (1, 0.5j, False),
+])
+def test_a_mark_casts_doubt_only_where_a_larger_value_has_a_pip(value, place, doubt):
+    assert _could_be_more(value, place) is doubt
+
+
+# ------------------------------------------------------------------ size agreement
+
+
+def test_a_die_read_at_a_part_of_its_neighbours_size_is_unreadable():
+    dice = [Die(6, (100.0, 100.0), 0.9, 60.0), Die(5, (200.0, 100.0), 0.9, 62.0),
+            Die(3, (300.0, 100.0), 0.9, 43.0),  # a column of a six read as a three: 0.71 of the size
+            Die(2, (400.0, 100.0), 0.9, 58.0)]
+    out = _doubt_odd_sizes(dice)
+    assert [d.value for d in out] == [6, 5, None, 2]
+    assert "px" in out[2].reason
+    # two dice only: nothing to compare with, nothing doubted
+    assert [d.value for d in _doubt_odd_sizes([Die(3, (0.0, 0.0), 0.9, 43.0), Die(2, (99.0, 0.0), 0.9, 60.0)])] == [3, 2]
+
+
+# ------------------------------------------------------------------ dark dice on dark tables
+
+
+def test_black_dice_on_black_felt():
+    """Clean photos of black dice (white or red pips) on black felt: measured 94 % right."""
+    scenes = [render_scene(seed, n_dice=3, styles=[["black_white", "black_red"][seed % 2]] * 3, surface="felt_black",
+                           tilt_deg=0, blur="none", touching=False, glare=False, die_px=60, size=(800, 600))
+              for seed in range(40, 52)]
+    score = _score(scenes)
+    assert score.accuracy >= 0.88, score.line()
+    assert score.counts["wrong"] == 0, score.line()
+
+
+def test_dark_dice_on_dark_tables_with_motion_blur():
+    """Black and dark red dice on black felt, a dark table and red felt, motion-blurred; measured
+    82 % right, none wrong (before the loose second look and the pip-shape check: 80 %, 1 wrong)."""
+    scenes = [render_scene(seed, n_dice=3, styles=[["black_white", "black_red", "dark_red"][seed % 3]] * 3,
+                           surface=["felt_black", "dark_table", "felt_red"][seed % 3], blur="motion",
+                           touching=False, die_px=70, size=(800, 600)) for seed in range(60, 75)]
+    score = _score(scenes)
+    assert score.accuracy >= 0.75, score.line()
+    assert score.counts["wrong"] == 0, score.line()
+
+
+# ------------------------------------------------------------------ touching dice, glare
+
+
+def test_touching_dice_are_read_or_left_unread_never_misread():
+    """Four dice, touching, in any colours: measured 85 % right, none wrong."""
+    score = _score(render_scene(seed, touching=True, n_dice=4) for seed in range(3100, 3120))
+    assert score.accuracy >= 0.78, score.line()
+    assert score.counts["wrong"] == 0, score.line()
+
+
+def test_glare_makes_dice_unreadable_not_misread():
+    """Every scene with specular glare on the dice: measured 92 % right, none wrong."""
+    score = _score(render_scene(seed, n_dice=4, glare=True, touching=False) for seed in range(60, 75))
+    assert score.accuracy >= 0.85, score.line()
+    assert score.counts["wrong"] == 0, score.line()
+
+
+# ------------------------------------------------------------------ a big ace, drawn by hand
+
+
+@pytest.mark.parametrize("pip_frac", [0.08, 0.12, 0.17])
+@pytest.mark.parametrize("body,pip,table", [((235, 235, 232), (40, 40, 190), (150, 180, 200)),  # red ace, wood
+                                            ((30, 30, 30), (235, 235, 235), (40, 110, 30))])  # black die, felt
+def test_an_ace_of_any_common_size_is_a_one(pip_frac, body, pip, table):
+    """A flat die drawn with OpenCV (not the renderer): a square face and one centred pip whose
+    radius is ``pip_frac`` of the side (aces on real dice run from the other pips' size, a sixth of
+    the side across, to a third of it)."""
+    img = np.full((480, 640, 3), table, np.uint8)
+    img = cv2.add(img, np.random.default_rng(1).normal(0, 3, img.shape).astype(np.int8), dtype=cv2.CV_8U)
+    centre, side = (320, 240), 80
+    box = cv2.boxPoints((centre, (side, side), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(img, box, body, cv2.LINE_AA)
+    cv2.circle(img, centre, int(pip_frac * side), pip, -1, cv2.LINE_AA)
+    found = read_dice(cv2.GaussianBlur(img, (3, 3), 0))
+    assert [d.value for d in found] == [1], [d.as_dict() for d in found]
+    assert abs(found[0].center[0] - centre[0]) < 8 and abs(found[0].center[1] - centre[1]) < 8
+
+
+# ------------------------------------------------------------------ the wide renders
+
+
+def test_wide_renders():
+    """Renders drawn from the broader ranges (die size 20-120 px, tilt to 26 degrees, pip shapes,
+    colour temperature, odd die colours, heavier noise and JPEG): measured 81 % right of 102 dice,
+    none wrong. The target of 99.5 % is far off here; this guards the wrong count and regressions."""
+    score = _score(render_scene(seed, wide=True) for seed in range(3000, 3030))
+    assert score.dice >= 80
+    assert score.accuracy >= 0.75, score.line()
+    assert score.counts["wrong"] <= 0.01 * score.dice, score.line()
+    assert score.counts["extra"] <= 0.02 * score.dice, score.line()
