@@ -181,3 +181,15 @@ def test_bad_scene_file_is_a_clear_error(tmp_path):
     assert r.returncode == 2 and "martian" in r.stderr
     r = run("render", "--scene", str(tmp_path / "missing.json"), "--out", str(tmp_path / "p.jpg"))
     assert r.returncode == 2 and "no such file" in r.stderr
+
+
+def test_a_softly_blurred_photo_is_called_blurred_not_another_board(tmp_path, box):
+    """Markers still read, hex lines washed out: the markers' edges say it is focus, not the board."""
+    scene = random_scene(box, 411, 1600, 1200)
+    scene.blur_px = 3.0
+    p = tmp_path / "soft.jpg"
+    p.write_bytes(encode_jpeg(render(box, scene)[0]))
+    r = run("adjudicate", str(p), "--json")
+    assert r.returncode == 2, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["reason"] == "blurred" and "mm at the markers" in doc["message"]

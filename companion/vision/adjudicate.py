@@ -25,8 +25,9 @@ import numpy as np
 
 from . import coverage as cov
 from . import gridfit
+from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
-from .registration import Registration, VisionRefusal, board_maps, register
+from .registration import Registration, VisionRefusal, board_maps, detect_board_markers, register
 from .sheetfit import fit_expedition
 from .sheets import LINE_MM, outline, polygon_distance
 
@@ -62,7 +63,22 @@ def registered(photo: Photo, box) -> Registration:
         if exc.reason in ("no markers", "too few markers") and _sharpness(photo.gray) < 15:
             raise VisionRefusal("blurred", "the photo is blurred: no markers can be read (hold the camera still, "
                                 "focus on the board)") from None
+        if exc.reason == "too few markers":  # the one marker read may show why the others were not
+            blur = markers_blur_mm(photo.gray, box, detect_board_markers(photo.gray, box))
+            if blur is not None and blur > BLURRED_MM:
+                raise _blurred(blur, "too few markers can be read") from None
         raise
+
+
+def _blurred(blur: float, what: str) -> VisionRefusal:
+    return VisionRefusal("blurred", f"the photo is blurred (about {blur:.1f} mm at the markers): {what} "
+                         f"(hold the camera still, focus on the board)")
+
+
+def _blur_at_markers(photo: Photo, reg: Registration, box) -> float | None:
+    by_id = {m.id: m for m in box.markers}
+    return markers_blur_mm(photo.gray, box, {i: reg.to_photo(np.asarray(by_id[i].corners, float))
+                                             for i in reg.markers_seen})
 
 
 #: check_board samples the board plane in column blocks this wide (px at the layout's ppm), one in
@@ -115,6 +131,11 @@ def check_board(photo: Photo, reg: Registration, box) -> dict:
     off = _median_ratio(bg[paper], g[paper])
     score = contrast - off
     quality = {"line_contrast": round(score, 3)}
+    if score < 0.2:
+        # lines too faint or not there: out of focus, if the markers' own edges say so
+        blur = _blur_at_markers(photo, reg, box)
+        if blur is not None and blur > BLURRED_MM:
+            raise _blurred(blur, f"the hex borders are too soft to judge (line contrast {score:.2f})")
     if score < 0.2 and len(reg.markers_seen) < 3 and reg.grid_points == 0:
         raise VisionRefusal("too few markers", f"only markers {reg.markers_seen} seen and the hex lines do not "
                             f"line up with them (line contrast {score:.2f}): bring a third marker into view")
