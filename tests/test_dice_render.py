@@ -55,3 +55,18 @@ def test_throw_frames_phases():
     assert all(f.values == (2,) for f in rest)
     # frames at rest differ only by sensor noise
     assert np.abs(rest[0].image.astype(int) - rest[1].image.astype(int)).mean() < 3
+
+
+def test_wide_renders_reach_further_and_leave_the_default_alone():
+    wide = [render_scene(s, wide=True) for s in range(30)]
+    px = [s.params["die_px"] for s in wide]
+    assert min(px) < 25 and max(px) > 100  # the default set stays within about 26-100 px
+    assert any(s.params["tilt"] > 22 for s in wide)  # the default's limit
+    assert any(s.image.shape[1] >= 1600 for s in wide)
+    assert any(d.style == "other_colour" for s in wide for d in s.dice)
+    for s in wide:
+        h, w = s.image.shape[:2]
+        assert all(0 <= d.center[0] < w and 0 <= d.center[1] < h and 1 <= d.value <= 6 for d in s.dice)
+    # the wide draws come from a generator of their own: a seed's default render is unchanged
+    assert np.array_equal(render_scene(8).image, render_scene(8, wide=False).image)
+    assert not np.array_equal(render_scene(8).image, render_scene(8, wide=True).image)
