@@ -476,3 +476,14 @@ def test_a_new_game_starts_live_mode_afresh(live):
     st = live.status()
     assert st["sheets"] == [] and not st["has_reference"]
     assert show(live, live.clock, frame()) == "still" and live.status()["has_reference"]
+
+
+def test_two_own_sheets_put_down_overlapping_at_once_are_both_found(live):
+    a = SheetPose("japanese", "eye_witness", 164.0, NORTH_SHORE - 1.0, -5.0)
+    b = SheetPose("japanese", "eye_witness", 181.0, NORTH_SHORE - 1.0, 23.0)  # the setting up: both at once
+    live.purchased("japanese", "eye_witness", 1, live.clock.t)
+    live.purchased("japanese", "eye_witness", 2, live.clock.t)
+    assert show(live, live.clock, frame(a, b)) == "still"
+    found = sorted((pose_of(sheet(live, p)) for p in (1, 2)), key=lambda p: p.x)
+    shape = BOX.equipment["eye_witness"].shape
+    assert [outline_deviation_mm(f, t, shape) <= POSE_MM for f, t in zip(found, (a, b))] == [True, True]

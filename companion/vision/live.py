@@ -36,7 +36,7 @@ from . import boarddiff
 from .boarddiff import BoardView, Grid, board_view, compare, grow, loch_grid
 from .placement import Violation, check_placement
 from .registration import VisionRefusal
-from .livefit import Fit, fit_known
+from .livefit import Fit, fit_known, polish
 from .sheets import SheetPose, outline, place
 from .stillness import StillnessDetector
 
@@ -130,6 +130,8 @@ class LiveBoard:
         self._looked = False  # the current still period has been looked at
         self._dirty = False  # something happened (a purchase) that the current still view must answer
         self._looked_at = None  # the last view looked at, small (stillness.py)
+        self._claimed: dict = {}  # expedition -> where sheets found in the current look lie
+        self._found: list[TrackedSheet] = []
         self._lock = threading.RLock()
         self._published = self._status()
 
@@ -257,6 +259,10 @@ class LiveBoard:
             return
         arrived = {e: m.copy() for e, m in change.arrived.items()}
         left = {e: m.copy() for e, m in change.left.items()}
+        # where a sheet found in this look lies: another of its colour may lie under it too, so
+        # there the next fit may neither gain nor lose
+        self._claimed = {e: np.zeros(grid.shape, bool) for e in arrived}
+        self._found: list[TrackedSheet] = []  # sheets found (not re-fitted) in this look
         # the newest first: a sheet being placed that slid off an older one of its colour has taken
         # that colour with it, and the older one must not be blamed for it
         for s in sorted(self.sheets, key=lambda s: (s.status != PLACING, -s.bought_at)):
@@ -265,6 +271,7 @@ class LiveBoard:
         for s in sorted((s for s in self.sheets if s.pose is None), key=lambda s: (s.status != WAITING, s.bought_at)):
             if s.expedition in arrived:
                 self._find(s, change, arrived, now)
+        self._polish_overlapping(change)
         self._check_rules()
         self.unexpected = self._unexpected(arrived, left, change.unexplained)
         # the reference follows the board, except where something changed that nothing explains
@@ -300,6 +307,7 @@ class LiveBoard:
         else:
             s.pose, s.fit, s.seen_at = fitted.pose, fitted.score, now
             new = grid.sheet(self.box, s.pose)
+            self._claimed[e] |= new
         left[e] &= ~grow(old, 1.0, grid.ppm)
         arrived[e] &= ~grow(new, 1.0, grid.ppm)
 
@@ -311,13 +319,27 @@ class LiveBoard:
             mask = mask & grid.near(outline(self.box, s.placed_pose), _extent_mm(self.box, s.equipment))
         if grid.mm2(mask) < ARRIVED_MM2:
             return
-        fitted = fit_one(self.box, s, mask, change.seen, grid)
+        fitted = fit_one(self.box, s, mask, change.seen & ~self._claimed[e], grid)
         if fitted is None:
             return
         s.pose, s.fit, s.seen_at = fitted.pose, fitted.score, now
         if s.status == WAITING:
             s.status = PLACING
-        arrived[e] &= ~grow(grid.sheet(self.box, s.pose), 1.0, grid.ppm)
+        new = grid.sheet(self.box, s.pose)
+        self._claimed[e] |= new
+        self._found.append(s)
+        arrived[e] &= ~grow(new, 1.0, grid.ppm)
+
+    def _polish_overlapping(self, change) -> None:
+        """Sheets of one colour put down overlapping at once were fitted one after the other, the first
+        against both; polish each again with the others' outlines taken out of the reckoning."""
+        grid = self.grid
+        for s in self._found:
+            others = [o for o in self._found if o is not s and o.expedition == s.expedition]
+            if not others:
+                continue
+            hidden = np.logical_or.reduce([grid.sheet(self.box, o.pose) for o in others])
+            s.pose = polish(self.box, s.pose, change.arrived[s.expedition], change.seen & ~hidden, grid)
 
     def _check_rules(self) -> None:
         for s in self.sheets:
