@@ -211,7 +211,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         n, _, stats, _ = cv2.connectedComponentsWithStats(core.astype(np.uint8), connectivity=8)
         radius = np.sqrt(stats[1:, cv2.CC_STAT_AREA].max() / np.pi) if n > 1 else 0.0
         kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
-        glare |= cv2.dilate((haze | core).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh))) > 0
+        glare |= _grown(haze | core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh)))
     saturated = (wmin >= 250) & (Lmax > 0.08)
     dark = (s < DEEP_SHADOW_LOG) & flat_area
     too_dark_px = cv2.max(cv2.max(warped[..., 0], warped[..., 1]), warped[..., 2]) < 25
@@ -224,7 +224,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit | dim | occluded
     unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
-    unknown = cv2.dilate(unknown.view(np.uint8), np.ones((k, k), np.uint8)) > 0
+    unknown = _grown(unknown, np.ones((k, k), np.uint8))
     seen = ~unknown
     dark_fraction = float((too_dark_px & lay.paper).sum() / max(lay.paper.sum(), 1))
 
@@ -232,7 +232,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     suspect = occluded | glare
     if suspect.any():  # colour round a hand is the hand's, round glare washed out: not a sheet's
         kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
-        occluded_near = cv2.dilate(suspect.view(np.uint8), np.ones((kk, kk), np.uint8)) > 0
+        occluded_near = _grown(suspect, np.ones((kk, kk), np.uint8))
     fit_masks, dropped = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols)
     line_px = ~flat_area & valid & seen
     masks = _onto_lines(L, line_px, fit_masks, lay, cols, ppm)
@@ -307,7 +307,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
         dropped[e] = None
         if gone.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            dropped[e] = cv2.dilate(gone.view(np.uint8), np.ones((kd, kd), np.uint8)) > 0
+            dropped[e] = _grown(gone, np.ones((kd, kd), np.uint8))
     for i, a, b in _lookalikes(cols):
         e = EXPEDITIONS[i]
         seen_a, seen_b = ((code & (1 << a)) > 0) & seen_flat, ((code & (1 << b)) > 0) & seen_flat
@@ -318,7 +318,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
             masks[EXPEDITIONS[a]] = masks[EXPEDITIONS[a]] | mix
             masks[EXPEDITIONS[b]] = masks[EXPEDITIONS[b]] | mix
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            grown = cv2.dilate(mix.view(np.uint8), np.ones((kd, kd), np.uint8)) > 0
+            grown = _grown(mix, np.ones((kd, kd), np.uint8))
             dropped[e] = grown if dropped[e] is None else dropped[e] | grown
     return masks, dropped
 
@@ -433,6 +433,12 @@ def _photo_scale(reg: Registration, lay: Layout) -> float:
     c = np.array([[(lay.x0 + lay.x1) / 2, (lay.y0 + lay.y1) / 2]])
     p = reg.to_photo(np.vstack([c, c + [1.0, 0.0]]))
     return float(np.linalg.norm(p[1] - p[0]))
+
+
+def _grown(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """A bool mask dilated by ``kernel``, worked only in the box round its pixels."""
+    return _roi_apply(lambda m: cv2.dilate(m.view(np.uint8), kernel) > 0, mask.astype(bool, copy=False), (),
+                      max(kernel.shape) // 2 + 1)
 
 
 def _roi_apply(fn, mask: np.ndarray, extra: tuple, pad: int, *args) -> np.ndarray:
