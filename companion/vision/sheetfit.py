@@ -45,7 +45,8 @@ EXPLAIN_GROW_MM = 1.0
 # costs as much as this much colour left unexplained
 SHORE_SLACK_MM = 6.0
 EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
-MIN_EDGE_SUPPORT = 0.2  # less of that band seen as plain paper: the sheet's extent is a guess ...
+EDGE_SEEN_SHARE = 0.15  # less of that band seen: no evidence of an edge at all
+MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
 OFF_SHORE_MM2_PER_MM = 25.0  # colour this close outside a fitted outline is its blurred edge
 
@@ -57,11 +58,11 @@ class FittedSheet:
     visible_mm2: float  # area of the outline inside the measured, seen part of the board
     confidence: float = 1.0  # lead of this shape over the best other shape (0 = a tie, 1 = no rival)
     identified: bool = True  # False: a sheet is there, but which equipment is not clear
-    edge_seen: float = 1.0  # share of the band just outside the outline seen as plain paper
+    edge_seen: float = 1.0  # share of the seen band just outside the outline that is plain paper (nan: unseen)
 
     def to_json(self) -> dict:
         return {**self.pose.to_json(), "fit": round(self.score, 3), "visible_mm2": round(self.visible_mm2, 1),
-                "confidence": round(self.confidence, 3), "edge_seen": round(self.edge_seen, 3),
+                "confidence": round(self.confidence, 3), "edge_seen": None if np.isnan(self.edge_seen) else round(self.edge_seen, 3),
                 "identified": self.identified}
 
 
@@ -151,7 +152,8 @@ def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
     a bigger sheet (the rest lost to glare or to the colour measurement) looks like a cage."""
     if confidence < MIN_CONFIDENCE:
         return False
-    return visible_mm2 > EDGE_CHECK_MM2 or edge_seen >= MIN_EDGE_SUPPORT
+    # colour seen running on past the outline: the sheet does not end there (no band seen: no veto)
+    return visible_mm2 > EDGE_CHECK_MM2 or not edge_seen < MIN_EDGE_SUPPORT
 
 
 def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
@@ -330,7 +332,8 @@ class _Grid:
         return c, c + b
 
     def edge_support(self, shape, x, y, ang) -> float:
-        """Share of a band just outside the outline that shows plain paper: the sheet's edge, seen.
+        """Share of the seen part of a band just outside the outline that shows plain paper: the
+        sheet's edge, seen.
 
         A patch of colour bounded by printed lines or by the unseen (the rest of a bigger sheet
         lost to glare, say) fits a small shape as well as it fits the truth; only paper seen right
@@ -341,7 +344,11 @@ class _Grid:
         m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
         k0, k1 = (int(round(r * self.ppm)) * 2 + 1 for r in EDGE_BAND_MM)
         band = (cv2.dilate(m, np.ones((k1, k1), np.uint8)) > 0) & ~(cv2.dilate(m, np.ones((k0, k0), np.uint8)) > 0)
-        return float(self.B[lo[1]:hi[1], lo[0]:hi[0]][band].sum() / max(band.sum(), 1))
+        win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
+        paper, colour = float(self.B[win][band].sum()), float(self.C[win][band].sum())
+        if paper + colour < EDGE_SEEN_SHARE * band.sum():
+            return float("nan")  # hardly any of the band seen (printed lines, glare): no evidence
+        return paper / (paper + colour)
 
     def explain(self, shape, x, y, ang) -> None:
         poly = self._poly(shape, x, y, ang)
