@@ -2,17 +2,24 @@
 
 A sheet lets no uncoloured paper show inside its outline, so a pose is scored by the colour it
 explains that no sheet found so far explains, less a heavy penalty (``UNCOLOURED_COST``) for every
-visible, plainly uncoloured pixel it covers.  Pixels nobody can see (printed lines, glare, a hand,
-out of view) cost and earn nothing, so a sheet half hidden or half off the board still fits.
+visible, plainly uncoloured pixel it covers (right beside the colour, where edges blur, paper costs
+only what colour earns, so the pose settles on the edge).  Pixels nobody can see (printed lines,
+glare, a hand, out of view) earn nothing and cost only a little (``UNSEEN_COST``: of two shapes
+explaining the same colour the one reaching less into the dark is likelier), so a sheet half
+hidden or half off the board still fits.  The rulebook puts a pointed sheet's point on the shore:
+a point further off than ``SHORE_SLACK_MM`` costs more with every millimetre.
 
-Greedy search: take the biggest unexplained blob of colour, try every shape at every turn over it
-(template matching on a coarse grid), refine the best pose on a finer grid, mark the colour it
-explains, repeat.  Two overlapping sheets of one colour merge into one blob; the penalty keeps a
-bigger shape from spanning both (it would cover uncoloured paper), and each is found in turn.
+Search: take the biggest unexplained blob of colour, try every shape at every turn over it
+(template matching on a 2 mm grid), refine the leading shapes on a 0.5 mm grid (anti-aliased, so
+the score moves smoothly with the pose), keep the best, mark the colour it explains, repeat.  Two
+overlapping sheets of one colour merge into one blob; the penalty keeps a bigger shape from
+spanning both, and each is found in turn.  Then sheets the others explain anyway are dropped, and
+each sheet touching another is searched again against the colour the others leave.
 
 Each sheet carries a confidence: how much better its shape explains the colour than the best
-other shape does.  A sheet whose shape is not clearly the best is reported *unidentified*
-(``identified`` false), never as a type the fit is unsure of.
+other shape does (evidence only, the cost of unseen parts aside).  A sheet whose shape is not
+clearly the best, or a small one whose colour is seen running on past its outline, is reported
+*unidentified* (``identified`` false), never as a type the fit is unsure of.
 
 Pure numpy/OpenCV on masks; no I/O.
 """
@@ -33,22 +40,22 @@ ANGLE_STEP = 6.0
 UNCOLOURED_COST = 4.0  # a sheet never shows plain paper: one such pixel outweighs four coloured
 MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliver
 MIN_PURITY = 0.8  # share of a fitted sheet's visible outline that must show the colour
-UNSEEN_COST = 0.05  # mm2 of a sheet nobody saw: a little against, so slivers don't grow sheets into the dark
-COARSE_UNCOLOURED_COST = 1.0
+UNSEEN_COST = 0.05  # per unseen pixel of a sheet, against colour's 1: slivers don't grow sheets into the dark
+COARSE_UNCOLOURED_COST = 1.0  # 2 mm pixels mix an edge with the paper beside it: a milder penalty there
 LEAD_SHARE = 0.5  # shapes scoring this share of the coarse winner are refined before choosing
-MAX_REFINED = 3
+MAX_REFINED = 3  # ... at most this many
 MIN_CONFIDENCE = 0.3  # see _confidence
 SMALL_SHEET_MM = 15.0  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
-EXPLAIN_GROW_MM = 1.0
+EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurred edge, explained too
 # rulebook: a pointed sheet's point must touch the shore. Within SHORE_SLACK_MM of the printed
 # shore line costs nothing (a careless hand, a shore drawn roughly); further off, each millimetre
 # costs as much as this much colour left unexplained
 SHORE_SLACK_MM = 6.0
+OFF_SHORE_MM2_PER_MM = 25.0
 EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
 EDGE_SEEN_SHARE = 0.15  # less of that band seen: no evidence of an edge at all
 MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
-OFF_SHORE_MM2_PER_MM = 25.0  # colour this close outside a fitted outline is its blurred edge
 
 
 @dataclass
