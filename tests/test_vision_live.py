@@ -291,9 +291,10 @@ def test_the_route_follows_a_purchase_on_the_simulated_board(make_service):
     _to_purchase(service.table)
     service.table.submit(Buy("surface_camera"))
     st = _wait_for(client, lambda st: any(s["status"] == "placing" for s in st["sheets"]))
-    [got] = st["sheets"]
-    assert got["status"] == "placing" and got["equipment"] == "surface_camera", st
-    laid = service.board_camera._camera.sheets[0]  # where the simulated board put it
+    [got] = [s for s in st["sheets"] if s["equipment"] == "surface_camera"]
+    assert got["status"] == "placing", st
+    # where the simulated board put it
+    [laid] = [p for p in service.board_camera._camera.sheets if p.equipment == "surface_camera"]
     assert outline_deviation_mm(pose_of(got), laid, BOX.equipment["surface_camera"].shape) <= POSE_MM
     assert st["violations"] == [] and st["moved"] == [] and st["camera"]["error"] is None
     accepted = client.post("/api/board-camera/live/accept", json={})
