@@ -9,13 +9,19 @@ exactly where the decisions are made, so the loch is cut into tiles, and each ti
 the drawn board by phase correlation of their edges.  Each tile's shift gives one more
 correspondence; the homography and the lens term are fitted again to the marker corners and these.
 
-Two kinds of pass (``PASSES``):
+Two kinds of pass:
 
-* coarse, only when fewer than three markers are seen: tall tiles that take in both shores.  The
-  hex lattice repeats every 15 mm, which makes a small tile's shift ambiguous beyond 7.5 mm; the
-  shore does not repeat, so a tile holding it gives the true shift up to a few centimetres.
-* fine: the loch's middle in small tiles at a higher resolution, shifts up to ``6`` mm trusted;
-  repeated once when the first fine pass still moved the grid by more than ``SETTLED_MM``.
+* coarse, only when fewer than three markers are seen: large tiles at a low resolution, shifts up
+  to 30 mm tried.  The hex lattice repeats every 15 mm, so a tile may lock on a neighbouring hex;
+  RANSAC over the tiles and the markers throws those out while most tiles are right, which holds
+  when the first guess is within about 10 mm.
+* fine: the loch's middle in small tiles, shifts up to 6 mm trusted; repeated once when the first
+  fine pass still moved the grid by more than ``SETTLED_MM``.
+
+Two markers get several first guesses, tried in turn (:func:`_two_marker_starts`): the best real
+camera for their corners (pinhole.py), their plain homography, and both again on each marker
+aligned on all its edges (markerfit.py).  A guess that leads a hex astray over part of the loch
+agrees with fewer tiles and sits further from the markers than the true fit (``SURE_TILES``).
 """
 
 from __future__ import annotations
