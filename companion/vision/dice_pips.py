@@ -42,6 +42,7 @@ class Pip:
     lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
     colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
     aspect: float = 1.0  # the fitted ellipse's long over short axis
+    piece_of: int = -1  # for a piece of a blob split at its necks: the blob's number
 
 
 @dataclass
@@ -164,7 +165,7 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             own_contrast = float(np.median(patch)) if patch.size else contrast
             own = tuple(float(v) for v in np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
                                                    .reshape(-1, 3), axis=0)) if dl is not None else (0.0, 0.0, 0.0)
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own))
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own, 1.0, i))
     return pips
 
 
@@ -196,6 +197,14 @@ def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
 
 def _consistent(pips: list[Pip]) -> list[Pip]:
     """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
+    if len(pips) <= 1:
+        return pips
+    # a pip run into a glare spot splits into two pieces, the glare's the fainter: it is no pip
+    pieces: dict[int, float] = {}
+    for p in pips:
+        if p.piece_of >= 0:
+            pieces[p.piece_of] = max(pieces.get(p.piece_of, 0.0), p.contrast)
+    pips = [p for p in pips if p.piece_of < 0 or p.contrast >= 0.75 * pieces[p.piece_of]]
     if len(pips) <= 1:
         return pips
     if sum(p.lighter < -5.0 for p in pips) > sum(p.lighter > 5.0 for p in pips):
