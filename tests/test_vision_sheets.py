@@ -115,7 +115,10 @@ def test_scoring_counts_right_wrong_missed_extra(box):
              SheetPose("japanese", "cage", 600, 280, 0)]
     sc = score_sheets(box, [a, b, c], found)
     assert (sc.truth, sc.right, sc.wrong, sc.missed, sc.extra) == (3, 1, 1, 1, 1)
-    assert sc.centre_mm[0] == pytest.approx(0.5 + 0.0, abs=0.6) and sc.angle_deg == [1.0]
+    # 0.5 mm along x, and a 1 degree turn about the point swings the middle (57 mm down) ~1 mm back
+    mid_y = 230 + (80 * 44 / 2 * (2 * 80 / 3) + 10 * 44 / 2 * (80 + 10 / 3)) / (80 * 44 / 2 + 10 * 44 / 2)
+    assert sc.centre_mm[0] == pytest.approx(abs(0.5 - (mid_y - 230) * np.sin(np.radians(1.0))), abs=0.02)
+    assert sc.angle_deg == [1.0]
     assert sc.type_accuracy == pytest.approx(1 / 3)
 
 
