@@ -54,6 +54,11 @@ class Service:
         from companion.board_camera import BoardCamera
 
         self.board_camera = BoardCamera(self.config.board_camera_source, self.box) if self.config.board_camera_source else None
+        if self.board_camera is not None:
+            # live mode: follow each bought sheet onto the board (docs/board-vision-live.md)
+            from companion.board_camera import calibrated_colours
+
+            self.board_camera.start_live(self.table, calibrated_colours(self.box, self.config.database))
         self.autoplayer = None
         if self.config.autoplay:
             self.autoplayer = Autoplayer(self.table, self.die, self.config.interval_s, self.config.pause_after_human_s)

@@ -244,6 +244,10 @@ def save_calibration():
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(doc))
         tmp.replace(path)  # a pulled plug leaves the old calibration or the new one, never half of one
+    if service.board_camera is not None and service.board_camera.live is not None:
+        from companion.board_camera import calibrated_colours  # live mode sees with the new colours at once
+
+        service.board_camera.live.colours = calibrated_colours(service.box, service.store.path) or dict(service.box.sheet_colours)
     return jsonify(saved=str(path) if path else None, empty=doc["empty"], sheet_colours=doc["sheet_colours"],
                    measured=doc["measured"])
 

@@ -77,6 +77,8 @@ class OpenCVCamera(CameraSource):
         if self.size and isinstance(self.device, int):
             cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.size[0])
             cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
+        # the newest frame, not one queued in the driver: live mode reads a few frames a second
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         self._cap = cap
 
     def read(self) -> np.ndarray:
