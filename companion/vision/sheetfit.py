@@ -85,6 +85,18 @@ def _template(shape: tuple, angle: float, ppm: float):
     return m.astype(np.float32), -lo
 
 
+@lru_cache(maxsize=8)
+def _shore_distance(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple) -> np.ndarray:
+    """Every grid pixel's distance to the shore line, mm (the same board gives the same map)."""
+    line = np.full(shape, 255, np.uint8)
+    pts = np.asarray(shore + shore[:1], float)
+    q = np.round(((pts - [x0, y0]) * ppm - 0.5) * 16).astype(np.int32)
+    cv2.polylines(line, [q], False, 0, 1, cv2.LINE_8, shift=4)
+    out = cv2.distanceTransform(line, cv2.DIST_L2, 5) / ppm
+    out.flags.writeable = False
+    return out
+
+
 @lru_cache(maxsize=64)
 def _period(shape: tuple) -> float:
     return symmetry_deg(shape)
@@ -315,11 +327,8 @@ class _Grid:
     def set_shore(self, shore: np.ndarray, pointed_shapes: set) -> None:
         """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule."""
         self.shore, self.pointed_shapes = shore, pointed_shapes
-        h, w = self.C.shape
-        line = np.full((h, w), 255, np.uint8)
-        pts = np.round(((np.vstack([shore, shore[:1]]) - [self.x0, self.y0]) * self.ppm - 0.5) * 16).astype(np.int32)
-        cv2.polylines(line, [pts], False, 0, 1, cv2.LINE_8, shift=4)
-        self.shore_mm = cv2.distanceTransform(line, cv2.DIST_L2, 5) / self.ppm
+        key = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
+        self.shore_mm = _shore_distance(*key)
 
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,
