@@ -178,19 +178,31 @@ def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
 def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
     """Pixels unlike the background (pips and dice whose body is like the table are left to the
     second look, :func:`_read_pip_clusters`)."""
-    return _foreground(small, sigmas)[0]
-
-
-def _foreground(small: np.ndarray, sigmas: float) -> tuple[np.ndarray, np.ndarray]:
-    """The foreground mask, and a looser one (:func:`_grow_into_faint`) for dice it left ragged."""
     dist = background_distance(small)
-    strong = (dist > sigmas).astype(np.uint8) * 255
-    masks = []
-    for m in (strong, _grow_into_faint(strong, dist)):
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-        m = fill_holes(m)
-        masks.append(cv2.morphologyEx(m, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))))
-    return masks[0], masks[1]
+    return _clean((dist > sigmas).astype(np.uint8) * 255)
+
+
+def _clean(mask: np.ndarray) -> np.ndarray:
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask = fill_holes(mask)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+
+
+class _Foreground:
+    """The foreground mask, and (made only when a blob reads nothing) a looser one for dice the
+    first left ragged (:func:`_grow_into_faint`)."""
+
+    def __init__(self, small: np.ndarray, sigmas: float):
+        self.dist = background_distance(small)
+        self.strong = (self.dist > sigmas).astype(np.uint8) * 255
+        self.mask = _clean(self.strong)
+        self._loose: np.ndarray | None = None
+
+    @property
+    def loose(self) -> np.ndarray:
+        if self._loose is None:
+            self._loose = _clean(_grow_into_faint(self.strong, self.dist))
+        return self._loose
 
 
 def _grow_into_faint(strong: np.ndarray, dist: np.ndarray) -> np.ndarray:
@@ -226,7 +238,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         return []
     f = min(1.0, settings.work_px / max(H, W))
     small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
-    fg, loose = _foreground(small, settings.background_sigmas)
+    fore = _Foreground(small, settings.background_sigmas)
+    fg = fore.mask
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, 8)
     sh, sw = small.shape[:2]
     min_side = settings.min_die_frac * min(sh, sw)
@@ -253,7 +266,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
         if not any(d.value is not None for d in got):
-            got = _read_loose(img, blob, loose, (x, y), f, typical, max_side) or got
+            got = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
