@@ -193,3 +193,20 @@ def test_a_softly_blurred_photo_is_called_blurred_not_another_board(tmp_path, bo
     assert r.returncode == 2, r.stderr
     doc = json.loads(r.stdout)
     assert doc["reason"] == "blurred" and "mm at the markers" in doc["message"]
+
+
+def test_a_sheet_whose_equipment_is_unsure_leaves_its_evidence_undecided(rendered, box):
+    """The fitter marks a sheet unidentified when two shapes explain its colour about equally:
+    adjudication must then neither award nor deny the card, but list it as undecided."""
+    from dataclasses import replace
+
+    from companion.vision.adjudicate import adjudicate, decode, evidence
+
+    adj = adjudicate(decode((rendered / "photo.jpg").read_bytes()), box)
+    monsters = {"surface": "D3c", "submerged": ["F4d"]}
+    awards, undecided = evidence(box, adj, monsters)
+    assert ("british", "D3c") in {(a["expedition"], a["monster"]) for a in awards}
+    adj.sheets["british"] = [replace(f, identified=False) for f in adj.sheets["british"]]
+    awards, undecided = evidence(box, adj, monsters)
+    assert ("british", "D3c") not in {(a["expedition"], a["monster"]) for a in awards}
+    assert ("british", "D3c") in {(u["expedition"], u["monster"]) for u in undecided}

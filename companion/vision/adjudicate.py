@@ -190,7 +190,9 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     sheets = {}
     if fit_sheets:
         for e in cov.EXPEDITIONS:
-            sheets[e] = fit_expedition(box, e, result.fit_masks[e], result.seen_flat, lay.x0, lay.y0, lay.ppm)
+            # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
+            sheets[e] = fit_expedition(box, e, result.fit_masks[e], result.seen_flat, lay.x0, lay.y0, lay.ppm,
+                                       unidentified=True)
         lap("sheets")
     return Adjudication(reg, result, sheets, quality, "calibration" if reference is not None else "profile",
                         sum(stages.values()), stages)
@@ -245,18 +247,21 @@ def evidence(box, adj: Adjudication, monsters: dict) -> tuple[list[dict], list[d
                 continue
             if addr not in covered:
                 continue
-            credited = False
+            credited = unsure = False
             for f in fitted:
-                eq = box.equipment[f.pose.equipment]
                 if addr not in _sheet_hexes(box, f.pose, covered, CREDIT_MM):
                     continue
+                if not getattr(f, "identified", True):
+                    unsure = True  # a sheet is there, but which equipment it is was not clear
+                    continue
+                eq = box.equipment[f.pose.equipment]
                 credited = True
                 if sight == "submerged" and not eq.sees_submerged:
                     continue
                 awards.append({"expedition": e, "monster": addr, "sight": sight, "equipment": eq.id,
                                "pack": packs.get(eq.id, eq.label), "cards": 1,
                                "sheet": {"at_mm": f.pose.to_json()["at_mm"], "angle_deg": f.pose.to_json()["angle_deg"]}})
-            if not credited:
+            if unsure or not credited:
                 undecided.append({"expedition": e, "monster": addr, "sight": sight,
                                   "reason": "covered by this expedition's colour, but the sheet's equipment "
                                             "could not be identified"})
