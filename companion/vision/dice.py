@@ -19,6 +19,10 @@ How (docs/dice-camera.md has the long version):
    die are found alike; they must be round and of one size.
 5. **Layout.** The pip centres must fit the canonical layout of 1..6 under a similarity transform;
    a bad fit leaves the die *unreadable* (reported, never guessed). The fit's centre is the die's.
+6. **Second looks.** A blob that reads nothing is read again from a looser foreground filled to its
+   hull (a dark die on dark felt shows only its lit edges and pips), then from its pips alone.
+7. **Size agreement.** A die read at a size far from its neighbours' (a part of a die read as a
+   die) is made unreadable.
 """
 
 from __future__ import annotations
