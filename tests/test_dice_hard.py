@@ -54,7 +54,8 @@ def test_a_die_read_at_a_part_of_its_neighbours_size_is_unreadable():
     assert [d.value for d in out] == [6, 5, None, 2]
     assert "px" in out[2].reason
     # two dice only: nothing to compare with, nothing doubted
-    assert [d.value for d in _doubt_odd_sizes([Die(3, (0.0, 0.0), 0.9, 43.0), Die(2, (99.0, 0.0), 0.9, 60.0)])] == [3, 2]
+    pair = [Die(3, (0.0, 0.0), 0.9, 43.0), Die(2, (99.0, 0.0), 0.9, 60.0)]
+    assert [d.value for d in _doubt_odd_sizes(pair)] == [3, 2]
 
 
 # ------------------------------------------------------------------ dark dice on dark tables
