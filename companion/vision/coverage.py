@@ -374,28 +374,38 @@ def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
     norm2 = (tints * tints).sum(1)
     # the tints have no grey part, so hue . tint = log-transmission . tint: one linear map gives
     # every expedition's share of its own hue
-    Lb = cv2.blur(L, (LINE_BLUR_PX, LINE_BLUR_PX)) if LINE_BLUR_PX > 1 else L
-    share = cv2.transform(Lb, (tints / norm2[:, None]).astype(np.float32))
+    proj = (tints / norm2[:, None]).astype(np.float32)
     gram = (tints @ tints.T) / norm2[None, :]  # [o, i]: tint o's share of tint i's hue
-    kn = np.ones((int(round(NEAR_MM * ppm)) * 2 + 1,) * 2, np.uint8)
-    near = {e: cv2.dilate(fit_masks[e].view(np.uint8), kn) for e in EXPEDITIONS if fit_masks[e].any()}
+    rn = int(round(NEAR_MM * ppm))
+    kn = np.ones((rn * 2 + 1,) * 2, np.uint8)
     grow = int(round(LINE_GROW_MM * ppm))
     # cross and square steps in turn: an octagon, near enough a disc (a cross alone falls short
     # of the corners where three lines meet, a square alone overshoots along the diagonals)
     steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))
+    present = [e for e in EXPEDITIONS if fit_masks[e].any()]
     masks = {}
     for i, e in enumerate(EXPEDITIONS):
-        m = (fit_masks[e] & lay.measured).view(np.uint8)
-        box_ = _bbox(m, grow + 2)
         out = np.zeros(lay.shape, bool)
         masks[e] = out
+        if e not in present:
+            continue
+        m = (fit_masks[e] & lay.measured).view(np.uint8)
+        box_ = _bbox(m, grow + 2)
         if box_ is None:
             continue
+        # all the work in the box round this colour: the line pixels it may grow into lie there
         sl = np.s_[box_[0]:box_[1], box_[2]:box_[3]]
-        own = share[sl + (i,)].copy()
+        Ls = L[sl]
+        if LINE_BLUR_PX > 1:
+            Ls = cv2.blur(Ls, (LINE_BLUR_PX, LINE_BLUR_PX))
+        own = cv2.transform(Ls, proj[i:i + 1])
         for j, o in enumerate(EXPEDITIONS):
-            if o != e and o in near:
-                own -= near[o][sl] * np.float32(gram[j, i])
+            if o != e and o in present:
+                # the other colour grown by NEAR_MM, from a box that reaches rn past this one
+                y0, y1, x0, x1 = box_
+                Y0, Y1, X0, X1 = max(0, y0 - rn), min(lay.shape[0], y1 + rn), max(0, x0 - rn), min(lay.shape[1], x1 + rn)
+                nb = cv2.dilate(fit_masks[o][Y0:Y1, X0:X1].view(np.uint8), kn)[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
+                own -= nb * np.float32(gram[j, i])
         mm = m[sl].copy()
         allowed = ((own > LINE_TINT_SHARE) & line_px[sl]).view(np.uint8) | mm
         for n in range(grow):
@@ -541,19 +551,28 @@ def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: floa
 
 
 def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=None) -> list[dict]:
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(unknown.astype(np.uint8), connectivity=8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(unknown.view(np.uint8), connectivity=8)
+    if n <= 1:
+        return []
+    # every part's kinds and hexes from one pass over the labels (not one full-board mask per part)
+    flat = labels.reshape(-1)
+    kinds_of = []
+    for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside),
+                      ("hex lines hidden (a hand or an object?)", occluded if occluded is not None else outside)):
+        kinds_of.append((name, np.bincount(flat[src.reshape(-1)], minlength=n) > 0))
+    hex_id = np.repeat(np.arange(len(lay.addresses)), np.diff(np.r_[lay.offsets, len(lay.index)]))
+    lab = flat[lay.index]
+    on = lab > 0
+    pairs = np.unique(lab[on].astype(np.int64) * len(lay.addresses) + hex_id[on])
+    part, hx = np.divmod(pairs, len(lay.addresses))  # sorted by part, then by hex (address order)
+    starts = np.searchsorted(part, np.arange(n + 1))
     out = []
     for k in range(1, n):
-        m = labels == k
-        kinds = []
-        for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside),
-                          ("hex lines hidden (a hand or an object?)", occluded if occluded is not None else outside)):
-            if (src & m).any():
-                kinds.append(name)
-        x, y, w, h = stats[k, :4]
-        hexes = lay.hexes_touching(m)
+        hexes = [lay.addresses[i] for i in hx[starts[k]:starts[k + 1]]]
         if not hexes:
             continue
+        kinds = [name for name, has in kinds_of if has[k]]
+        x, y, w, h = stats[k, :4]
         out.append({"reason": ", ".join(kinds) or "unrecognised (a hand or an object?)",
                     "bbox_mm": [round(lay.x0 + x / lay.ppm, 1), round(lay.y0 + y / lay.ppm, 1),
                                 round(w / lay.ppm, 1), round(h / lay.ppm, 1)],
