@@ -26,6 +26,7 @@ Pure numpy/OpenCV on masks; no I/O.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -44,6 +45,7 @@ UNSEEN_COST = 0.05  # per unseen pixel of a sheet, against colour's 1: slivers d
 COARSE_UNCOLOURED_COST = 1.0  # 2 mm pixels mix an edge with the paper beside it: a milder penalty there
 LEAD_SHARE = 0.5  # shapes scoring this share of the coarse winner are refined before choosing
 MAX_REFINED = 3  # ... at most this many
+COARSE_TURN_KEEP = 3  # turns on the 2-step grid whose neighbours are matched too
 MIN_CONFIDENCE = 0.3  # see _confidence
 SMALL_SHEET_MM = 15.0  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
 EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurred edge, explained too
@@ -100,6 +102,13 @@ def _shore_distance(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple
 @lru_cache(maxsize=64)
 def _period(shape: tuple) -> float:
     return symmetry_deg(shape)
+
+
+@lru_cache(maxsize=64)
+def _points(shape: tuple) -> np.ndarray:
+    out = np.asarray(shape, float)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=64)
@@ -298,16 +307,25 @@ class _Grid:
 
     def sums(self, shape, x, y, ang) -> tuple[float, float, float, float]:
         """(unexplained colour, visible uncoloured paper, all colour, cost of that paper) under the outline."""
-        poly = self._poly(shape, x, y, ang)
-        lo, hi = self._window(poly)
-        if (hi <= lo).any():
+        # the refinement's inner loop (hundreds of calls per sheet): ``_poly`` and ``_window``
+        # inlined, with the shape's points cached as an array
+        a = math.radians(ang)
+        c, s = math.cos(a), math.sin(a)
+        ppm = self.ppm
+        poly = _points(shape) @ np.array([[c * ppm, s * ppm], [-s * ppm, c * ppm]]) \
+            + ((x - self.x0) * ppm - 0.5, (y - self.y0) * ppm - 0.5)
+        h, w = self.U.shape
+        pmin, pmax = poly.min(0), poly.max(0)
+        lx, ly = max(math.floor(pmin[0]) - 1, 0), max(math.floor(pmin[1]) - 1, 0)
+        hx, hy = min(math.ceil(pmax[0]) + 2, w), min(math.ceil(pmax[1]) + 2, h)
+        if hx <= lx or hy <= ly:
             return 0.0, 0.0, 0.0, 0.0
         # anti-aliased: a pixel counts by the share of it inside the outline, so the score moves
         # smoothly with the pose and the local search can settle to a fraction of a pixel
-        m = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
-        cv2.fillPoly(m, [np.round((poly - lo) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        m = np.zeros((hy - ly, hx - lx), np.uint8)
+        cv2.fillPoly(m, [np.round((poly - (lx, ly)) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
         wgt = m.astype(np.float32) * (1 / 255)
-        win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
+        win = (slice(ly, hy), slice(lx, hx))
         return (float(np.vdot(self.U[win], wgt)), float(np.vdot(self.B[win], wgt)),
                 float(np.vdot(self.C[win], wgt)), float(np.vdot(self.P[win], wgt)))
 
@@ -386,12 +404,21 @@ class _Grid:
             off = place([mid], 0.0, 0.0, a)[0]
             return cx - off[0], cy - off[1], a
 
+        seen: dict = {}
+
+        def gain(cx, cy, a):
+            # the descent asks again for poses it has scored (the step back after a move)
+            key = (round(cx, 6), round(cy, 6), round(a, 6))
+            if key not in seen:
+                seen[key] = self.gain(shape, *pose(cx, cy, a))
+            return seen[key]
+
         c0 = place([mid], x, y, ang)[0]
         # the coarse angle is only good to its step; a small sheet's (a few coarse pixels) not at all
         radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
         span = _period(shape) / 2 if radius < SMALL_SHEET_MM else 1.5 * ANGLE_STEP
         angles = ang + np.arange(-span, span + 1e-9, 1.5)
-        gains = [self.gain(shape, *pose(c0[0], c0[1], a)) for a in angles]
+        gains = [gain(c0[0], c0[1], a) for a in angles]
         cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
         best = max(gains)
         for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
@@ -401,7 +428,7 @@ class _Grid:
                 for d in ((step_xy, 0, 0), (-step_xy, 0, 0), (0, step_xy, 0), (0, -step_xy, 0),
                           (0, 0, step_a), (0, 0, -step_a)):
                     cand = (cur[0] + d[0], cur[1] + d[1], cur[2] + d[2])
-                    g = self.gain(shape, *pose(*cand))
+                    g = gain(*cand)
                     if g > best:
                         cur, best, improved = cand, g, True
         return (*pose(*cur), best)
@@ -428,17 +455,34 @@ def _search(grid: _Grid, shapes, bbox):
     coarse: dict = {}
     for eq, shape in shapes.items():
         period = _period(shape)
-        for ang in np.arange(0.0, period, ANGLE_STEP):
-            T, off = _template(shape, float(ang), cppm)
-            th, tw = T.shape
-            # just the placements of this template that overlap the blob
-            ox, oy = max(reach - tw + 1, 0), max(reach - th + 1, 0)
-            res = cv2.matchTemplate(W[oy:W.shape[0] - oy, ox:W.shape[1] - ox], T, cv2.TM_CCORR)
-            _, mx, _, loc = cv2.minMaxLoc(res)
-            if eq not in coarse or mx > coarse[eq][0]:
-                gx = (cx0 + ox + loc[0] + off[0]) / cppm
-                gy = (cy0 + oy + loc[1] + off[1]) / cppm
-                coarse[eq] = (mx, (grid.x0 + gx, grid.y0 + gy, float(ang)))
+        angles = np.arange(0.0, period, ANGLE_STEP)
+        tried: dict = {}
+
+        def match(i: int) -> float:
+            i %= len(angles)
+            if i not in tried:
+                ang = float(angles[i])
+                T, off = _template(shape, ang, cppm)
+                th, tw = T.shape
+                # just the placements of this template that overlap the blob
+                ox, oy = max(reach - tw + 1, 0), max(reach - th + 1, 0)
+                res = cv2.matchTemplate(W[oy:W.shape[0] - oy, ox:W.shape[1] - ox], T, cv2.TM_CCORR)
+                _, mx, _, loc = cv2.minMaxLoc(res)
+                tried[i] = (mx, (grid.x0 + (cx0 + ox + loc[0] + off[0]) / cppm,
+                                 grid.y0 + (cy0 + oy + loc[1] + off[1]) / cppm, ang))
+            return tried[i][0]
+
+        # every other turn first, then both neighbours of the best few: a template's match moves
+        # smoothly with its turn (one step swings a sheet's tip by under a coarse pixel), so the
+        # best turn lies beside one of the best sampled ones
+        if len(angles) > 2 * COARSE_TURN_KEEP + 2:
+            sampled = range(0, len(angles), 2)
+            for i in sorted(sampled, key=lambda i: -match(i))[:COARSE_TURN_KEEP]:
+                match(i - 1), match(i + 1)
+        else:
+            for i in range(len(angles)):
+                match(i)
+        coarse[eq] = max(tried.values(), key=lambda v: v[0])
     if not coarse:
         return None
     top = max(v[0] for v in coarse.values())
