@@ -26,7 +26,7 @@ from . import boardart
 from .lighting import lighting as _lighting
 from .registration import Registration, grid_maps
 from .sheets import LINE_MM, point_in_polygon, _seg_dist
-from .transmission import MISFIT, bins, table
+from .transmission import DARK, MISFIT, bins, table
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 PPM = 4.0  # board-plane pixels per mm
@@ -193,8 +193,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         med = np.median(L[land][::step], axis=0).astype(np.float32)
         np.subtract(L, med, out=L, where=lay.land[..., None])
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    code, s = table(key, -1.2, 0.25).lookup(bins(L))
+    code = table(key, -1.2, 0.25).lookup_code(bins(L), DEEP_SHADOW_LOG)
+    dark = ((code & DARK) > 0) & flat_area
     code[~flat_area] = 0
+    code &= ~np.uint8(DARK)
     Lc = cv2.split(L)
     Lmax = cv2.max(cv2.max(Lc[0], Lc[1]), Lc[2])
     wmin = cv2.min(cv2.min(warped[..., 0], warped[..., 1]), warped[..., 2])
@@ -213,7 +215,6 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
         glare |= _grown(haze | core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh)))
     saturated = (wmin >= 250) & (Lmax > 0.08)
-    dark = (s < DEEP_SHADOW_LOG) & flat_area
     too_dark_px = cv2.max(cv2.max(warped[..., 0], warped[..., 1]), warped[..., 2]) < 25
     # under several sheets two channels sink into the noise: what lies there can't be told apart
     dim = flat_area & (((Lc[0] < DIM_LOG).view(np.uint8) + (Lc[1] < DIM_LOG).view(np.uint8)
@@ -535,22 +536,39 @@ def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px
     return mask & has_core[labels]
 
 
+def _printed8(lay: Layout) -> np.ndarray:
+    """The printed lines as a 0/255 mask (cached on the layout)."""
+    if getattr(lay, "_printed8", None) is None:
+        lay._printed8 = lay.printed.view(np.uint8) * np.uint8(255)
+    return lay._printed8
+
+
 def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: float = 8.0) -> np.ndarray:
     """Where the printed hex lines have vanished: something opaque (a hand) lies over the loch.
 
     A transparency darkens a line and the paper beside it alike, so the line's contrast survives
     under any number of sheets; an opaque object or glare wipes it out.
     """
-    g = cv2.transform(warped, np.full((1, 3), 1 / 3)).astype(np.float32)  # mean of the channels
+    # all in uint8 up to the division: the channel mean rounds to 8 bits anyway, and its local
+    # maximum minus itself is exact in 8 bits
+    g = cv2.transform(warped, np.full((1, 3), 1 / 3))  # mean of the channels (uint8)
     bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
-    line = lay.printed & valid
-    contrast = (bg - g) / np.maximum(bg, 8.0)
-    contrast[~line] = 0
     h, w = g.shape
+    whole = bool(valid.all())
+    line = lay.printed if whole else lay.printed & valid
+    line8 = _printed8(lay) if whole else line.view(np.uint8) * np.uint8(255)
+    diff = cv2.bitwise_and(cv2.subtract(bg, g), line8)  # 0 off the lines
+    contrast = cv2.divide(diff.astype(np.float32), cv2.max(bg, 8).astype(np.float32))
     b = max(4, int(block_mm * lay.ppm))
     size = (max(1, w // b), max(1, h // b))
     num = cv2.resize(contrast, size, interpolation=cv2.INTER_AREA)
-    den = cv2.resize(line.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+    # the share of printed line per block: fixed for the layout when the whole loch is in view
+    shares = lay.__dict__.setdefault("_line_share", {})
+    den = shares.get(size) if whole else None
+    if den is None:
+        den = cv2.resize(line.astype(np.float32), size, interpolation=cv2.INTER_AREA)
+        if whole:
+            shares[size] = den
     has = den > 0.01
     if has.sum() < 10:
         return np.zeros((h, w), bool)

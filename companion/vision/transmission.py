@@ -20,6 +20,8 @@ SHEET_PENALTY = 0.05  # per sheet in a candidate: prefer the simpler explanation
 GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate
 BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
 MISFIT = 16  # code bit: fits no candidate
+DARK = 32  # code bit (lookup_code): the grey term is below the threshold asked for
+_NOT_DONE = 255  # no real code has every bit set (bits 6 and 7 are never used)
 
 # The table's range and resolution: log-transmission -4.5 .. 1 in 48 steps (0.11) per channel;
 # darker than exp(-4.5) is lost in the noise, brighter than exp(1) is glare.
@@ -63,6 +65,7 @@ class Table:
         self.done = np.zeros(n, bool)
         self.code = np.zeros(n, np.uint8)
         self.grey = np.zeros(n, np.float32)
+        self._packed: dict = {}  # dark threshold -> code | DARK per bin, _NOT_DONE until filled
 
     def lookup(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(code, grey) of every bin index in ``flat`` (any shape)."""
@@ -70,6 +73,24 @@ class Table:
         if miss.any():
             self._fill(np.unique(flat[miss]))
         return self.code[flat], self.grey[flat]
+
+    def lookup_code(self, flat: np.ndarray, dark_below: float) -> np.ndarray:
+        """The code of every bin index in ``flat``, with bit 5 (``DARK``) set where the grey term is
+        below ``dark_below``: one gather per pixel instead of three (done, code, grey)."""
+        key = float(dark_below)
+        packed = self._packed.get(key)
+        if packed is None:
+            packed = self._packed[key] = np.full(LUT_N ** 3, _NOT_DONE, np.uint8)
+        out = packed[flat]
+        miss = out == _NOT_DONE
+        if miss.any():
+            need = np.unique(flat[miss])
+            todo = need[~self.done[need]]
+            if len(todo):
+                self._fill(todo)
+            packed[need] = self.code[need] | np.where(self.grey[need] < key, DARK, 0).astype(np.uint8)
+            out[miss] = packed[flat[miss]]
+        return out
 
     def _fill(self, need: np.ndarray) -> None:
         q0, rest = np.divmod(need, LUT_N * LUT_N)
