@@ -207,3 +207,88 @@ def test_lighting_is_the_paper_under_any_sheets():
     err = np.abs(got - field)
     assert np.percentile(err, 95) < 0.03, np.percentile(err, 95)
     assert err[30:100, 100:160].max() < 0.04 and err[10:70, 500:590].max() < 0.04
+
+
+def test_layout_is_cached_on_disk_and_drawn_again_when_the_file_is_corrupt(box, tmp_path, monkeypatch):
+    from companion.vision import boardart
+    from companion.vision import coverage as cov
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(cov, "_LAYOUTS", {})
+    drawn = cov.layout(box)
+    files = list((tmp_path / "nessie-companion").glob("layout-*.npz"))
+    assert len(files) == 1
+
+    def _no_drawing(*a, **k):
+        raise AssertionError("drawn although cached")
+
+    # a new process (empty memory cache) reads the file instead of drawing
+    monkeypatch.setattr(cov, "_LAYOUTS", {})
+    monkeypatch.setattr(boardart, "draw_board", _no_drawing)
+    loaded = cov.layout(box)
+    assert loaded is not drawn
+
+    def same(a, b):
+        assert a.addresses == b.addresses and a.shape == b.shape
+        assert (a.x0, a.y0, a.x1, a.y1, a.ppm) == (b.x0, b.y0, b.x1, b.y1, b.ppm)
+        for k in cov._ARRAYS + ("flat", "measured", "printed", "loch"):
+            x, y = getattr(a, k), getattr(b, k)
+            assert x.dtype == y.dtype and np.array_equal(x, y), k
+
+    same(loaded, drawn)
+    monkeypatch.undo()  # drawing allowed again; keep the temporary cache dir
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    good = files[0].read_bytes()
+    for bad in (good[: len(good) // 2], b"not a layout", good[:100] + bytes(200) + good[300:]):
+        files[0].write_bytes(bad)
+        monkeypatch.setattr(cov, "_LAYOUTS", {})
+        same(cov.layout(box), drawn)
+        # ... and the file is written afresh, readable again
+        assert cov._load_layout(files[0]) is not None
+    # an unwritable cache dir: drawn, no error
+    monkeypatch.setenv("XDG_CACHE_HOME", str(files[0]))  # a file, not a directory
+    monkeypatch.setattr(cov, "_LAYOUTS", {})
+    same(cov.layout(box), drawn)
+
+
+def test_packed_table_lookup_matches_code_and_grey():
+    from companion.vision import transmission as tr
+    from companion.box_profiles import load_box
+
+    cols = load_box().sheet_colours
+    key = tuple(tuple(float(v) for v in cols[e]) for e in ("independent", "japanese", "british", "american"))
+    rng = np.random.default_rng(5)
+    flat = rng.integers(0, tr.LUT_N ** 3, 5000)
+    t = tr.Table(key, -1.2, 0.25)
+    packed = t.lookup_code(flat[:2500], -0.9)  # fills half, then a mix of filled and new bins
+    packed = np.r_[packed, t.lookup_code(flat[2500:], -0.9)]
+    again = t.lookup_code(flat, -0.9)
+    code, grey = tr.Table(key, -1.2, 0.25).lookup(flat)
+    want = code | np.where(grey < -0.9, tr.DARK, 0).astype(np.uint8)
+    assert np.array_equal(packed, want) and np.array_equal(again, want)
+    assert (want & tr.DARK).any() and not (want & tr.DARK).all()
+
+
+def test_unknown_regions_name_their_hexes_and_boxes(box):
+    from companion.vision import coverage as cov
+
+    lay = cov.layout(box)
+    h, w = lay.shape
+    # two parts inside the loch (at pixels of two hexes), the first in raster order unrecognised,
+    # the second too dark
+    (y1, x1), (y2, x2) = sorted(divmod(int(lay.index[lay.offsets[k]]), w) for k in (10, 200))
+    unknown = np.zeros((h, w), bool)
+    unknown[y1:y1 + 20, x1:x1 + 80] = True
+    unknown[y2:y2 + 30, x2:x2 + 25] = True
+    dark = np.zeros_like(unknown)
+    dark[y2 + 5, x2 + 5] = True
+    none = np.zeros_like(unknown)
+    regions = cov._regions(unknown, lay, none, none, dark, none, none)
+    assert len(regions) == 2
+    first, second = regions
+    assert first["reason"].startswith("unrecognised") and second["reason"] == "too dark"
+    assert first["bbox_mm"] == [round(lay.x0 + x1 / lay.ppm, 1), round(lay.y0 + y1 / lay.ppm, 1), 20.0, 5.0]
+    for r, (y, x, hh, ww) in zip(regions, ((y1, x1, 20, 80), (y2, x2, 30, 25))):
+        part = np.zeros_like(unknown)
+        part[y:y + hh, x:x + ww] = True
+        assert r["hexes"] == lay.hexes_touching(part) and r["hexes"]

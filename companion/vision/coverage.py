@@ -17,7 +17,11 @@ colour (under ``MIN_BLOB_MM2``) are noise.  A hex not seen covered, with unknown
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -82,8 +86,10 @@ class Layout:
         # derived masks, used on every photo
         self.flat = self.paper | self.land  # plain paper or land: where the full colour match applies
         self.measured = self.paper | self.band  # where colour seen decides coverage
-        self.printed = self.reference.min(-1) < 0.5  # the printed lines themselves
-        self.loch = self.paper | (self.reference.min(-1) < 0.8) & ~self.land
+        r, g, b = cv2.split(self.reference)  # cv2 per channel: numpy's min over a last axis of 3 is slow
+        darkest = cv2.min(cv2.min(r, g), b)
+        self.printed = darkest < 0.5  # the printed lines themselves
+        self.loch = self.paper | (darkest < 0.8) & ~self.land
 
     def per_hex_any(self, mask: np.ndarray) -> np.ndarray:
         flat = mask.reshape(-1)[self.index].astype(np.int32)
@@ -98,12 +104,89 @@ class Layout:
 
 
 _LAYOUTS: dict = {}
+_ARRAYS = ("index", "offsets", "reference", "paper", "land", "band")
 
 
 def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
+    """The layout for a box, from memory, else from the on-disk cache, else drawn (about a third
+    of a second on a desktop core, far more on the Pi: every CLI process would pay it)."""
     key = (box.digest, ppm, line_mm)
     if key in _LAYOUTS:
         return _LAYOUTS[key]
+    path = _layout_path(box.digest, ppm, line_mm)
+    out = _load_layout(path) if path is not None else None
+    if out is None:
+        out = _build_layout(box, ppm, line_mm)
+        if path is not None:
+            _save_layout(out, path)
+    _LAYOUTS[key] = out
+    return out
+
+
+def _code_version() -> str:
+    """A digest of the code that draws a layout (this module, the board art, the hex geometry) and
+    of the libraries that draw it: any change makes a new cache file rather than a stale layout."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in ("coverage.py", "boardart.py", "sheets.py"):
+        h.update((here / name).read_bytes())
+    h.update(f"{cv2.__version__} {np.__version__}".encode())
+    return h.hexdigest()[:16]
+
+
+def _layout_path(digest: str, ppm: float, line_mm: float) -> Path | None:
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        name = hashlib.sha256(f"{digest} {ppm!r} {line_mm!r} {_code_version()}".encode()).hexdigest()[:24]
+        return Path(base) / "nessie-companion" / f"layout-{name}.npz"
+    except Exception:  # no home, unreadable source: just draw the layout
+        return None
+
+
+def _load_layout(path: Path) -> Layout | None:
+    """A cached layout, or None when missing, unreadable or corrupt (it is then drawn afresh)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in _ARRAYS}
+            x0, y0, x1, y1, ppm = (float(v) for v in z["bounds"])
+            addresses = [str(a) for a in z["addresses"]]
+        h, w = arrays["reference"].shape[:2]
+        n = h * w
+        # a sound file is self-consistent: check what a truncated or foreign file would break
+        ok = (arrays["paper"].shape == arrays["land"].shape == arrays["band"].shape == (h, w)
+              and arrays["reference"].shape == (h, w, 3) and arrays["reference"].dtype == np.float32
+              and len(arrays["offsets"]) == len(addresses) and len(arrays["index"]) > 0
+              and int(arrays["index"].min()) >= 0 and int(arrays["index"].max()) < n
+              and all(arrays[k].dtype == bool for k in ("paper", "land", "band")))
+        if not ok:
+            return None
+        return Layout(x0, y0, x1, y1, ppm, (h, w), addresses, *(arrays[k] for k in _ARRAYS))
+    except Exception:  # missing, truncated, garbage: draw it
+        return None
+
+
+def _save_layout(lay: Layout, path: Path) -> None:
+    """Write the layout atomically (a reader never sees half a file); failures are silent."""
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".layout-", suffix=".npz")
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, bounds=np.array([lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm]),
+                                addresses=np.array(lay.addresses), **{k: getattr(lay, k) for k in _ARRAYS})
+        os.replace(tmp, path)
+        tmp = None
+    except Exception:  # read-only home, full disk: the layout is simply drawn next time too
+        pass
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _build_layout(box, ppm: float, line_mm: float) -> Layout:
     shore = np.asarray(box.loch.shore_outline, float)
     x0, y0 = np.floor(shore.min(0) - MARGIN_MM)
     x1, y1 = np.ceil(shore.max(0) + MARGIN_MM)
@@ -113,7 +196,7 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
     # paper: loch pixels at least ~1 mm from any printed line
     loch = np.zeros((h, w), np.uint8)
     boardart.fill(loch, [shore], 255, boardart.plane_mapper(ppm, x0, y0))
-    lines = (ref.min(-1) < 0.8).astype(np.uint8)
+    lines = (cv2.min(cv2.min(ref[..., 0].copy(), ref[..., 1].copy()), ref[..., 2].copy()) < 0.8).astype(np.uint8)
     k = int(round(0.5 * ppm)) * 2 + 1
     near_line = cv2.dilate(lines, np.ones((k, k), np.uint8)) > 0
     paper = (loch > 250) & ~near_line
@@ -146,10 +229,8 @@ def layout(box, ppm: float = PPM, line_mm: float = LINE_MM) -> Layout:
         offsets.append(n)
         index.append(flat)
         n += len(flat)
-    out = Layout(float(x0), float(y0), float(x1), float(y1), ppm, (h, w), addresses,
-                 np.concatenate(index), np.array(offsets), ref, paper, land, band)
-    _LAYOUTS[key] = out
-    return out
+    return Layout(float(x0), float(y0), float(x1), float(y1), ppm, (h, w), addresses,
+                  np.concatenate(index), np.array(offsets), ref, paper, land, band)
 
 
 @dataclass
@@ -425,18 +506,15 @@ def _bbox(mask: np.ndarray, pad: int):
     return (max(0, rows[0] - pad), min(h, rows[-1] + 1 + pad), max(0, cols[0] - pad), min(w, cols[-1] + 1 + pad))
 
 
-_LOG_REFS: dict = {}
-
-
 def _log_reference(lay: Layout, sigma: float) -> np.ndarray:
     """log of the drawn reference, softened like the camera (cached per layout and blur)."""
-    key = (id(lay), sigma)
-    if key not in _LOG_REFS:
-        if len(_LOG_REFS) > 8:
-            _LOG_REFS.clear()
+    refs = lay.__dict__.setdefault("_log_refs", {})  # on the layout: an id() could be reused
+    if sigma not in refs:
+        if len(refs) > 8:
+            refs.clear()
         ref = cv2.GaussianBlur(lay.reference, (0, 0), sigma)
-        _LOG_REFS[key] = cv2.log(np.maximum(ref, 1 / 64))
-    return _LOG_REFS[key]
+        refs[sigma] = cv2.log(np.maximum(ref, 1 / 64))
+    return refs[sigma]
 
 
 def _photo_scale(reg: Registration, lay: Layout) -> float:
