@@ -96,7 +96,7 @@ class Layout:
         return np.add.reduceat(flat, self.offsets) > 0
 
     def per_hex_bits(self, bits: np.ndarray) -> np.ndarray:
-        """Per hex the OR of a bit image (uint8) over the hex's pixels: eight masks at once."""
+        """Per hex the OR of a bit image (uint8, uint16) over the hex's pixels: many masks at once."""
         return np.bitwise_or.reduceat(bits.reshape(-1)[self.index], self.offsets)
 
     def hexes_touching(self, mask: np.ndarray) -> list[str]:
@@ -265,12 +265,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
     cv2.subtract(L, log_ref, dst=L)
     flat_area = lay.flat
-    L -= _lighting(L, lay.paper & valid, ppm)
+    cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
     cols = colours or box.sheet_colours
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
-    if land.sum() > 200:
-        step = max(1, int(land.sum() // 20000))  # a sample is plenty for a median
+    n_land = np.count_nonzero(land)
+    if n_land > 200:
+        step = max(1, int(n_land // 20000))  # a sample is plenty for a median
         med = np.median(L[land][::step], axis=0).astype(np.float32)
         np.subtract(L, med, out=L, where=lay.land[..., None])
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
@@ -308,7 +309,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown = _grown(unknown, np.ones((k, k), np.uint8))
     seen = ~unknown
-    dark_fraction = float((too_dark_px & lay.paper).sum() / max(lay.paper.sum(), 1))
+    dark_fraction = float(np.count_nonzero(too_dark_px & lay.paper) / max(np.count_nonzero(lay.paper), 1))
 
     occluded_near = None
     suspect = occluded | glare
@@ -320,19 +321,19 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     masks = _onto_lines(L, line_px, fit_masks, lay, cols, ppm)
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
-    # unknown, bit 5 = near colour that was dropped as untrustworthy (per expedition below)
-    bits = np.zeros(lay.shape, np.uint8)
+    # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
+    bits = unknown.astype(np.uint16) << 4
     for i, e in enumerate(EXPEDITIONS):
-        bits |= masks[e].view(np.uint8) << i
-    bits |= unknown.view(np.uint8) << 4
+        _set_bit(bits, masks[e], 1 << i)
+        if dropped[e] is not None:
+            _set_bit(bits, dropped[e], 1 << (5 + i))
     per_hex = lay.per_hex_bits(bits)
     unk_hex = (per_hex & 16) > 0
     covered, undecided = {}, {}
     for i, e in enumerate(EXPEDITIONS):
         hit = (per_hex & (1 << i)) > 0
-        unk_e = unk_hex
-        if dropped[e] is not None:  # what was dropped is not "uncovered" either
-            unk_e = unk_hex | lay.per_hex_any(dropped[e])
+        # what was dropped is not "uncovered" either
+        unk_e = unk_hex | ((per_hex & (1 << (5 + i))) > 0)
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
         undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
@@ -340,6 +341,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                           masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit})
+
+
+def _set_bit(bits: np.ndarray, mask: np.ndarray, bit: int) -> None:
+    """``bits |= bit`` where ``mask``, worked only in the box round the mask's pixels."""
+    b = _bbox(mask.view(np.uint8), 0)
+    if b is not None:
+        sl = np.s_[b[0]:b[1], b[2]:b[3]]
+        bits[sl] |= mask[sl].astype(bits.dtype) * bits.dtype.type(bit)
 
 
 def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
@@ -359,7 +368,8 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     mx = cv2.resize(u, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
     my = cv2.resize(v, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
     ph, pw = photo.shape[:2]
-    valid = (mx >= 0) & (mx <= pw - 1) & (my >= 0) & (my <= ph - 1)
+    inside = cv2.bitwise_and(cv2.inRange(mx, 0, pw - 1), cv2.inRange(my, 0, ph - 1))  # 0 / 255
+    valid = np.bitwise_and(inside, 1, out=inside).view(bool)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
 
@@ -562,6 +572,8 @@ def _drop_small_here(mask: np.ndarray, min_px: float) -> np.ndarray:
     if n <= 1:
         return mask.astype(bool)
     keep = areas >= min_px
+    if keep[1:].all():  # nothing small: skip the per-pixel lookup
+        return mask.astype(bool, copy=False)
     keep[0] = False
     return keep[labels]
 
@@ -575,6 +587,8 @@ def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.nd
     inside = np.bincount(labels[region], minlength=n)
     drop = inside >= share * np.maximum(total, 1)
     drop[0] = False
+    if not drop.any():
+        return mask
     return mask & ~drop[labels]
 
 
@@ -593,6 +607,8 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
     solo = np.bincount(labels[alone & mask], minlength=n)
     drop = (inside >= GHOST_INSIDE * total) & (solo < GHOST_ALONE * total)
     drop[0] = False
+    if not drop.any():
+        return mask
     return mask & ~drop[labels]
 
 
@@ -611,6 +627,8 @@ def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px
     core = cv2.erode((mask | neutral).astype(np.uint8), disc) > 0
     has_core = np.bincount(labels[core & mask], minlength=n) > 0
     has_core[0] = False
+    if has_core[1:].all():
+        return mask
     return mask & has_core[labels]
 
 
