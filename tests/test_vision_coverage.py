@@ -251,21 +251,25 @@ def test_layout_is_cached_on_disk_and_drawn_again_when_the_file_is_corrupt(box, 
     same(cov.layout(box), drawn)
 
 
-def test_packed_table_lookup_matches_code_and_grey():
+def test_packed_table_lookup_matches_bins_code_and_grey():
     from companion.vision import transmission as tr
     from companion.box_profiles import load_box
 
     cols = load_box().sheet_colours
     key = tuple(tuple(float(v) for v in cols[e]) for e in ("independent", "japanese", "british", "american"))
     rng = np.random.default_rng(5)
-    flat = rng.integers(0, tr.LUT_N ** 3, 5000)
+    L = rng.uniform(-6.0, 2.0, (40, 70, 3)).astype(np.float32)
+    L[0, :3] = [[tr.LUT_LO] * 3, [tr.LUT_HI] * 3, [-20.0, 5.0, 0.0]]  # both ends and beyond
+    packed = tr.packed_bins(L)
+    dense = tr.bins(L)
+    assert np.array_equal(tr.unpack(packed.ravel()), dense.ravel().astype(np.int64))
     t = tr.Table(key, -1.2, 0.25)
-    packed = t.lookup_code(flat[:2500], -0.9)  # fills half, then a mix of filled and new bins
-    packed = np.r_[packed, t.lookup_code(flat[2500:], -0.9)]
-    again = t.lookup_code(flat, -0.9)
-    code, grey = tr.Table(key, -1.2, 0.25).lookup(flat)
+    half = t.lookup_packed(packed[:20], -0.9)  # fills some bins, then a mix of filled and new ones
+    got = np.r_[half, t.lookup_packed(packed[20:], -0.9)]
+    again = t.lookup_packed(packed, -0.9)
+    code, grey = tr.Table(key, -1.2, 0.25).lookup(dense)
     want = code | np.where(grey < -0.9, tr.DARK, 0).astype(np.uint8)
-    assert np.array_equal(packed, want) and np.array_equal(again, want)
+    assert np.array_equal(got, want) and np.array_equal(again, want)
     assert (want & tr.DARK).any() and not (want & tr.DARK).all()
 
 

@@ -30,7 +30,7 @@ from . import boardart
 from .lighting import lighting as _lighting
 from .registration import Registration, grid_maps
 from .sheets import LINE_MM, point_in_polygon, _seg_dist
-from .transmission import DARK, MISFIT, bins, table
+from .transmission import DARK, MISFIT, packed_bins, table
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 PPM = 4.0  # board-plane pixels per mm
@@ -275,7 +275,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         med = np.median(L[land][::step], axis=0).astype(np.float32)
         np.subtract(L, med, out=L, where=lay.land[..., None])
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    code = table(key, -1.2, 0.25).lookup_code(bins(L), DEEP_SHADOW_LOG)
+    code = table(key, -1.2, 0.25).lookup_packed(packed_bins(L), DEEP_SHADOW_LOG)
     dark = ((code & DARK) > 0) & flat_area
     code[~flat_area] = 0
     code &= ~np.uint8(DARK)
@@ -391,10 +391,9 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
         # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
         others = ((code & (15 & ~(1 << i))) > 0) & seen_flat
         alone = (code & 15) == (1 << i)
-        kept = _roi_apply(_drop_ghosts, kept, (others, alone), bridge + 2, bridge)
-        gone = raw & ~kept
         core = int(round(SLIVER_CORE_MM * ppm))
-        kept = _roi_apply(_drop_slivers, kept, (unknown,), max(bridge, core) + 2, core, bridge)
+        kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown, core, bridge)
+        gone = raw & ~unghosted
         masks[e] = kept
         dropped[e] = None
         if gone.any():
@@ -592,14 +591,38 @@ def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.nd
     return mask & ~drop[labels]
 
 
-def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge_px: int) -> np.ndarray:
+def _ghosts_then_slivers(mask, others, alone, neutral, core_px: int, bridge_px: int):
+    """(_drop_slivers(_drop_ghosts(mask)), _drop_ghosts(mask)), in the box round the mask, the
+    parts (joined across printed lines) labelled once when no ghost is dropped."""
+    b = _bbox(mask.view(np.uint8), max(bridge_px, core_px) + 2)
+    if b is None:
+        return np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
+    sl = np.s_[b[0]:b[1], b[2]:b[3]]
+    m = mask[sl]
+    parts = _joined_parts(m, bridge_px)
+    m2 = _drop_ghosts(m, others[sl], alone[sl], bridge_px, parts)
+    m3 = _drop_slivers(m2, neutral[sl], core_px, bridge_px, parts if m2 is m else None)
+    unghosted, out = np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
+    unghosted[sl] = m2
+    out[sl] = m3
+    return out, unghosted
+
+
+def _joined_parts(mask: np.ndarray, bridge_px: int):
+    """(n, labels) of a mask's parts joined across gaps up to ``bridge_px`` (the printed lines)."""
+    k = bridge_px | 1
+    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    return cv2.connectedComponents(joined, connectivity=8)
+
+
+def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge_px: int,
+                 parts=None) -> np.ndarray:
     """Remove parts of ``mask`` that lie wholly within others' colours and never show alone.
 
     Parts are joined across the printed lines (which split a sheet's colour into cells).
+    Returns ``mask`` itself when nothing is removed.
     """
-    k = bridge_px | 1
-    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
     if n <= 1:
         return mask
     total = np.maximum(np.bincount(labels[mask], minlength=n), 1)
@@ -612,15 +635,14 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
     return mask & ~drop[labels]
 
 
-def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int) -> np.ndarray:
+def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int,
+                  parts=None) -> np.ndarray:
     """Remove parts of ``mask`` (joined across printed lines) nowhere ``core_px`` wide.
 
     ``neutral`` (unseen pixels) counts as inside, so a sheet mostly hidden by glare keeps its
-    visible strip.
+    visible strip.  ``parts``: the mask's joined parts when already labelled.
     """
-    k = bridge_px | 1
-    joined = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
     if n <= 1:
         return mask
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px | 1, core_px | 1))
