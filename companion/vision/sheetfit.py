@@ -150,12 +150,16 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)
     out: list[FittedSheet] = []
+    refit: set = set()
     for i, (eq, x, y, ang, refined) in enumerate(placed):
         others = [p for j, p in enumerate(placed) if j != i]
         grid.reset(others, shapes)
-        if any(_near(shapes[eq], (x, y, ang), shapes[q[0]], q[1:4]) for q in others):
-            # touching or overlapping others: fit it again against the colour they leave (the
-            # greedy order may have let a big shape straddle two sheets before the second was known)
+        # touching or overlapping a sheet found after it (or one fitted again since): fit it again
+        # against the colour the others leave (the greedy order may have let a big shape straddle
+        # two sheets before the second was known; sheets known before it were explained already)
+        if any(_near(shapes[eq], (x, y, ang), shapes[q[0]], q[1:4])
+               for j, q in enumerate(placed) if j > i or j in refit):
+            refit.add(i)
             found = _search(grid, shapes, grid.bbox(shapes[eq], x, y, ang))
             if found is None:
                 continue
