@@ -281,7 +281,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     code &= ~np.uint8(DARK)
     Lc = cv2.split(L)
     Lmax = cv2.max(cv2.max(Lc[0], Lc[1]), Lc[2])
-    wmin = cv2.min(cv2.min(warped[..., 0], warped[..., 1]), warped[..., 2])
+    wc = cv2.split(warped)  # contiguous planes: cv2 would copy each strided channel view
+    wmin = cv2.min(cv2.min(wc[0], wc[1]), wc[2])
 
     glare = flat_area & (Lmax > GLARE_LOG)
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
@@ -297,7 +298,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
         glare |= _grown(haze | core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh)))
     saturated = (wmin >= 250) & (Lmax > 0.08)
-    too_dark_px = cv2.max(cv2.max(warped[..., 0], warped[..., 1]), warped[..., 2]) < 25
+    too_dark_px = cv2.max(cv2.max(wc[0], wc[1]), wc[2]) < 25
     # under several sheets two channels sink into the noise: what lies there can't be told apart
     dim = flat_area & (((Lc[0] < DIM_LOG).view(np.uint8) + (Lc[1] < DIM_LOG).view(np.uint8)
                         + (Lc[2] < DIM_LOG).view(np.uint8)) >= 2)
@@ -507,12 +508,12 @@ def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
 
 def _bbox(mask: np.ndarray, pad: int):
     """(y0, y1, x0, x1) of a mask's pixels grown by ``pad``, or None if empty."""
-    rows = np.flatnonzero(mask.any(1))
-    if not len(rows):
+    m = mask.view(np.uint8) if mask.dtype == bool else mask
+    x, y, bw, bh = cv2.boundingRect(m)  # of the non-zero pixels; far faster than numpy's any()
+    if bw == 0:
         return None
-    cols = np.flatnonzero(mask.any(0))
     h, w = mask.shape
-    return (max(0, rows[0] - pad), min(h, rows[-1] + 1 + pad), max(0, cols[0] - pad), min(w, cols[-1] + 1 + pad))
+    return (max(0, y - pad), min(h, y + bh + pad), max(0, x - pad), min(w, x + bw + pad))
 
 
 def _log_reference(lay: Layout, sigma: float) -> np.ndarray:
