@@ -338,7 +338,8 @@ class _Grid:
         explanation of the colour is the likeliest)."""
         u, b, c, p = self.sums(shape, x, y, ang)
         unseen = max(_area(shape) * self.ppm ** 2 - b - c, 0.0)
-        return u - p - UNSEEN_COST * unseen - self.off_shore(shape, x, y)
+        g = u - p - UNSEEN_COST * unseen
+        return g - self.off_shore(shape, x, y) if shape in self.pointed_shapes else g
 
     def evidence(self, shape, x, y, ang) -> float:
         """Colour explained less the penalty for paper shown and for a point off the shore: what the
@@ -404,9 +405,13 @@ class _Grid:
         """
         mid = np.asarray(shape, float).mean(0)
 
+        mx, my = float(mid[0]), float(mid[1])
+
         def pose(cx, cy, a):
-            off = place([mid], 0.0, 0.0, a)[0]
-            return cx - off[0], cy - off[1], a
+            # the origin, given where the middle is (``place`` of the middle, without the arrays)
+            r = math.radians(a)
+            c, s = math.cos(r), math.sin(r)
+            return cx - (mx * c - my * s), cy - (mx * s + my * c), a
 
         seen: dict = {}
 
