@@ -134,3 +134,47 @@ def test_one_hex_cell_full_of_colour_is_not_called_a_cage(box, lay):
     seen = cell | ~near.reshape(lay.shape)  # the cell seen, the board round it not
     found = fit_expedition(box, E, cell, seen & (lay.paper | lay.land), lay.x0, lay.y0, lay.ppm, unidentified=True)
     assert not any(f.identified for f in found), [(f.pose, f.confidence, f.edge_seen) for f in found]
+
+
+def test_pose_scores_match_the_outline_drawn_in_board_millimetres(box):
+    """The refinement scores poses with the outline rotated inline (no ``place``): the sums must be
+    those of the outline ``sheets.place`` gives, drawn the same way, for any turn and offset."""
+    import cv2
+
+    from companion.vision.sheetfit import _Grid
+    from companion.vision.sheets import place
+
+    rng = np.random.default_rng(5)
+    C = rng.random((160, 200)).astype(np.float32)
+    B = (rng.random((160, 200)) * (1 - C)).astype(np.float32)
+    grid = _Grid(C, B, 10.0, 20.0, 2.0, 4)
+    grid.U = (C * rng.random(C.shape)).astype(np.float32)
+    for eq in ("eye_witness", "sonar", "cage"):
+        shape = tuple(map(tuple, box.equipment[eq].shape))
+        for _ in range(5):
+            x, y, ang = float(rng.uniform(20, 100)), float(rng.uniform(30, 80)), float(rng.uniform(-400, 400))
+            poly = (place(shape, x, y, ang) - [10.0, 20.0]) * 2.0 - 0.5
+            m = np.zeros(C.shape, np.uint8)
+            cv2.fillPoly(m, [np.round(poly * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+            w = m.astype(np.float64) / 255
+            want = [float((a * w).sum()) for a in (grid.U, grid.B, grid.C, grid.P)]
+            assert w.sum() > 10  # the pose lies on the grid: the test compares something
+            assert np.allclose(grid.sums(shape, x, y, ang), want, rtol=1e-4, atol=1e-3), (eq, x, y, ang)
+
+
+def test_a_sheet_at_a_turn_between_the_sampled_ones_is_found(box, lay):
+    """The coarse search matches every other turn first and then the turns beside the best: a sheet
+    lying on a skipped turn (an odd multiple of the step, plus a little) must still be named."""
+    from companion.vision.sheetfit import ANGLE_STEP
+
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()  # pointed sheets have their point on the shore (see _random_pose)
+    for eq, x, turn in (("surface_camera", 0.35, ANGLE_STEP * 7 + 1.0), ("sonar", 0.6, -ANGLE_STEP * 5 - 1.0),
+                        ("biological_unit", 0.5, ANGLE_STEP * 5 + 2.0)):
+        x = float(shore[:, 0].min() + x * (shore[:, 0].max() - shore[:, 0].min()))
+        y = north + (80.0 if eq == "biological_unit" else 0.0)
+        truth = SheetPose(E, eq, x, y, turn)
+        found = _fit(box, lay, [truth])
+        sc = score_sheets(box, [truth], found)
+        assert (sc.right, sc.wrong, sc.missed, sc.extra) == (1, 0, 0, 0), (truth, [f.pose for f in found])
+        assert _corner_error(box, truth, found[0].pose) < 1.0, (truth, found[0].pose)
