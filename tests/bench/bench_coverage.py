@@ -12,12 +12,18 @@ edge lies within 0.5 mm of the hex's outer border line is too close to call and 
 
 Time: ``coverage.measure`` on one 1600x1200 photo and on a 12-megapixel JPEG decoded as the
 referee decodes it, with OpenCV on one thread (the Pi's budget is per core) and on its default
-threads; medians of five runs.
+threads; medians of five runs.  Also the first ``coverage.layout`` of a process: drawn, and read
+from the on-disk cache.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -97,4 +103,33 @@ def run() -> list[str]:
     lines.append(f"coverage.measure, 12 MP JPEG (decoded as {photo.bgr.shape[1]}x{photo.bgr.shape[0]}): "
                  f"{_timed(photo, reg, box, 1)}, {_timed(photo, reg, box, threads)}; "
                  f"full decode of that JPEG {1000 * full_decode:.0f} ms")
+    lines.append(_layout_times(box))
     return lines
+
+
+_LAYOUT_CHILD = """
+import time
+c = time.process_time()
+from companion.box_profiles import load_box
+from companion.vision import coverage as cov
+box = load_box()
+c = time.process_time()
+cov.layout(box)
+print(time.process_time() - c)
+"""
+
+
+def _layout_times(box) -> str:
+    """CPU time of the first ``coverage.layout`` in a new process (in-process caches of the drawing
+    code make a second draw here much cheaper): with an empty disk cache, then reading it."""
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_CACHE_HOME=tmp)
+        for _ in range(2):
+            out = subprocess.run([sys.executable, "-c", _LAYOUT_CHILD], env=env, capture_output=True, text=True,
+                                 check=True, cwd=Path(__file__).resolve().parents[2])
+            times.append(float(out.stdout.split()[-1]))
+        cached = list((Path(tmp) / "nessie-companion").glob("layout-*.npz"))
+    assert len(cached) == 1
+    return (f"coverage.layout, first call of a new process: drawn {1000 * times[0]:.0f} ms CPU, "
+            f"from the disk cache {1000 * times[1]:.0f} ms CPU")
