@@ -438,19 +438,43 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: in
     joined = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels = cv2.connectedComponents(joined, connectivity=8)
     out = np.zeros(mask.shape, bool)
+    if n <= 1:
+        return out
+    # each part is judged in its own box grown by the ring (not on the whole mask's box)
+    h, w = labels.shape
+    boxes = _part_boxes(labels, n)
+    kernel = np.ones((2 * ring_px + 1,) * 2, np.uint8)
     for c in range(1, n):
-        part = labels == c
-        inside = part & mask
-        if (inside & (mask_a | mask_b)).sum() >= 0.5 * inside.sum():
+        y0, y1, x0, x1 = boxes[c]
+        sl = np.s_[max(0, y0 - ring_px - 1):min(h, y1 + ring_px + 1), max(0, x0 - ring_px - 1):min(w, x1 + ring_px + 1)]
+        part = labels[sl] == c
+        inside = part & mask[sl]
+        ma, mb = mask_a[sl], mask_b[sl]
+        if np.count_nonzero(inside & (ma | mb)) >= 0.5 * np.count_nonzero(inside):
             continue  # seen with a or b on top: a real sheet over their overlap
-        ring = (cv2.dilate(part.view(np.uint8), np.ones((2 * ring_px + 1,) * 2, np.uint8)) > 0) & ~part & seen_flat
-        total = ring.sum()
+        ring = (cv2.dilate(part.view(np.uint8), kernel) > 0) & ~part & seen_flat[sl]
+        total = np.count_nonzero(ring)
         if total < ring_px * ring_px:
             continue
-        ra, rb = (ring & mask_a).sum(), (ring & mask_b).sum()
-        if (ring & (mask_a | mask_b)).sum() >= LOOKALIKE_RINGED * total and min(ra, rb) >= 0.15 * total:
-            out |= inside
+        ra, rb = np.count_nonzero(ring & ma), np.count_nonzero(ring & mb)
+        if np.count_nonzero(ring & (ma | mb)) >= LOOKALIKE_RINGED * total and min(ra, rb) >= 0.15 * total:
+            out[sl] |= inside
     return out
+
+
+def _part_boxes(labels: np.ndarray, n: int) -> np.ndarray:
+    """(y0, y1, x0, x1) per label 1..n-1 (row 0 unused), from one pass over the labelled pixels."""
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    order = np.argsort(lab, kind="stable")
+    ys, xs = ys[order], xs[order]
+    first = np.searchsorted(lab[order], np.arange(1, n))
+    boxes = np.zeros((n, 4), np.int64)
+    boxes[1:, 0] = np.minimum.reduceat(ys, first)
+    boxes[1:, 1] = np.maximum.reduceat(ys, first) + 1
+    boxes[1:, 2] = np.minimum.reduceat(xs, first)
+    boxes[1:, 3] = np.maximum.reduceat(xs, first) + 1
+    return boxes
 
 
 def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
@@ -575,7 +599,7 @@ def _drop_small_here(mask: np.ndarray, min_px: float) -> np.ndarray:
     if keep[1:].all():  # nothing small: skip the per-pixel lookup
         return mask.astype(bool, copy=False)
     keep[0] = False
-    return keep[labels]
+    return np.take(keep, labels)
 
 
 def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.ndarray:
@@ -589,7 +613,7 @@ def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.nd
     drop[0] = False
     if not drop.any():
         return mask
-    return mask & ~drop[labels]
+    return mask & ~np.take(drop, labels)
 
 
 def _ghosts_then_slivers(mask, others, alone, neutral, core_px: int, bridge_px: int):
@@ -633,7 +657,7 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
     drop[0] = False
     if not drop.any():
         return mask
-    return mask & ~drop[labels]
+    return mask & ~np.take(drop, labels)
 
 
 def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int,
@@ -652,7 +676,7 @@ def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px
     has_core[0] = False
     if has_core[1:].all():
         return mask
-    return mask & has_core[labels]
+    return mask & np.take(has_core, labels)
 
 
 def _printed8(lay: Layout) -> np.ndarray:
@@ -698,6 +722,13 @@ def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: floa
     return bad & lay.loch
 
 
+def _hex_ids(lay: Layout) -> np.ndarray:
+    """The hex number of every entry of ``lay.index`` (cached on the layout)."""
+    if getattr(lay, "_hex_ids", None) is None:
+        lay._hex_ids = np.repeat(np.arange(len(lay.addresses)), np.diff(np.r_[lay.offsets, len(lay.index)]))
+    return lay._hex_ids
+
+
 def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=None) -> list[dict]:
     b = _bbox(unknown.view(np.uint8), 1)
     if b is None:
@@ -727,8 +758,8 @@ def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=Non
     for name, src in (("glare", glare | saturated), ("too dark", dark), ("out of view", outside),
                       ("hex lines hidden (a hand or an object?)", occluded if occluded is not None else outside)):
         kinds_of.append((name, np.bincount(flat[src.reshape(-1)], minlength=n) > 0))
-    hex_id = np.repeat(np.arange(len(lay.addresses)), np.diff(np.r_[lay.offsets, len(lay.index)]))
-    lab = flat[lay.index]
+    hex_id = _hex_ids(lay)
+    lab = np.take(flat, lay.index)
     on = lab > 0
     pairs = np.unique(lab[on].astype(np.int64) * len(lay.addresses) + hex_id[on])
     part, hx = np.divmod(pairs, len(lay.addresses))  # sorted by part, then by hex (address order)
