@@ -577,14 +577,17 @@ def _roi_apply(fn, mask: np.ndarray, extra: tuple, pad: int, *args) -> np.ndarra
 
 
 def _labelled(mask: np.ndarray, areas: bool = True):
-    """(n, labels, areas) of a mask's 8-connected parts (``areas`` None unless asked).
+    """(n, labels, areas) of a mask's 8-connected parts (``areas`` None unless asked; areas[0],
+    the background, is not counted).
 
     cv2.connectedComponentsWithStats costs ten times what labelling alone does (OpenCV 5.0),
-    so the areas are counted from the labels.
+    so the areas are counted from the labels, of the mask's pixels only.
     """
     m = mask.view(np.uint8) if mask.dtype == bool and mask.flags.c_contiguous else mask.astype(np.uint8)
     n, labels = cv2.connectedComponents(m, connectivity=8)
-    return n, labels, (np.bincount(labels.ravel(), minlength=n) if areas else None)
+    if not areas:
+        return n, labels, None
+    return n, labels, np.bincount(labels[mask if mask.dtype == bool else m > 0], minlength=n)
 
 
 def _drop_small(mask: np.ndarray, min_px: float) -> np.ndarray:
@@ -607,8 +610,8 @@ def _drop_mostly_in(mask: np.ndarray, region: np.ndarray, share: float) -> np.nd
     n, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=8)
     if n <= 1:
         return mask
-    total = np.bincount(labels.ravel(), minlength=n)
-    inside = np.bincount(labels[region], minlength=n)
+    total = np.bincount(labels[mask], minlength=n)  # label 0 (background) not counted: never dropped
+    inside = np.bincount(labels[region & mask], minlength=n)
     drop = inside >= share * np.maximum(total, 1)
     drop[0] = False
     if not drop.any():
