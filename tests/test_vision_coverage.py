@@ -296,3 +296,27 @@ def test_unknown_regions_name_their_hexes_and_boxes(box):
         part = np.zeros_like(unknown)
         part[y:y + hh, x:x + ww] = True
         assert r["hexes"] == lay.hexes_touching(part) and r["hexes"]
+
+
+def test_a_sheet_wholly_under_another_expeditions_keeps_its_colour_for_fitting(box):
+    """A cage lying wholly under another expedition's sheet never shows its colour alone: coverage
+    sets it aside (it could be the others' mix), but the fitting mask keeps it, and only it."""
+    from companion.vision import coverage as cov
+    from companion.vision.sheetscore import true_masks
+
+    h = box.loch.parse("D3c")
+    sheets = [SheetPose("british", "biological_unit", h.center[0], h.center[1], 0.0),
+              SheetPose("american", "cage", h.center[0] + 4, h.center[1] - 3, 30.0)]
+    scene = _quiet_scene(box, sheets)
+    adj, truth = _measure(box, scene)
+    r = adj.coverage
+    lay = cov.layout(box)
+    tm = true_masks(box, scene.sheets, lay.x0, lay.y0, lay.ppm, lay.shape)
+    cage = tm["american"] & r.seen_flat
+    assert cage.sum() > 0.5 * 116 * lay.ppm ** 2  # most of the cage lies on plain, seen paper
+    fit = r.fit_masks["american"]
+    assert (fit & cage).sum() >= 0.8 * cage.sum()
+    assert (fit & ~tm["american"]).sum() <= 0.2 * cage.sum()  # not the british sheet round it
+    # the british sheet is untouched by it
+    brit = tm["british"] & r.seen_flat
+    assert (r.fit_masks["british"] & brit).sum() >= 0.9 * brit.sum()

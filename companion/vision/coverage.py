@@ -313,14 +313,17 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     seen = ~unknown
     dark_fraction = float(np.count_nonzero(too_dark_px & lay.paper) / max(np.count_nonzero(lay.paper), 1))
 
-    occluded_near = None
+    occluded_near = hand_near = None
     suspect = occluded | glare
     if suspect.any():  # colour round a hand is the hand's, round glare washed out: not a sheet's
         kk = int(SUSPECT_GROW_MM * ppm) * 2 + 1
         occluded_near = _grown(suspect, np.ones((kk, kk), np.uint8))
-    fit_masks, dropped = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols)
+        if occluded.any():
+            hand_near = _grown(occluded, np.ones((kk, kk), np.uint8))
+    colour, dropped, fit_masks = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols,
+                                               hand_near)
     line_px = ~flat_area & valid & seen
-    masks = _onto_lines(L, line_px, fit_masks, lay, cols, ppm)
+    masks = _onto_lines(L, line_px, colour, lay, cols, ppm)
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
     # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
@@ -376,13 +379,20 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
 
 
-def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
-    Returns (masks, dropped): ``dropped[e]`` is colour taken out as untrustworthy (near a hand or
-    glare, or a likely mix of the others), grown a little, or None.
+    Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
+    or glare, or a likely mix of the others), grown a little, or None.  ``fit[e]`` is the colour for
+    fitting sheet shapes: ``masks[e]`` plus the parts dropped as "ghosts" (seen solely inside other
+    expeditions' colours) or for lying by glare.  Coverage drops those because a hex claimed
+    wrongly costs a wrong ruling; but a sheet lying mostly under another expedition's sheet shows
+    its colour exactly so, and without those pixels its shape can't be fitted at all (nor the end
+    of a sheet beside glare).  A ghost that is really the others' mix lies within their sheets, so
+    the fitter sees a patch no larger than their overlap.  Colour by a hand stays out of it
+    (``hand_near``: skin passes for a sheet's colour).
     """
-    masks, dropped = {}, {}
+    masks, dropped, fit = {}, {}, {}
     bridge = int(round(3.5 * ppm))
     for i, e in enumerate(EXPEDITIONS):
         has = ((code & (1 << i)) > 0) & seen_flat
@@ -397,6 +407,11 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
         kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown, core, bridge)
         gone = raw & ~unghosted
         masks[e] = kept
+        # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
+        # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
+        # not); colour by a hand still dropped (skin passes for a sheet), slivers too (edge fringes)
+        fit_in = raw if hand_near is None else _roi_apply(_drop_mostly_in, raw, (hand_near,), 2, 0.25)
+        fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,), max(bridge, core) + 2)
         dropped[e] = None
         if gone.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
@@ -407,13 +422,14 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols):
         mix = _roi_apply(_mix_lookalikes, masks[e], (seen_a, seen_b, seen_flat),
                          bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge, int(LOOKALIKE_RING_MM * ppm))
         if mix.any():
-            masks[e] = masks[e] & ~mix
-            masks[EXPEDITIONS[a]] = masks[EXPEDITIONS[a]] | mix
-            masks[EXPEDITIONS[b]] = masks[EXPEDITIONS[b]] | mix
+            for m in (masks, fit):
+                m[e] = m[e] & ~mix
+                m[EXPEDITIONS[a]] = m[EXPEDITIONS[a]] | mix
+                m[EXPEDITIONS[b]] = m[EXPEDITIONS[b]] | mix
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
             grown = _grown(mix, np.ones((kd, kd), np.uint8))
             dropped[e] = grown if dropped[e] is None else dropped[e] | grown
-    return masks, dropped
+    return masks, dropped, fit
 
 
 def _lookalikes(cols) -> list[tuple[int, int, int]]:
