@@ -65,22 +65,34 @@ def client(app):
 
 
 @pytest.fixture
-def live_server(service):
-    """The dashboard served by waitress on a free loopback port, as in production."""
+def serve():
+    """``serve(service, config=None) -> url``: the dashboard served by waitress on a free loopback
+    port, as in production; each server is closed when the test ends."""
     import waitress
 
     from companion.web import create_app
 
-    app = create_app(service, {"SSE_KEEPALIVE_S": 0.5})
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{server.effective_port}"
-    yield url
-    service.table.broadcast.close()  # ends the event streams first, so waitress can finish them
-    time.sleep(0.2)
-    server.close()
-    thread.join(timeout=5)
+    running = []
+
+    def start(service, config: dict | None = None, threads: int = 16) -> str:
+        server = waitress.create_server(create_app(service, config), host="127.0.0.1", port=0, threads=threads)
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        running.append((service, server, thread))
+        return f"http://127.0.0.1:{server.effective_port}"
+
+    yield start
+    for service, server, thread in running:
+        service.table.broadcast.close()  # ends the event streams first, so waitress can finish them
+        time.sleep(0.2)
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def live_server(service, serve):
+    """The dashboard of ``service`` served by waitress on a free loopback port."""
+    return serve(service, {"SSE_KEEPALIVE_S": 0.5})
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ the PIN rules do not depend on the address the server listens on.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
@@ -18,20 +17,9 @@ TABLE_PIN, ADMIN_PIN = "2468", "13579"
 
 
 @pytest.fixture
-def lan_server(service):
-    import waitress
-
-    from companion.web import create_app
-
-    app = create_app(service, {"SSE_KEEPALIVE_S": 0.5, "LAN_MODE": True, "TABLE_PIN": TABLE_PIN, "ADMIN_PIN": ADMIN_PIN})
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    service.table.broadcast.close()  # ends the event streams first, so waitress can finish them
-    time.sleep(0.2)
-    server.close()
-    thread.join(timeout=5)
+def lan_server(service, serve):
+    return serve(service, {"SSE_KEEPALIVE_S": 0.5, "LAN_MODE": True, "TABLE_PIN": TABLE_PIN, "ADMIN_PIN": ADMIN_PIN},
+                 threads=8)
 
 
 def leader_space(page, expedition="independent"):

@@ -159,20 +159,12 @@ def test_without_a_board_camera_the_preview_says_so(client):
 
 
 @pytest.mark.browser
-def test_calibration_wizard_shows_the_live_camera_and_its_markers(chromium, make_service):
-    import threading
-    import time as _time
-
-    import waitress
-
-    from companion.web import create_app
-
+def test_calibration_wizard_shows_the_live_camera_and_its_markers(chromium, make_service, serve):
     service = make_service(board_camera_source="sim")
-    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    url = serve(service, threads=8)
     page = chromium.new_page(viewport={"width": 1280, "height": 900})
     try:
-        page.goto(f"http://127.0.0.1:{server.effective_port}/calibrate")
+        page.goto(f"{url}/calibrate")
         page.wait_for_selector('#markers[data-ok="true"]', timeout=20000)
         assert "Markers seen: 0, 1, 2, 3" in page.inner_text("#markers")
         assert page.evaluate("document.getElementById('preview').naturalWidth") > 0
@@ -180,6 +172,3 @@ def test_calibration_wizard_shows_the_live_camera_and_its_markers(chromium, make
         page.wait_for_function("document.getElementById('status').textContent.startsWith('Calibrated')", timeout=30000)
     finally:
         page.close()
-        service.table.broadcast.close()
-        _time.sleep(0.2)
-        server.close()

@@ -319,21 +319,14 @@ def _to_purchase(table):
 
 
 @pytest.mark.browser
-def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_service):
-    import threading
-    import time
-
-    import waitress
-
+def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_service, serve):
     from companion.games.nessie_hunt import Buy
-    from companion.web import create_app
 
     service = make_service(board_camera_source="sim")
-    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    url = serve(service, threads=8)
     page = chromium.new_page(viewport={"width": 1280, "height": 900})
     try:
-        page.goto(f"http://127.0.0.1:{server.effective_port}/calibrate")
+        page.goto(f"{url}/calibrate")
         page.wait_for_selector('#live[data-state="still"]', timeout=60000)
         _to_purchase(service.table)
         live = service.board_camera.live
@@ -348,9 +341,6 @@ def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_s
         assert live.status()["violations"][0]["rule"] == "pointed end on shore"
     finally:
         page.close()
-        service.table.broadcast.close()
-        time.sleep(0.2)
-        server.close()
 
 
 def test_the_board_camera_thread_reports_a_pulled_cable_and_recovers():
@@ -422,17 +412,11 @@ def test_without_a_board_camera_there_is_nothing_to_adjudicate(client):
 
 
 @pytest.mark.browser
-def test_the_photo_page_reads_the_board_cameras_still_view(chromium, make_service):
-    import threading
+def test_the_photo_page_reads_the_board_cameras_still_view(chromium, make_service, serve):
     import time
 
-    import waitress
-
-    from companion.web import create_app
-
     service = make_service(board_camera_source="sim")
-    server = waitress.create_server(create_app(service), host="127.0.0.1", port=0, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    url = serve(service, threads=8)
     page = chromium.new_page(viewport={"width": 1280, "height": 900})
     try:
         camera = service.board_camera
@@ -446,16 +430,13 @@ def test_the_photo_page_reads_the_board_cameras_still_view(chromium, make_servic
         wait(lambda st: st["state"] == "still")
         camera._camera.lay(SheetPose("british", "sonar", 200.0, NORTH_SHORE - 1.0, 5.0))
         wait(lambda st: bool(st["unexpected"]))
-        page.goto(f"http://127.0.0.1:{server.effective_port}/photo")
+        page.goto(f"{url}/photo")
         page.click("#from-camera")
         page.wait_for_selector('#overlay polygon[data-expedition="british"]', timeout=60000)
         assert page.inner_text("#status").startswith("Read the view of")
         assert page.evaluate("document.getElementById('photo').naturalWidth") == 1600
     finally:
         page.close()
-        service.table.broadcast.close()
-        time.sleep(0.2)
-        server.close()
 
 
 def test_two_sheets_put_down_overlapping_between_two_looks_are_both_found(live):
