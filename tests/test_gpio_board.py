@@ -14,6 +14,7 @@ from companion.inputs.gpio_board import (
     DEFAULT_BUTTONS, DEFAULT_LEDS, PRESS_S, RELEASE_S, Debouncer, GPIOBoard, GPIOBoardError, make_pin_factory,
     validate_pins,
 )
+from tests.device_helpers import tap, wait_for
 
 # -- the debouncer alone, on a clock we hand it --------------------------------------------------
 
@@ -107,22 +108,6 @@ def board(factory):
     b.got, b.arrived = got, arrived
     yield b
     b.close()
-
-
-def tap(pin, hold=0.02, after=0.04):
-    pin.drive_low()
-    time.sleep(hold)
-    pin.drive_high()
-    time.sleep(after)
-
-
-def wait_for(predicate, timeout=2.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
 
 
 @pytest.mark.parametrize("name, kind, value", [

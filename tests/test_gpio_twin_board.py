@@ -9,15 +9,7 @@ import pytest
 
 from companion.inputs.gpio_board import DEFAULT_LEDS, GPIOBoard, GPIOBoardError
 from companion.inputs.simulated_gpio import SimulatedGPIOBoard, gpio_board_from_config
-
-
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
+from tests.device_helpers import wait_for
 
 
 class Spy:

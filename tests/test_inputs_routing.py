@@ -12,17 +12,9 @@ from companion.games.loch_ness_obert import make_game as make_obert
 from companion.inputs import InputEvent
 from companion.inputs.routing import ROUTES, UNDO, DeviceRefused, device_action
 from companion.inputs.simulated_board import SimulatedSerialBoard
+from tests.device_helpers import wait_for
 
 FAST = dict(heartbeat_s=0.2, silence_s=1.0, hello_timeout_s=0.5, backoff_s=(0.05, 0.2))
-
-
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 def obert_at_the_roll(table):

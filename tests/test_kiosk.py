@@ -12,6 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.config import ConfigError
 from companion.games.nessie_hunt import Step
 from companion.kiosk import IdleTimer, KioskController, KioskSettings, load_kiosk_config
+from tests.device_helpers import tap, wait_for
 
 
 class Clock:
@@ -345,21 +346,6 @@ def test_the_kiosk_command_registers():
 
 
 # -- arcade buttons: the real GPIO board class on gpiozero's MockFactory -------------------------
-
-def tap(pin, hold=0.02, after=0.04):
-    pin.drive_low()
-    time.sleep(hold)
-    pin.drive_high()
-    time.sleep(after)
-
-
-def wait_for(predicate, timeout=2.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.002)
-    return predicate()
 
 
 def test_arcade_buttons_on_the_gpio_board_drive_the_kiosk(tmp_path):

@@ -14,6 +14,7 @@ from serial.tools import list_ports, list_ports_common
 from companion.inputs import board_protocol as bp
 from companion.inputs.serial_board import PICO_VID, BoardLost, SerialBoard, probe
 from companion.inputs.simulated_board import SimulatedSerialBoard, VirtualSerialBoard, load_firmware
+from tests.device_helpers import wait_for
 
 # -- the protocol, from tables (OctoPrint's helper-test habit) -----------------------------------
 
@@ -132,15 +133,6 @@ def test_host_and_firmware_agree_on_frames():
 # -- SerialBoard against the virtual board on a pty ---------------------------------------------
 
 FAST = dict(heartbeat_s=0.1, silence_s=0.5, hello_timeout_s=0.5, backoff_s=(0.02, 0.1))
-
-
-def wait_for(predicate, timeout=3.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
 
 
 class Recorder:
