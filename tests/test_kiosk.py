@@ -4,7 +4,6 @@ on three buttons, the attract loop, and the real GPIO board class on gpiozero's 
 from __future__ import annotations
 
 import argparse
-import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
