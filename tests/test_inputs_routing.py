@@ -3,7 +3,6 @@ game refuses 7-12 and water with a clear message on the device's health, Undo an
 
 from __future__ import annotations
 
-
 import pytest
 
 from companion.config import Config, ConfigError
