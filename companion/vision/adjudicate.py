@@ -251,7 +251,7 @@ def evidence(box, adj: Adjudication, monsters: dict) -> tuple[list[dict], list[d
             for f in fitted:
                 if addr not in _sheet_hexes(box, f.pose, covered, CREDIT_MM):
                     continue
-                if not getattr(f, "identified", True):
+                if not f.identified:
                     unsure = True  # a sheet is there, but which equipment it is was not clear
                     continue
                 eq = box.equipment[f.pose.equipment]
