@@ -286,6 +286,23 @@ def test_a_real_die_value_counts_only_in_real_die_mode(make_service, clock):
         k.close()
 
 
+def test_a_d12_value_on_the_d6_kiosk_is_a_plain_go(make_service, clock):
+    """A pin map with a d12 key can send 9 or water: the kiosk's d6 game rolls its own die."""
+    from companion.inputs.base import InputEvent
+
+    for value in (9, "water"):
+        service = make_service(start_game=False, players=1)
+        settings = KioskSettings(database=service.store.path, die="real", auto_step_s=0, attract_step_s=0)
+        k = KioskController(service, settings, clock=clock, seed=1)
+        k.handle_input(InputEvent("throw", 5, "board"))  # starts the game
+        version = k.table.version
+        k.handle_input(InputEvent("throw", value, "board"))
+        throw = k.table.view()["last_throw"]
+        assert k.table.version > version
+        assert 1 <= throw["value"] <= 6 and throw["source"] == "virtual-die"
+        k.close()
+
+
 def test_automatic_steps_wait_auto_step_s_and_go_hurries_them(make_service, clock):
     service = make_service(start_game=False, players=1)
     k = KioskController(service, KioskSettings(database=service.store.path, auto_step_s=2, attract_step_s=0),
