@@ -10,7 +10,8 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def table():
     service = current_app.extensions["companion"]
-    return render_template("table.html", box_name=service.box.name, lan=bool(current_app.config.get("LAN_MODE")))
+    return render_template("table.html", box_name=service.box.name, lan=bool(current_app.config.get("LAN_MODE")),
+                           board_camera=service.board_camera is not None)
 
 
 @bp.get("/tally")

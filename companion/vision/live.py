@@ -92,6 +92,8 @@ class TrackedSheet:
              "placed_pose": self.placed_pose.to_json() if self.placed_pose else None,
              "fit": round(self.fit, 3), "moved": self.moved, "gone": self.status == PLACED and self.pose is None,
              "violations": [v.to_json() for v in self.violations]}
+        if self.pose is not None and self.shape:  # for the table screen to draw it where it lies
+            d["outline_mm"] = np.round(place(self.shape, self.pose.x, self.pose.y, self.pose.angle_deg), 1).tolist()
         by = self.moved_by_mm
         if by is not None:
             d["moved_by_mm"] = round(by, 2)
