@@ -13,6 +13,7 @@ a thread, a few frames a second, and watches the table for purchases (board_watc
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 import time
 
@@ -107,8 +108,11 @@ def open_board_camera(spec: str, box, size=(1600, 1200)) -> CameraSource:
 class BoardCamera:
     """One board camera shared by the pages: opened on first use, a failure reported, never raised."""
 
-    def __init__(self, spec: str, box):
+    def __init__(self, spec: str, box, memory_path=None):
         self.spec, self.box = spec, box
+        self.memory_path = memory_path  # live mode's memory across a restart (companion/live_memory.py)
+        self._memory = None
+        self._memory_key = None
         self._camera: CameraSource | None = None  # made once, so the simulated board keeps its sheets
         self._opened = False
         self._lock = threading.Lock()
@@ -160,6 +164,7 @@ class BoardCamera:
             if self.live is not None:
                 return self.live
             self.live = LiveBoard(self.box, colours)
+            self._recall(table)
             self._stop.clear()
             self._thread = threading.Thread(target=self._run, args=(table, PurchaseWatcher(), 1.0 / fps),
                                             name="board-camera-live", daemon=True)
@@ -187,6 +192,56 @@ class BoardCamera:
             return
         self._latest, self._latest_at = frame, now
         self.live.feed(frame, now)
+        self._remember(table)
+
+    # -- memory across a restart ---------------------------------------------------------------
+
+    def _recall(self, table) -> None:
+        """Follow again what live mode followed before the companion stopped (a pulled plug)."""
+        if self.memory_path is None or table is None or table.game_id is None:
+            return
+        from companion.board_watch import pieces_on_board
+        from companion.live_memory import LiveMemory
+
+        try:
+            self._memory = LiveMemory(self.memory_path)
+            memory = self._memory.load(table.game_id)
+            if memory is not None:
+                n = self.live.recall(memory, time.monotonic(), set(pieces_on_board(table.state)))
+                log.info("board camera: following %d sheet(s) remembered from before the restart", n)
+                if self.spec == "sim":  # the demo's board kept its sheets too, as a real one would
+                    self._camera = open_board_camera(self.spec, self.box)
+                    for s in self.live.sheets:
+                        if s.pose is not None:
+                            self._camera.lay(s.pose, redraw=False)
+                    self._camera.redraw()
+        except (OSError, ValueError, KeyError, TypeError, sqlite3.Error) as exc:
+            log.warning("board camera: live mode's memory is not used (%s); starting afresh", exc)
+        self._memory_key = self.live.memory_key()
+
+    def _remember(self, table) -> None:
+        if self._memory is None and self.memory_path is not None and table is not None:
+            from companion.live_memory import LiveMemory
+
+            try:
+                self._memory = LiveMemory(self.memory_path)
+            except (OSError, sqlite3.Error) as exc:
+                log.warning("board camera: cannot keep live mode's memory at %s: %s", self.memory_path, exc)
+                self.memory_path = None
+                return
+        if self._memory is None or table.game_id is None:
+            return
+        key = self.live.memory_key()
+        if key == self._memory_key:
+            return
+        memory = self.live.remember()
+        if memory is None:
+            return
+        try:
+            self._memory.save(table.game_id, memory)
+            self._memory_key = key
+        except (OSError, ValueError, sqlite3.Error) as exc:  # a full disk: the game goes on, unremembered
+            log.warning("board camera: live mode's memory not saved: %s", exc)
 
     def _lay_on_simulated_board(self, before: int) -> None:
         """In the demo, the simulated board shows what was bought (a real camera sees the players do it);
@@ -230,6 +285,9 @@ class BoardCamera:
         if self._thread is not None:
             self._thread.join(timeout=5.0)
             self._thread = None
+        if self._memory is not None:
+            self._memory.close()
+            self._memory = None
         with self._lock:
             if self._camera is not None:
                 self._camera.close()

@@ -53,7 +53,10 @@ class Service:
         self.twin_control = start_for(self.config.database, self.sources)  # `nessie-companion press` (twins only)
         from companion.board_camera import BoardCamera
 
-        self.board_camera = BoardCamera(self.config.board_camera_source, self.box) if self.config.board_camera_source else None
+        from companion.live_memory import memory_path
+
+        self.board_camera = (BoardCamera(self.config.board_camera_source, self.box, memory_path(self.config.database))
+                             if self.config.board_camera_source else None)
         if self.board_camera is not None:
             # live mode: follow each bought sheet onto the board (docs/board-vision-live.md)
             from companion.board_camera import calibrated_colours

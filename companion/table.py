@@ -90,6 +90,11 @@ class Table:
         return self._actions[0] if self._actions else None
 
     @property
+    def game_id(self) -> int | None:
+        """The store's id of the game being played, or None before the first game."""
+        return self._record.id if self._record else None
+
+    @property
     def version(self) -> int:
         return self._version
 

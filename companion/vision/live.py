@@ -134,6 +134,7 @@ class LiveBoard:
         self._looked_at = None  # the last view looked at, small (stillness.py)
         self._claimed: dict = {}  # expedition -> where sheets found in the current look lie
         self._found: list[TrackedSheet] = []
+        self._accepted = 0  # times the board was taken as it is (the memory is written again)
         self._lock = threading.RLock()
         self._published = self._status()
 
@@ -179,6 +180,7 @@ class LiveBoard:
             self.reference = None
             self.unexpected = []
             self._looked = False
+            self._accepted += 1
             for s in list(self.sheets):
                 if s.status == PLACED:
                     if s.pose is None:
@@ -195,6 +197,57 @@ class LiveBoard:
             self.reference, self.clear_view = None, None
             self._looked = False
             self._published = self._status()
+
+    # -- remembering across a restart (companion/live_memory.py stores it) ---------------------
+
+    def memory_key(self) -> tuple:
+        """Changes whenever what :meth:`remember` gives changes in a way worth writing down: a sheet
+        found, placed, moved, gone, returned; the board accepted; a new game (not a re-fit's jitter)."""
+        with self._lock:
+            return (self.games, self.reference is not None, self._accepted,
+                    tuple((s.piece, s.expedition, s.equipment, s.status, s.pose is None, s.moved,
+                           None if s.placed_pose is None else tuple(round(v, 1) for v in s.placed_pose.to_json()["at_mm"]))
+                          for s in self.sheets))
+
+    def remember(self) -> dict | None:
+        """The sheets followed (with where they were placed) and the reference view they are checked
+        against; None before the first clear, still view."""
+        with self._lock:
+            if self.reference is None:
+                return None
+            sheets = [{"piece": s.piece, "expedition": s.expedition, "equipment": s.equipment, "hex": s.hex,
+                       "status": s.status, "fit": round(s.fit, 3),
+                       "pose": s.pose.to_json() if s.pose else None,
+                       "placed_pose": s.placed_pose.to_json() if s.placed_pose else None} for s in self.sheets]
+            return {"sheets": sheets, "plane": self.reference.plane.copy(), "valid": self.reference.valid.copy()}
+
+    def recall(self, memory: dict, now: float = 0.0, pieces: set | None = None) -> int:
+        """Follow again what :meth:`remember` gave before a restart: the next still view is compared
+        with the remembered reference, so a sheet moved while the companion was off is flagged.
+        Sheets of pieces the game no longer has (``pieces``: the ids it has) are dropped.  A memory
+        made on another grid is refused (ValueError); returns how many sheets are followed."""
+        plane, valid = memory["plane"], memory["valid"]
+        if plane.shape[:2] != self.grid.shape or valid.shape != self.grid.shape:
+            raise ValueError(f"the remembered board view is {plane.shape[1]}x{plane.shape[0]}, "
+                             f"this board's grid {self.grid.shape[1]}x{self.grid.shape[0]}")
+        sheets = []
+        for i, d in enumerate(memory["sheets"]):
+            if d["equipment"] not in self.box.equipment or (pieces is not None and d["piece"] not in pieces):
+                continue
+            pose = SheetPose.from_json({**d["pose"], "expedition": d["expedition"], "equipment": d["equipment"]}) \
+                if d.get("pose") else None
+            placed = SheetPose.from_json({**d["placed_pose"], "expedition": d["expedition"],
+                                          "equipment": d["equipment"]}) if d.get("placed_pose") else None
+            sheets.append(TrackedSheet(d["expedition"], d["equipment"], d["piece"], d.get("hex"), d["status"], pose,
+                                       placed, float(d.get("fit", 0.0)), bought_at=now - 1e-3 * (len(memory["sheets"]) - i),
+                                       shape=self.box.equipment[d["equipment"]].shape))
+        with self._lock:
+            self.sheets = sheets
+            self.reference = BoardView(plane, valid, None, now)
+            self.unexpected, self._looked = [], False
+            self.message = f"following {len(sheets)} sheet(s) remembered from before the restart"
+            self._published = self._status()
+        return len(sheets)
 
     # -- frames --------------------------------------------------------------------------------
 
