@@ -141,13 +141,13 @@ def test_pose_scores_match_the_outline_drawn_in_board_millimetres(box):
     those of the outline ``sheets.place`` gives, drawn the same way, for any turn and offset."""
     import cv2
 
-    from companion.vision.sheetfit import _Grid
+    from companion.vision.sheetgrid import FitGrid
     from companion.vision.sheets import place
 
     rng = np.random.default_rng(5)
     C = rng.random((160, 200)).astype(np.float32)
     B = (rng.random((160, 200)) * (1 - C)).astype(np.float32)
-    grid = _Grid(C, B, 10.0, 20.0, 2.0, 4)
+    grid = FitGrid(C, B, 10.0, 20.0, 2.0, 4)
     grid.U = (C * rng.random(C.shape)).astype(np.float32)
     for eq in ("eye_witness", "sonar", "cage"):
         shape = tuple(map(tuple, box.equipment[eq].shape))
@@ -165,7 +165,7 @@ def test_pose_scores_match_the_outline_drawn_in_board_millimetres(box):
 def test_a_sheet_at_a_turn_between_the_sampled_ones_is_found(box, lay):
     """The coarse search matches every other turn first and then the turns beside the best: a sheet
     lying on a skipped turn (an odd multiple of the step, plus a little) must still be named."""
-    from companion.vision.sheetfit import ANGLE_STEP
+    from companion.vision.sheetsearch import ANGLE_STEP
 
     shore = np.asarray(box.loch.shore_outline, float)
     north = shore[:, 1].min()  # pointed sheets have their point on the shore (see _random_pose)

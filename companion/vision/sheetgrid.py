@@ -1,0 +1,218 @@
+"""The fine grid a sheet's pose is scored on: colour still unexplained, paper seen, what is unseen.
+
+A sheet lets no uncoloured paper show inside its outline, so a pose is scored by the colour it
+explains that no sheet found so far explains, less a heavy penalty (``UNCOLOURED_COST``) for every
+visible, plainly uncoloured pixel it covers (right beside the colour, where edges blur, paper costs
+only what colour earns, so the pose settles on the edge).  Pixels nobody can see (printed lines,
+glare, a hand, out of view) earn nothing and cost only a little (``UNSEEN_COST``: of two shapes
+explaining the same colour the one reaching less into the dark is likelier), so a sheet half
+hidden or half off the board still fits.  The rulebook puts a pointed sheet's point on the shore:
+a point further off than ``SHORE_SLACK_MM`` costs more with every millimetre.
+
+Pure numpy/OpenCV on masks; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .sheets import _seg_dist, place, symmetry_deg
+
+UNCOLOURED_COST = 4.0  # a sheet never shows plain paper: one such pixel outweighs four coloured
+UNSEEN_COST = 0.05  # per unseen pixel of a sheet, against colour's 1: slivers don't grow sheets into the dark
+EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurred edge, explained too
+# rulebook: a pointed sheet's point must touch the shore. Within SHORE_SLACK_MM of the printed
+# shore line costs nothing (a careless hand, a shore drawn roughly); further off, each millimetre
+# costs as much as this much colour left unexplained
+SHORE_SLACK_MM = 6.0
+OFF_SHORE_MM2_PER_MM = 25.0
+EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
+EDGE_SEEN_SHARE = 0.15  # less of that band seen: no evidence of an edge at all
+
+@lru_cache(maxsize=8)
+def _shore_distance(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple) -> np.ndarray:
+    """Every grid pixel's distance to the shore line, mm (the same board gives the same map)."""
+    line = np.full(shape, 255, np.uint8)
+    pts = np.asarray(shore + shore[:1], float)
+    q = np.round(((pts - [x0, y0]) * ppm - 0.5) * 16).astype(np.int32)
+    cv2.polylines(line, [q], False, 0, 1, cv2.LINE_8, shift=4)
+    out = cv2.distanceTransform(line, cv2.DIST_L2, 5) / ppm
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
+def _period(shape: tuple) -> float:
+    return symmetry_deg(shape)
+
+
+@lru_cache(maxsize=64)
+def _points(shape: tuple) -> np.ndarray:
+    out = np.asarray(shape, float)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
+def _area(shape: tuple) -> float:
+    pts = np.asarray(shape, float)
+    return float(abs(np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1))) / 2)
+
+
+def _fill(poly_px: np.ndarray, shape) -> np.ndarray:
+    m = np.zeros(shape, np.uint8)
+    cv2.fillPoly(m, [np.round(poly_px * 16).astype(np.int32)], 1, shift=4)
+    return m
+
+
+class FitGrid:
+    """The fine grid: colour not yet explained (``U``) and visible uncoloured paper (``B``), as fractions."""
+
+    def __init__(self, C, B, x0, y0, ppm, coarse: int):
+        self.U, self.B, self.C = C.copy(), B, C
+        self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
+        self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
+        self.pointed_shapes: set = set()
+        # paper right beside the colour is where the edge blurs and the colour measurement wavers:
+        # it costs as much as colour earns there (the pose settles on the edge, not inside it);
+        # further off, a sheet showing paper is plainly wrong and pays the full cost
+        near = cv2.dilate((C > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
+        self.x0, self.y0, self.ppm = x0, y0, ppm
+
+    def shrink(self, a: np.ndarray) -> np.ndarray:
+        """Block means over coarse pixels."""
+        k = self.coarse
+        return cv2.resize(a, (a.shape[1] // k, a.shape[0] // k), interpolation=cv2.INTER_AREA)
+
+    def largest_blob(self):
+        """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px) of the biggest patch of colour.
+
+        Found on the coarse grid: the printed lines that split a sheet's colour into cells are
+        narrower than a coarse pixel, and the labelling is cheap there.
+        """
+        Uc = self.shrink(self.U)
+        m = cv2.dilate((Uc > 0.25).astype(np.uint8), np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+        if n <= 1:
+            return None
+        sums = np.bincount(labels.ravel(), weights=Uc.ravel(), minlength=n) * self.coarse ** 2
+        sums[0] = 0
+        i = int(np.argmax(sums))
+        return tuple(int(v) * self.coarse for v in stats[i, :4]), float(sums[i])
+
+    def reset(self, placed, shapes) -> None:
+        """Unexplained colour: all of it but what the given sheets explain."""
+        self.U = self.C.copy()
+        for eq, x, y, ang, *_ in placed:
+            self.explain(shapes[eq], x, y, ang)
+
+    def bbox(self, shape, x, y, ang) -> tuple[int, int, int, int]:
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly)
+        return int(lo[0]), int(lo[1]), int(max(hi[0] - lo[0], 1)), int(max(hi[1] - lo[1], 1))
+
+    def drop(self, bbox) -> None:
+        x, y, w, h = bbox
+        self.U[y:y + h, x:x + w] = 0
+
+    def _poly(self, shape, x, y, ang):
+        return (place(shape, x, y, ang) - [self.x0, self.y0]) * self.ppm - 0.5
+
+    def _window(self, poly, pad=1):
+        h, w = self.U.shape
+        lo = np.maximum(np.floor(poly.min(0)).astype(int) - pad, 0)
+        hi = np.minimum(np.ceil(poly.max(0)).astype(int) + pad + 1, [w, h])
+        return lo, hi
+
+    def sums(self, shape, x, y, ang) -> tuple[float, float, float, float]:
+        """(unexplained colour, visible uncoloured paper, all colour, cost of that paper) under the outline."""
+        # the refinement's inner loop (hundreds of calls per sheet): ``_poly`` and ``_window``
+        # inlined, with the shape's points cached as an array
+        a = math.radians(ang)
+        c, s = math.cos(a), math.sin(a)
+        ppm = self.ppm
+        poly = _points(shape) @ np.array([[c * ppm, s * ppm], [-s * ppm, c * ppm]]) \
+            + ((x - self.x0) * ppm - 0.5, (y - self.y0) * ppm - 0.5)
+        h, w = self.U.shape
+        pmin, pmax = poly.min(0), poly.max(0)
+        lx, ly = max(math.floor(pmin[0]) - 1, 0), max(math.floor(pmin[1]) - 1, 0)
+        hx, hy = min(math.ceil(pmax[0]) + 2, w), min(math.ceil(pmax[1]) + 2, h)
+        if hx <= lx or hy <= ly:
+            return 0.0, 0.0, 0.0, 0.0
+        # anti-aliased: a pixel counts by the share of it inside the outline, so the score moves
+        # smoothly with the pose and the local search can settle to a fraction of a pixel
+        m = np.zeros((hy - ly, hx - lx), np.uint8)
+        cv2.fillPoly(m, [np.round((poly - (lx, ly)) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        wgt = m.astype(np.float32) * (1 / 255)
+        win = (slice(ly, hy), slice(lx, hx))
+        return (float(np.vdot(self.U[win], wgt)), float(np.vdot(self.B[win], wgt)),
+                float(np.vdot(self.C[win], wgt)), float(np.vdot(self.P[win], wgt)))
+
+    def gain(self, shape, x, y, ang) -> float:
+        """Evidence for a sheet here, less a little for every pixel of it nobody saw (the smallest
+        explanation of the colour is the likeliest)."""
+        u, b, c, p = self.sums(shape, x, y, ang)
+        unseen = max(_area(shape) * self.ppm ** 2 - b - c, 0.0)
+        g = u - p - UNSEEN_COST * unseen
+        return g - self.off_shore(shape, x, y) if shape in self.pointed_shapes else g
+
+    def evidence(self, shape, x, y, ang) -> float:
+        """Colour explained less the penalty for paper shown and for a point off the shore: what the
+        photo and the rules say, unseen parts aside."""
+        u, _b, _c, p = self.sums(shape, x, y, ang)
+        return u - p - self.off_shore(shape, x, y)
+
+    def set_shore(self, shore: np.ndarray, pointed_shapes: set) -> None:
+        """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule."""
+        self.shore, self.pointed_shapes = shore, pointed_shapes
+        key = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
+        self.shore_mm = _shore_distance(*key)
+
+    def off_shore(self, shape, x, y) -> float:
+        """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,
+        for a point further off than a careless placing would leave it."""
+        if self.shore is None or shape not in self.pointed_shapes:
+            return 0.0
+        i, j = int((y - self.y0) * self.ppm), int((x - self.x0) * self.ppm)
+        if 0 <= i < self.shore_mm.shape[0] and 0 <= j < self.shore_mm.shape[1]:
+            d = float(self.shore_mm[i, j])
+        else:
+            d = float(_seg_dist(np.array([[x, y]]), self.shore, np.roll(self.shore, -1, axis=0)).min())
+        return max(d - SHORE_SLACK_MM, 0.0) * OFF_SHORE_MM2_PER_MM * self.ppm ** 2
+
+    def coverage(self, shape, x, y, ang) -> tuple[float, float]:
+        """(coloured, visible) pixels under the outline."""
+        _u, b, c, _p = self.sums(shape, x, y, ang)
+        return c, c + b
+
+    def edge_support(self, shape, x, y, ang) -> float:
+        """Share of the seen part of a band just outside the outline that shows plain paper: the
+        sheet's edge, seen.
+
+        A patch of colour bounded by printed lines or by the unseen (the rest of a bigger sheet
+        lost to glare, say) fits a small shape as well as it fits the truth; only paper seen right
+        outside the outline shows that the sheet really ends there.
+        """
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly, pad=int(np.ceil(EDGE_BAND_MM[1] * self.ppm)) + 1)
+        m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
+        k0, k1 = (int(round(r * self.ppm)) * 2 + 1 for r in EDGE_BAND_MM)
+        band = (cv2.dilate(m, np.ones((k1, k1), np.uint8)) > 0) & ~(cv2.dilate(m, np.ones((k0, k0), np.uint8)) > 0)
+        win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
+        paper, colour = float(self.B[win][band].sum()), float(self.C[win][band].sum())
+        if paper + colour < EDGE_SEEN_SHARE * band.sum():
+            return float("nan")  # hardly any of the band seen (printed lines, glare): no evidence
+        return paper / (paper + colour)
+
+    def explain(self, shape, x, y, ang) -> None:
+        poly = self._poly(shape, x, y, ang)
+        lo, hi = self._window(poly, pad=4)
+        m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
+        k = int(round(EXPLAIN_GROW_MM * self.ppm)) * 2 + 1
+        m = cv2.dilate(m, np.ones((k, k), np.uint8)) > 0
+        self.U[lo[1]:hi[1], lo[0]:hi[0]][m] = 0
