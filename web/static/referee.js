@@ -40,7 +40,7 @@ async function refreshReferee() {
     return;
   }
   line.dataset.state = st.state;
-  line.textContent = `Board camera: ${st.state}. ${st.message}`;
+  line.textContent = `Board camera (${st.state}): ${st.message}.`;
   problems.innerHTML = "";
   for (const v of st.violations) refereeItem(problems, `${refereeLabel(v)}: ${v.message}. Fix it now.`, "violation");
   for (const m of st.moved) {
