@@ -183,6 +183,32 @@ def _gpio_to_table(tmp):
         service.close()
 
 
+def _gpio_bouncing_to_table(tmp):
+    """As :func:`_gpio_to_table`, but the contact chatters for about 1 ms before it stays closed, as a
+    microswitch does; the clock starts at the first contact, so the chatter counts."""
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.inputs.gpio_board import GPIOBoard
+
+    service, table = _obert_service(tmp)
+    factory = MockFactory()
+    board = GPIOBoard({"7": 5, "water": 6}, {}, pin_factory=factory)
+    pin = factory.pin(5)
+
+    def press():
+        end = time.perf_counter() + 0.001
+        while time.perf_counter() < end:  # busy-waited: a sleep cannot be this short
+            pin.drive_low()
+            pin.drive_high()
+        pin.drive_low()
+
+    try:
+        return _to_table(board, press, pin.drive_high, service, table, 0.03)
+    finally:
+        board.close()
+        service.close()
+
+
 def _serial_to_table(tmp):
     from companion.inputs.serial_board import SerialBoard
     from companion.inputs.simulated_board import VirtualSerialBoard
@@ -218,5 +244,8 @@ def run():
     yield _fmt("table baseline (Obert roll submitted directly: rules, SQLite synchronous=FULL, publish)", base)
     with tempfile.TemporaryDirectory() as tmp:
         yield _fmt("gpio d12 button 7 -> Obert roll appended (debounce, rules, SQLite)", _gpio_to_table(tmp), 5, base)
+    with tempfile.TemporaryDirectory() as tmp:
+        yield _fmt("gpio d12 button 7 chattering 1 ms first -> Obert roll appended (from the first contact)",
+                   _gpio_bouncing_to_table(tmp), 5, base)
     with tempfile.TemporaryDirectory() as tmp:
         yield _fmt("serial key matrix 11 -> Obert roll appended (pty, rules, SQLite)", _serial_to_table(tmp), 10, base)
