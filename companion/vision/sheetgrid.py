@@ -77,6 +77,7 @@ class FitGrid:
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
         self.pointed_shapes: set = set()
+        self._cache: dict = {}  # masks derived from the shore, per pixel size
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
@@ -84,9 +85,9 @@ class FitGrid:
         self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
         self.x0, self.y0, self.ppm = x0, y0, ppm
 
-    def shrink(self, a: np.ndarray) -> np.ndarray:
-        """Block means over coarse pixels."""
-        k = self.coarse
+    def shrink(self, a: np.ndarray, k: int | None = None) -> np.ndarray:
+        """Block means over coarse pixels (``k`` fine pixels a side; the search grid's by default)."""
+        k = k or self.coarse
         return cv2.resize(a, (a.shape[1] // k, a.shape[0] // k), interpolation=cv2.INTER_AREA)
 
     def largest_blob(self):
@@ -172,6 +173,28 @@ class FitGrid:
         self.shore, self.pointed_shapes = shore, pointed_shapes
         key = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
         self.shore_mm = _shore_distance(*key)
+
+    def shore_band(self, reach_mm: float, k: int) -> np.ndarray | None:
+        """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line (None: no shore known)."""
+        if self.shore is None:
+            return None
+        key = ("band", reach_mm, k)
+        if key not in self._cache:
+            d = self.shrink(np.ascontiguousarray(self.shore_mm[:self.C.shape[0], :self.C.shape[1]], np.float32), k)
+            self._cache[key] = d <= reach_mm
+        return self._cache[key]
+
+    def loch_mask(self, k: int) -> np.ndarray | None:
+        """Pixels of ``k`` fine pixels a side inside the shore line (the loch); None: no shore known."""
+        if self.shore is None:
+            return None
+        key = ("loch", k)
+        if key not in self._cache:
+            m = np.zeros((self.C.shape[0] // k, self.C.shape[1] // k), np.uint8)
+            q = np.round(((self.shore - [self.x0, self.y0]) * (self.ppm / k) - 0.5) * 16).astype(np.int32)
+            cv2.fillPoly(m, [q], 1, shift=4)
+            self._cache[key] = m > 0
+        return self._cache[key]
 
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,

@@ -15,7 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .sheetgrid import FitGrid, _period
+from .sheetgrid import FitGrid, _area, _period
 from .sheets import place
 
 COARSE_PPM = 0.5  # template search grid (2 mm pixels): cheap, and every shape still spans 5+ pixels
@@ -24,7 +24,13 @@ COARSE_UNCOLOURED_COST = 1.0  # 2 mm pixels mix an edge with the paper beside it
 LEAD_SHARE = 0.5  # shapes scoring this share of the coarse winner are refined before choosing
 MAX_REFINED = 3  # ... at most this many
 COARSE_TURN_KEEP = 3  # turns on the 2-step grid whose neighbours are matched too
-SMALL_SHEET_MM = 15.0  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
+# rulebook: a pointed sheet's point touches the shore.  The coarse search only tries points this
+# close to the printed shore line (a careless hand misses it by a few millimetres; the fine
+# search's cost for a point off the shore takes over from there): a 1-D search along the shore
+# instead of a 2-D one over the loch, several times cheaper and with far fewer wrong candidates
+SHORE_REACH_MM = 14.0
+SMALL_SHEET_MM = 15.0
+COARSE_MIN_WIDTH_PX = 7.0  # see _coarse_block  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
 
 @lru_cache(maxsize=4096)
 def _template(shape: tuple, angle: float, ppm: float):
@@ -71,7 +77,7 @@ def refine(grid: FitGrid, shape, x, y, ang):
     gains = [gain(c0[0], c0[1], a) for a in angles]
     cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
     best = max(gains)
-    for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
+    for step_xy, step_a in ((2.0, 3.0), (1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
         improved = True
         while improved:
             improved = False
@@ -88,24 +94,81 @@ def search(grid: FitGrid, shapes, bbox):
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
     """
-    kc = grid.coarse
-    cppm = grid.ppm / kc
-    bx, by, bw, bh = bbox
-    # every placement of any template that overlaps the blob: the blob's box grown by the
-    # largest template, in whole coarse pixels
-    reach = _reach(shapes, cppm)
-    cx0, cy0 = bx // kc - reach, by // kc - reach
-    cx1, cy1 = -(-(bx + bw) // kc) + reach, -(-(by + bh) // kc) + reach
-    # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
-    # shape would ever score; the fine grid judges with the full one
-    fine = _crop_padded(grid.U, cx0 * kc, cy0 * kc, cx1 * kc, cy1 * kc) \
-        - COARSE_UNCOLOURED_COST * _crop_padded(grid.B, cx0 * kc, cy0 * kc, cx1 * kc, cy1 * kc)
-    W = grid.shrink(fine)
+    levels: dict = {}
+    cppm = grid.ppm / grid.coarse
+
+    def window(k: int) -> "_Window":
+        if k not in levels:
+            levels[k] = _Window(grid, shapes, bbox, k)
+        return levels[k]
+
     coarse: dict = {}
-    for eq, shape in shapes.items():
-        period = _period(shape)
-        angles = np.arange(0.0, period, ANGLE_STEP)
+    top = 0.0
+    # biggest shapes first: a shape whose whole area falls short of LEAD_SHARE of the best match
+    # so far could never lead (a match sums at most one per pixel), so it is not matched at all
+    for eq, shape in sorted(shapes.items(), key=lambda kv: -_area(kv[1])):
+        if _area(shape) < LEAD_SHARE * top:
+            continue
+        on_shore = grid.shore is not None and shape in grid.pointed_shapes
+        turns = None
+        k = _coarse_block(shape, grid.ppm, grid.coarse)
+        if k != grid.coarse:
+            # coarse to fine: every turn screened on the 4 mm grid, only the best few (and their
+            # neighbours) matched again on the 2 mm grid, where a sheet overlapping another shows
+            # its own outline
+            ranked = window(k).scores(shape, on_shore)
+            best = sorted(ranked, key=lambda i: -ranked[i])[:COARSE_TURN_KEEP]
+            turns = sorted({j % len(_turns(shape, cppm)) for i in best for j in (i - 1, i, i + 1)})
+        found = window(grid.coarse).best(shape, on_shore, turns)
+        if found is not None:
+            coarse[eq] = found
+            top = max(top, found[0])
+    if not coarse:
+        return None
+    if top <= 0:
+        return None
+    leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
+    refined = {}
+    for t in leaders[:MAX_REFINED]:
+        x, y, a, g = refine(grid, shapes[t], *coarse[t][1])
+        refined[t] = (g, (x, y, a))
+    return refined, max(refined, key=lambda t: refined[t][0])
+
+
+class _Window:
+    """One blob's surroundings on a grid of ``k`` fine pixels a side: the colour a template can
+    match there (unexplained colour less paper) and the stretches of shore in it."""
+
+    def __init__(self, grid: FitGrid, shapes, bbox, k: int):
+        self.grid, self.k = grid, k
+        self.cppm = cppm = grid.ppm / k
+        bx, by, bw, bh = bbox
+        # every placement of any template that overlaps the blob: the blob's box grown by the
+        # largest template, in whole pixels
+        self.reach = reach = _reach(shapes, cppm)
+        self.cx0, self.cy0 = cx0, cy0 = bx // k - reach, by // k - reach
+        cx1, cy1 = -(-(bx + bw) // k) + reach, -(-(by + bh) // k) + reach
+        # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
+        # shape would ever score; the fine grid judges with the full one
+        fine = _crop_padded(grid.U, cx0 * k, cy0 * k, cx1 * k, cy1 * k) \
+            - COARSE_UNCOLOURED_COST * _crop_padded(grid.B, cx0 * k, cy0 * k, cx1 * k, cy1 * k)
+        self.W = grid.shrink(fine, k)
+        # the stretches of shore a pointed sheet's point may lie on, in this window
+        self.stretches = _shore_stretches(grid.shore_band(SHORE_REACH_MM, k), grid.loch_mask(k), cx0, cy0, cx1, cy1)
+
+    def best(self, shape, on_shore: bool, turns=None):
+        """(score in mm² of colour, (x, y, angle)) of the shape's best placement over the blob, or
+        None; over the given turns (indices into ``_turns``) or over all."""
+        tried = self.scores(shape, on_shore, turns, poses=True)
+        out = max(tried.values(), key=lambda v: v[0])
+        return out if np.isfinite(out[0]) else None
+
+    def scores(self, shape, on_shore: bool, turns=None, poses: bool = False) -> dict:
+        """{turn index: best match score} (with ``poses``: {index: (score, pose)}) of the turns tried:
+        the given ones, or every other turn and both neighbours of the best few."""
+        angles = _turns(shape, self.grid.ppm / self.grid.coarse)
         tried: dict = {}
+        W, cppm, reach = self.W, self.cppm, self.reach
 
         def match(i: int) -> float:
             i %= len(angles)
@@ -115,34 +178,57 @@ def search(grid: FitGrid, shapes, bbox):
                 th, tw = T.shape
                 # just the placements of this template that overlap the blob
                 ox, oy = max(reach - tw + 1, 0), max(reach - th + 1, 0)
-                res = cv2.matchTemplate(W[oy:W.shape[0] - oy, ox:W.shape[1] - ox], T, cv2.TM_CCORR)
-                _, mx, _, loc = cv2.minMaxLoc(res)
-                tried[i] = (mx, (grid.x0 + (cx0 + ox + loc[0] + off[0]) / cppm,
-                                 grid.y0 + (cy0 + oy + loc[1] + off[1]) / cppm, ang))
+                Wv = W[oy:W.shape[0] - oy, ox:W.shape[1] - ox]
+                if on_shore:
+                    mx, loc = _match_on_shore(Wv, T, self.stretches, (self.cx0 + ox + math.floor(off[0]),
+                                                                      self.cy0 + oy + math.floor(off[1])), ang)
+                else:
+                    _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(Wv, T, cv2.TM_CCORR))
+                tried[i] = (mx / cppm ** 2, (self.grid.x0 + (self.cx0 + ox + loc[0] + off[0]) / cppm,
+                                             self.grid.y0 + (self.cy0 + oy + loc[1] + off[1]) / cppm, ang))
             return tried[i][0]
 
         # every other turn first, then both neighbours of the best few: a template's match moves
         # smoothly with its turn (one step swings a sheet's tip by under a coarse pixel), so the
         # best turn lies beside one of the best sampled ones
-        if len(angles) > 2 * COARSE_TURN_KEEP + 2:
+        if turns is not None:
+            for i in turns:
+                match(i)
+        elif len(angles) > 2 * COARSE_TURN_KEEP + 2:
             sampled = range(0, len(angles), 2)
             for i in sorted(sampled, key=lambda i: -match(i))[:COARSE_TURN_KEEP]:
                 match(i - 1), match(i + 1)
         else:
             for i in range(len(angles)):
                 match(i)
-        coarse[eq] = max(tried.values(), key=lambda v: v[0])
-    if not coarse:
-        return None
-    top = max(v[0] for v in coarse.values())
-    if top <= 0:
-        return None
-    leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
-    refined = {}
-    for t in leaders[:MAX_REFINED]:
-        x, y, a, g = refine(grid, shapes[t], *coarse[t][1])
-        refined[t] = (g, (x, y, a))
-    return refined, max(refined, key=lambda t: refined[t][0])
+        return tried if poses else {i: v[0] for i, v in tried.items()}
+
+
+@lru_cache(maxsize=64)
+def _coarse_block(shape: tuple, ppm: float, k: int) -> int:
+    """Fine pixels a side of the grid a shape is first searched on: the 2 mm grid, or twice as
+    coarse for a shape at least ``COARSE_MIN_WIDTH_PX`` of those pixels wide at every turn (a
+    quarter of the pixels to match, and still a clear outline)."""
+    pts = np.asarray(shape, float)
+    widths = []
+    for a in np.radians(np.arange(0.0, 180.0, 5.0)):
+        proj = pts @ np.array([math.cos(a), math.sin(a)])
+        widths.append(proj.max() - proj.min())
+    return 2 * k if min(widths) * ppm / (2 * k) >= COARSE_MIN_WIDTH_PX else k
+
+
+@lru_cache(maxsize=64)
+def _turns(shape: tuple, cppm: float) -> np.ndarray:
+    """The turns the coarse search tries: ``ANGLE_STEP`` apart over the shape's period, or further
+    apart for a shape so small that a step moves its corners by less than a coarse pixel (a cage:
+    its turn is found in the refinement, which sweeps its whole period)."""
+    mid = np.asarray(shape, float).mean(0)
+    radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
+    step = max(ANGLE_STEP, math.degrees(1.0 / (cppm * radius)))
+    period = _period(shape)
+    out = np.linspace(0.0, period, int(math.ceil(period / step - 1e-9)), endpoint=False)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -165,3 +251,67 @@ def _crop_padded(a: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarra
     if sx1 > sx0 and sy1 > sy0:
         out[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = a[sy0:sy1, sx0:sx1]
     return out
+
+
+
+def _shore_stretches(band: np.ndarray | None, loch: np.ndarray | None, x0: int, y0: int, x1: int, y1: int) -> list:
+    """The stretches of shore (x0, y0, x1, y1 in coarse pixels, and the side the loch lies on) in a
+    window: runs of rows holding shore pixels, each with the columns they span (the north and
+    south shores apart)."""
+    if band is None or loch is None:
+        return []
+    allowed = _crop_padded(band, x0, y0, x1, y1)
+    rows = np.flatnonzero(allowed.any(1))
+    if not len(rows):
+        return []
+    breaks = np.flatnonzero(np.diff(rows) > 1)
+    inside = _crop_padded(loch, x0, y0, x1, y1)
+    out = []
+    for r0, r1 in zip(np.r_[rows[0], rows[breaks + 1]], np.r_[rows[breaks], rows[-1]] + 1):
+        cols = np.flatnonzero(allowed[r0:r1].any(0))
+        c0, c1 = int(cols[0]), int(cols[-1]) + 1
+        out.append((x0 + c0, y0 + int(r0), x0 + c1, y0 + int(r1), _loch_side(inside[r0:r1, c0:c1])))
+    return out
+
+
+def _loch_side(inside: np.ndarray) -> tuple[float, float]:
+    """Unit vector from the shore into the loch over a stretch of shore (inside: loch pixels);
+    (0, 0) when the loch lies on more than one side (the stretch rounds an end of the loch)."""
+    if inside.all() or not inside.any():
+        return 0.0, 0.0
+    yy, xx = np.nonzero(inside)
+    oy, ox = np.nonzero(~inside)
+    v = np.array([xx.mean() - ox.mean(), yy.mean() - oy.mean()])
+    # a straight shore splits the stretch into two halves that far apart; round an end, the
+    # loch's pixels and the land's share a middle
+    if np.linalg.norm(v) < 0.25 * min(inside.shape):
+        return 0.0, 0.0
+    v /= np.linalg.norm(v)
+    return float(v[0]), float(v[1])
+
+
+def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], angle: float):
+    """Best template match over ``W`` among placements whose pose origin lies on a stretch of shore
+    and whose body lies out over the loch (the sheet looks out from the shore, within a right
+    angle of straight out: a sheet lying over the land would watch nothing).
+
+    ``origin0``: the coarse pixel of the origin for the placement at W's corner.  Returns (score,
+    (x, y) of the placement in W); (-inf, (0, 0)) when no placement is allowed.
+    """
+    th, tw = T.shape
+    rh, rw = W.shape[0] - th + 1, W.shape[1] - tw + 1
+    best, where = -np.inf, (0, 0)
+    # the body runs along (-sin, cos) of the turn (angle 0 points it to +y)
+    a = math.radians(angle)
+    body = (-math.sin(a), math.cos(a))
+    for sx0, sy0, sx1, sy1, side in stretches:
+        if body[0] * side[0] + body[1] * side[1] < 0:
+            continue
+        c0, r0 = max(sx0 - origin0[0], 0), max(sy0 - origin0[1], 0)
+        c1, r1 = min(sx1 - origin0[0], rw), min(sy1 - origin0[1], rh)
+        if c1 <= c0 or r1 <= r0:
+            continue
+        _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(W[r0:r1 + th - 1, c0:c1 + tw - 1], T, cv2.TM_CCORR))
+        if mx > best:
+            best, where = mx, (loc[0] + c0, loc[1] + r0)
+    return best, where
