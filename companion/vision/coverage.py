@@ -20,6 +20,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +35,11 @@ from .sheets import LINE_MM, point_in_polygon, _seg_dist
 from .transmission import DARK, MISFIT, packed_bins, table
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
-PPM = 4.0  # board-plane pixels per mm
+PPM = 4.0  # board-plane pixels per mm of the masks handed on (the sheet fitter's grid)
+# ... and of the grid the photo is judged on: a 12 MP photo has about 2.3 px per board mm, a
+# 1600x1200 one about 1.9, so 3 px/mm loses nothing the camera saw and costs half of 4 px/mm
+# (decisions on the 84 bench scenes as right at 3 px/mm as at 4; 2.5 was worse)
+WORK_PPM = 3.0
 MARGIN_MM = 16.0  # land measured round the loch (sheet tips lie there); tracks start further out
 SHORE_BAND_MM = 4.0  # land this close to the shore counts for coverage too
 MIN_BLOB_MM2 = 2.0
@@ -239,9 +245,9 @@ class CoverageResult:
     unknown: dict[str, list[str]]  # expedition -> hexes it cannot decide
     unknown_hexes: list[str]  # hexes with unseen pixels (any expedition)
     unknown_regions: list[dict]
-    masks: dict[str, np.ndarray]  # expedition -> bool mask on the layout grid
+    masks: Mapping[str, np.ndarray]  # expedition -> bool mask on the layout grid
     seen_flat: np.ndarray  # plain paper or land, seen: where a colour's absence means something
-    fit_masks: dict[str, np.ndarray]  # expedition -> colour on plain paper and land (for fitting shapes)
+    fit_masks: Mapping[str, np.ndarray]  # expedition -> colour on plain paper and land (for fitting shapes)
     unknown_mask: np.ndarray
     dark_fraction: float
     debug: dict | None = None
@@ -249,9 +255,19 @@ class CoverageResult:
 
 def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | None = None,
             colours: dict | None = None, ppm: float = PPM, bgr: bool = False) -> CoverageResult:
-    """Per-expedition covered hexes of a registered photo (RGB, or OpenCV's BGR with ``bgr=True``)."""
+    """Per-expedition covered hexes of a registered photo (RGB, or OpenCV's BGR with ``bgr=True``).
+
+    The masks come on the ``ppm`` layout (``layout(box, ppm)``); the photo is judged at
+    ``WORK_PPM`` when that is coarser (see there), its masks then scaled up.
+    """
+    _tick(None)
+    out_lay = layout(box, ppm)
+    ppm = min(ppm, WORK_PPM)
     lay = layout(box, ppm)
+    if reference is not None and reference.shape[:2] != lay.shape:
+        reference = cv2.resize(reference, lay.shape[::-1], interpolation=cv2.INTER_AREA)
     warped, valid = _warp(photo, reg, lay)
+    _tick('warp')
     if bgr:
         warped = cv2.cvtColor(warped, cv2.COLOR_BGR2RGB)
     if reference is None:
@@ -264,8 +280,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         log_ref = cv2.log(np.maximum(ref, 1 / 64))
     L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
     cv2.subtract(L, log_ref, dst=L)
+    _tick('log')
     flat_area = lay.flat
     cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
+    _tick('lighting')
     cols = colours or box.sheet_colours
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
@@ -280,6 +298,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     dark = ((code & DARK) > 0) & flat_area
     code[~flat_area] = 0
     code &= ~np.uint8(DARK)
+    _tick('table')
     Lc = cv2.split(L)
     Lmax = cv2.max(cv2.max(Lc[0], Lc[1]), Lc[2])
     wc = cv2.split(warped)  # contiguous planes: cv2 would copy each strided channel view
@@ -289,6 +308,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
     occluded = _occluded(warped, lay, valid)
+    _tick('occluded')
     haze = _drop_small(flat_area & (cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2]) > HAZE_LOG), 4.0 * ppm * ppm)
     # the bright core: too bright, or lines washed out under near-white light
     core = _drop_small(glare | (occluded & (wmin >= 230)), 4.0 * ppm * ppm)
@@ -306,6 +326,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # the planes and the warped photo are done with: free them before the masks are built, so the
     # process's peak memory stays in bounds on a 12 MP photo (about 90 MB at 4 px/mm)
     del Lc, wc, Lmax, wmin, warped
+    _tick('glare')
     misfit = ((code & MISFIT) > 0).view(np.uint8)
     ko = int(round(1.0 * ppm)) | 1
     misfit = cv2.morphologyEx(misfit, cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
@@ -315,6 +336,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     unknown = _grown(unknown, np.ones((k, k), np.uint8))
     seen = ~unknown
     dark_fraction = float(np.count_nonzero(too_dark_px & lay.paper) / max(np.count_nonzero(lay.paper), 1))
+    _tick('unknown')
 
     occluded_near = hand_near = None
     suspect = occluded | glare
@@ -323,10 +345,17 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         occluded_near = _grown(suspect, np.ones((kk, kk), np.uint8))
         if occluded.any():
             hand_near = _grown(occluded, np.ones((kk, kk), np.uint8))
+    # a strip of colour is a sheet's only when some of it is a sheet's width across, or hidden
+    # beyond: by a hand, deep shadow, the frame's edge -- not by glare or murk (too dim, fits
+    # nothing), whose fringe over a dark overlap lifts the dim channels and so passes for a strip
+    # of another colour
+    hidden = unknown & _grown(~valid | occluded | dark | too_dark_px, np.ones((k + 2, k + 2), np.uint8))
     colour, dropped, fit_masks = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols,
-                                               hand_near)
+                                               hand_near, hidden)
+    _tick('colour')
     line_px = ~flat_area & valid & seen
     masks = _onto_lines(L, line_px, colour, lay, cols, ppm)
+    _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
     # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
@@ -336,6 +365,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if dropped[e] is not None:
             _set_bit(bits, dropped[e], 1 << (5 + i))
     per_hex = lay.per_hex_bits(bits)
+    _tick('perhex')
     unk_hex = (per_hex & 16) > 0
     covered, undecided = {}, {}
     for i, e in enumerate(EXPEDITIONS):
@@ -345,10 +375,54 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
         undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
+    _tick('regions')
+    up = _upsampler(lay, out_lay)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
-                          masks, seen & valid & flat_area, fit_masks, unknown, dark_fraction,
+                          _Upsampled(masks, up), up(seen & valid & flat_area),
+                          _Upsampled(fit_masks, up), up(unknown), dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit})
+
+
+_STAGES: list | None = None  # set to a list to have measure() append (stage, thread CPU s) (profiling)
+
+
+def _tick(stage) -> None:
+    if _STAGES is not None:
+        _STAGES.append((stage, time.thread_time()))
+
+
+class _Upsampled(Mapping):
+    """Expedition -> mask on the output layout, scaled up from the work layout when first asked
+    for (the caller often needs only some of them).  Safe across threads: two threads asking at
+    once both compute the same mask."""
+
+    def __init__(self, masks: dict, up):
+        self._work, self._up, self._done = masks, up, {}
+
+    def __getitem__(self, key):
+        got = self._done.get(key)
+        if got is None:
+            got = self._done[key] = self._up(self._work[key])
+        return got
+
+    def __iter__(self):
+        return iter(self._work)
+
+    def __len__(self):
+        return len(self._work)
+
+
+def _upsampler(work: Layout, out: Layout):
+    """Bool masks on the ``work`` layout -> the same masks on the finer ``out`` layout (both grids
+    start at the same corner; each fine pixel takes the coarse pixel its centre lies in)."""
+    if work is out:
+        return lambda m: m
+    size = out.shape[::-1]
+
+    def up(m: np.ndarray) -> np.ndarray:
+        return cv2.resize(m.view(np.uint8), size, interpolation=cv2.INTER_NEAREST_EXACT).view(bool)
+    return up
 
 
 def _set_bit(bits: np.ndarray, mask: np.ndarray, bit: int) -> None:
@@ -382,7 +456,7 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
 
 
-def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None):
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
@@ -393,7 +467,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     its colour exactly so, and without those pixels its shape can't be fitted at all (nor the end
     of a sheet beside glare).  A ghost that is really the others' mix lies within their sheets, so
     the fitter sees a patch no larger than their overlap.  Colour by a hand stays out of it
-    (``hand_near``: skin passes for a sheet's colour).
+    (``hand_near``: skin passes for a sheet's colour).  ``hidden``: where a sheet may be hidden
+    for the sliver test of the coverage masks (default ``unknown``).
     """
     masks, dropped, fit = {}, {}, {}
     bridge = int(round(3.5 * ppm))
@@ -407,7 +482,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         others = ((code & (15 & ~(1 << i))) > 0) & seen_flat
         alone = (code & 15) == (1 << i)
         core = int(round(SLIVER_CORE_MM * ppm))
-        kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown, core, bridge)
+        kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown if hidden is None else hidden,
+                                               core, bridge)
         gone = raw & ~unghosted
         masks[e] = kept
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
@@ -514,7 +590,7 @@ def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
     gram = (tints @ tints.T) / norm2[None, :]  # [o, i]: tint o's share of tint i's hue
     rn = int(round(NEAR_MM * ppm))
     kn = np.ones((rn * 2 + 1,) * 2, np.uint8)
-    grow = int(round(LINE_GROW_MM * ppm))
+    grow = int(np.ceil(LINE_GROW_MM * ppm - 1e-6))  # never short of LINE_GROW_MM (4.5 px would round to 4)
     # cross and square steps in turn: an octagon, near enough a disc (a cross alone falls short
     # of the corners where three lines meet, a square alone overshoots along the diagonals)
     steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))

@@ -28,11 +28,13 @@ class CoverageScore:
     near_border: int = 0  # counted decisions whose sheet edge lies 0.5 to 2 mm from the border line
     near_border_errors: int = 0
     glare_false_covered: int = 0  # uncovered hexes under glare called covered (target: none)
+    shadow_false_covered: int = 0  # uncovered hexes under a deep shadow called covered (target: none)
     error_list: list = field(default_factory=list)
 
     def add(self, other: "CoverageScore") -> None:
         for k in ("decisions", "errors", "false_covered", "false_uncovered", "close", "unknown_hidden",
-                  "unknown_visible", "near_border", "near_border_errors", "glare_false_covered"):
+                  "unknown_visible", "near_border", "near_border_errors", "glare_false_covered",
+                  "shadow_false_covered"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.error_list += other.error_list
 
@@ -77,6 +79,8 @@ def score_coverage(box, truth: dict, covered: dict[str, list[str]], unknown: dic
                 sc.near_border_errors += int(wrong)
             if hidden.get(a) == "glare" and a in got and not d["covered"]:
                 sc.glare_false_covered += 1
+            if hidden.get(a) == "shadow" and a in got and not d["covered"]:
+                sc.shadow_false_covered += 1
             if wrong:
                 sc.errors += 1
                 if a in got:

@@ -399,3 +399,22 @@ def broaden(box, scene: Scene, rng: np.random.Generator) -> Scene:
     light["vignetting"] = float(max(light.get("vignetting", 0.0), rng.uniform(0, 0.45)))
     scene.lighting = light
     return scene
+
+
+def harsh_light(box, scene: Scene, rng: np.random.Generator) -> Scene:
+    """The scene under harsher light than ``random_scene`` draws: one to three glare spots (small
+    and sharp to broad and faint) and one or two shadows, some deep enough to hide what lies
+    under them.  For testing that glare and shadow never pass for a sheet (an evaluation set of
+    its own; the seed's sheets, camera and base light are kept)."""
+    loch = np.asarray(box.loch.shore_outline, float)
+    lo, hi = loch.min(0), loch.max(0)
+    scene.glare = [{"at_mm": [float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1]))],
+                    "radius_mm": float(rng.uniform(6, 40)), "strength": float(rng.uniform(0.3, 2.5))}
+                   for _ in range(int(rng.integers(1, 4)))]
+    scene.shadows = []
+    for _ in range(int(rng.integers(1, 3))):
+        cx, cy = float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1] - 40, hi[1] + 40))
+        w, h = float(rng.uniform(30, 160)), float(rng.uniform(25, 120))
+        scene.shadows.append({"polygon_mm": [[cx, cy], [cx + w, cy + 10], [cx + w - 20, cy + h], [cx - 10, cy + h - 15]],
+                              "depth": float(rng.uniform(0.2, 0.85)), "softness_mm": float(rng.uniform(1, 20))})
+    return scene
