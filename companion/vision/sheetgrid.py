@@ -31,6 +31,8 @@ EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurr
 SHORE_SLACK_MM = 6.0
 OFF_SHORE_MM2_PER_MM = 25.0
 EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
+WIDE_UNSEEN_MM = 4.0  # an unseen patch at least this wide is glare or a hand, not a printed line
+WASHED_OUT_MM = 8.0  # ... and colour within this of it may read as paper (see FitGrid.__init__)
 EDGE_SEEN_SHARE = 0.15  # less of that band seen: no evidence of an edge at all
 
 @lru_cache(maxsize=8)
@@ -67,6 +69,14 @@ def _fill(poly_px: np.ndarray, shape) -> np.ndarray:
     m = np.zeros(shape, np.uint8)
     cv2.fillPoly(m, [np.round(poly_px * 16).astype(np.int32)], 1, shift=4)
     return m
+
+
+def _halo(unseen: np.ndarray, ppm: float) -> np.ndarray:
+    """Pixels within ``WASHED_OUT_MM`` of a wide unseen patch (one wider than ``WIDE_UNSEEN_MM``)."""
+    k = int(round(WIDE_UNSEEN_MM * ppm)) | 1
+    wide = cv2.morphologyEx(unseen.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    r = int(round(WASHED_OUT_MM * ppm)) * 2 + 1
+    return cv2.dilate(wide, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (r, r))) > 0
 
 
 class FitGrid:
@@ -173,6 +183,14 @@ class FitGrid:
         self.shore, self.pointed_shapes = shore, pointed_shapes
         key = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
         self.shore_mm = _shore_distance(*key)
+        # round a wide patch of the loch nobody can see (glare, a hand, a deep shadow), colour is
+        # washed out before it is lost: paper seen there may be a sheet's pale colour, and costs
+        # no more than colour earns.  The printed lines are unseen too, but narrow (an opening
+        # drops them); beyond the shore the unseen is the board's edge, not glare.
+        loch = np.zeros(self.C.shape, np.uint8)
+        cv2.fillPoly(loch, [np.round(((shore - [self.x0, self.y0]) * self.ppm - 0.5) * 16).astype(np.int32)], 1, shift=4)
+        halo = _halo((self.B + self.C < 0.5) & (loch > 0), self.ppm)
+        self.P = np.where(halo, self.B, self.P).astype(np.float32)
 
     def shore_band(self, reach_mm: float, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line (None: no shore known)."""
