@@ -11,10 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.dice import Die, _doubt_odd_sizes, read_dice
+from companion.vision.dice import Die, read_dice
 from companion.vision.dice_eval import Score, score_scene
 from companion.vision.dice_pips import _could_be_more
 from companion.vision.dice_render import render_scene
+from companion.vision.dice_sizes import doubt_odd_sizes
 
 
 def _score(scenes) -> Score:
@@ -50,12 +51,28 @@ def test_a_die_read_at_a_part_of_its_neighbours_size_is_unreadable():
     dice = [Die(6, (100.0, 100.0), 0.9, 60.0), Die(5, (200.0, 100.0), 0.9, 62.0),
             Die(3, (300.0, 100.0), 0.9, 43.0),  # a column of a six read as a three: 0.71 of the size
             Die(2, (400.0, 100.0), 0.9, 58.0)]
-    out = _doubt_odd_sizes(dice)
+    out = doubt_odd_sizes(dice)
     assert [d.value for d in out] == [6, 5, None, 2]
     assert "px" in out[2].reason
     # two dice only: nothing to compare with, nothing doubted
     pair = [Die(3, (0.0, 0.0), 0.9, 43.0), Die(2, (99.0, 0.0), 0.9, 60.0)]
-    assert [d.value for d in _doubt_odd_sizes(pair)] == [3, 2]
+    assert [d.value for d in doubt_odd_sizes(pair)] == [3, 2]
+
+
+def test_only_a_smaller_one_two_or_three_is_doubted_and_ones_set_no_size():
+    # a five nearer the camera of a tilted view is bigger than its neighbours: four or more pips in
+    # a square always span a whole face, so it is no part of a die
+    near = [Die(5, (0.0, 0.0), 0.9, 53.0), Die(1, (99.0, 0.0), 0.9, 38.0), Die(4, (0.0, 99.0), 0.9, 42.0),
+            Die(4, (99.0, 99.0), 0.9, 40.0)]
+    assert [d.value for d in doubt_odd_sizes(near)] == [5, 1, 4, 4]
+    # a one's size is its face region's (a side face can enlarge it): small dice beside two ones
+    # read large are not doubted
+    ones = [Die(5, (0.0, 0.0), 0.9, 34.0), Die(1, (50.0, 0.0), 0.9, 46.0), Die(1, (0.0, 50.0), 0.9, 44.0),
+            Die(4, (300.0, 300.0), 0.9, 34.0), Die(3, (50.0, 50.0), 0.9, 33.0)]
+    assert [d.value for d in doubt_odd_sizes(ones)] == [5, 1, 1, 4, 3]
+    # a one read at half its neighbours' size is half a face region with a pip in its middle
+    half = [Die(5, (0.0, 0.0), 0.9, 84.0), Die(6, (99.0, 0.0), 0.9, 86.0), Die(1, (50.0, 90.0), 0.9, 47.0)]
+    assert [d.value for d in doubt_odd_sizes(half)] == [5, 6, None]
 
 
 # ------------------------------------------------------------------ dark dice on dark tables

@@ -21,8 +21,8 @@ How (docs/dice-camera.md has the long version):
    a bad fit leaves the die *unreadable* (reported, never guessed). The fit's centre is the die's.
 6. **Second looks.** A blob that reads nothing is read again from a looser foreground filled to its
    hull (a dark die on dark felt shows only its lit edges and pips), then from its pips alone.
-7. **Size agreement.** A die read at a size far from its neighbours' (a part of a die read as a
-   die) is made unreadable.
+7. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
+   read as a die) is made unreadable (:mod:`.dice_sizes`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from companion.errors import CompanionError
 
 from .dice_groups import group_pips_into_dice
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+from .dice_sizes import doubt_odd_sizes
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -275,36 +276,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             failed.append(i)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed)
-    return _doubt_odd_sizes(_dedupe(dice))
-
-
-def _doubt_odd_sizes(dice: list[Die]) -> list[Die]:
-    """A die read at a size far from its neighbours' is made unreadable.
-
-    Dice in one photo are alike in size (a set, seen from one height; the nearest dice are the
-    least changed by a tilted view's perspective). A part of a die read as a die comes out smaller:
-    a column of a six read as a three, or a row of a four as a two, fits a face 0.71 times the
-    die's. A one's size is that of its face region, a rougher measure, so it is allowed more.
-    """
-    readable = [d for d in dice if d.value is not None]
-    if len(readable) < 3:
-        return dice
-    overall = float(np.median([d.side_px for d in readable]))
-    sound = [d for d in readable if 0.6 <= d.side_px / overall <= 1.6]  # the neighbours to compare with
-    doubted = []
-    for d in readable:
-        others = sorted((o for o in sound if o is not d),
-                        key=lambda o: math.hypot(o.center[0] - d.center[0], o.center[1] - d.center[1]))[:2]
-        if len(others) < 2:
-            continue
-        typical = float(np.median([o.side_px for o in others]))
-        lo, hi = (0.6, 1.6) if d.value == 1 else (0.78, 1.3)
-        if not lo <= d.side_px / max(typical, 1e-6) <= hi:
-            doubted.append((d, typical))
-    for d, typical in doubted:
-        d.value, d.confidence = None, 0.0
-        d.reason = f"read at {d.side_px:.0f} px, the dice beside it are {typical:.0f} px"
-    return dice
+    return doubt_odd_sizes(_dedupe(dice))
 
 
 def _typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) -> float | None:
