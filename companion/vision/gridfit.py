@@ -84,6 +84,20 @@ def _reference(box, lay, ppm: float) -> np.ndarray:
     return _REF_CACHE[key]
 
 
+_FLAT_CACHE: dict = {}
+
+
+def _flat_reference(box, p: Pass, top: int, x: int) -> bool:
+    """Whether the drawn board's tile at (top, x) has no edges to match (the drawing never changes: cached)."""
+    key = (box.digest, p, top, x)
+    if key not in _FLAT_CACHE:
+        lay = cov.layout(box)
+        ref = _reference(box, lay, p.ppm)
+        th, tw = min(int(p.tile_mm * p.ppm), ref.shape[0]), int(p.tile_mm * p.ppm)
+        _FLAT_CACHE[key] = cv2.meanStdDev(ref[top:top + th, x:x + tw])[1][0, 0] < 1e-3
+    return _FLAT_CACHE[key]
+
+
 def _tile_matches(reg: Registration, gray: np.ndarray, box, p: Pass) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(board mm, photo px, shift mm) for each tile whose match is trusted."""
     lay = cov.layout(box)
@@ -101,13 +115,16 @@ def _tile_matches(reg: Registration, gray: np.ndarray, box, p: Pass) -> tuple[np
     photo = _edges(warped.astype(np.float32) * (1 / 255.0))
     photo[~valid] = 0
     win = cv2.createHanningWindow((tw, th), cv2.CV_32F)
+    # pixels of each tile inside the photo, from one summed-area table instead of a mean per tile
+    inside = cv2.integral(valid.view(np.uint8))
+    min_inside = 0.95 * th * tw
     centres, shifts_px = [], []
     for top in tops:
         y = top - y0
         for x in range(0, w - tw + 1, tw // 2):
             a, b = ref[y:y + th, x:x + tw], photo[y:y + th, x:x + tw]
-            if valid[y:y + th, x:x + tw].mean() < 0.95 or cv2.meanStdDev(a)[1][0, 0] < 1e-3 \
-                    or cv2.meanStdDev(b)[1][0, 0] < 1e-3:
+            if inside[y + th, x + tw] - inside[y, x + tw] - inside[y + th, x] + inside[y, x] < min_inside \
+                    or _flat_reference(box, p, top, x) or cv2.meanStdDev(b)[1][0, 0] < 1e-3:
                 continue
             # copies: phaseCorrelate may write into non-contiguous inputs
             (dx, dy), resp = cv2.phaseCorrelate(a.copy(), b.copy(), win)

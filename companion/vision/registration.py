@@ -175,22 +175,35 @@ def _errors_mm(reg: Registration, src: np.ndarray, dst: np.ndarray) -> np.ndarra
     return px / np.maximum(scale, 1e-9)
 
 
+def _project(params: np.ndarray, src: np.ndarray, centre, norm: float) -> np.ndarray:
+    """Board mm (n, 2) -> photo pixels (P, n, 2) for P parameter rows (8 homography terms, h22 = 1,
+    and the radial term): :meth:`Registration.to_photo` for many registrations in one numpy pass."""
+    q = np.asarray(params, np.float64).reshape(-1, 9)
+    x, y = src[:, 0], src[:, 1]
+    col = [q[:, j, None] for j in range(9)]
+    w = col[6] * x + col[7] * y + 1.0
+    u = (col[0] * x + col[1] * y + col[2]) / w
+    v = (col[3] * x + col[4] * y + col[5]) / w
+    cx, cy = centre
+    du, dv = (u - cx) / norm, (v - cy) / norm
+    f = 1 + col[8] * (du * du + dv * dv)
+    return np.stack([cx + (u - cx) * f, cy + (v - cy) * f], axis=-1)
+
+
 def _fit_with_distortion(reg: Registration, src: np.ndarray, dst: np.ndarray) -> Registration:
-    """Gauss-Newton on the 8 homography parameters and the radial term (starting from ``reg``'s)."""
+    """Gauss-Newton on the 8 homography parameters and the radial term (starting from ``reg``'s).
+
+    The Jacobian is taken by forward differences, all nine perturbed parameter sets projected in one
+    pass (:func:`_project`): some 20 times quicker than one :meth:`Registration.to_photo` each.
+    """
     p = np.r_[(reg.H / reg.H[2, 2]).ravel()[:8], reg.k]
-
-    def resid(q):
-        r = Registration(np.r_[q[:8], 1.0].reshape(3, 3), q[8], reg.centre, reg.norm, [], 0, 0, 0)
-        return (r.to_photo(src) - dst).ravel()
-
+    src = np.asarray(src, np.float64)
+    target = np.asarray(dst, np.float64).ravel()
     scales = np.r_[np.abs(p[:8]) * 1e-6 + 1e-9, 1e-6]
     for _ in range(8):
-        r0 = resid(p)
-        J = np.empty((len(r0), 9))
-        for j in range(9):
-            dp = np.zeros(9)
-            dp[j] = scales[j]
-            J[:, j] = (resid(p + dp) - r0) / scales[j]
+        rows = _project(np.vstack([p, p + np.diag(scales)]), src, reg.centre, reg.norm).reshape(10, -1) - target
+        r0 = rows[0]
+        J = ((rows[1:] - r0) / scales[:, None]).T
         try:
             step = np.linalg.lstsq(J, -r0, rcond=None)[0]
         except np.linalg.LinAlgError:
@@ -204,7 +217,8 @@ def _fit_with_distortion(reg: Registration, src: np.ndarray, dst: np.ndarray) ->
         return reg
     out = Registration(np.r_[p[:8], 1.0].reshape(3, 3), float(p[8]), reg.centre, reg.norm, reg.markers_seen,
                        0, 0, reg.corners_used)
-    if np.abs(resid(p)).mean() > np.abs((reg.to_photo(src) - dst).ravel()).mean():
+    fitted = _project(p, src, reg.centre, reg.norm).ravel() - target
+    if np.abs(fitted).mean() > np.abs((reg.to_photo(src) - dst).ravel()).mean():
         return reg
     return out
 
