@@ -17,8 +17,10 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
 
 * ``empty``   -- still, and the tray holds no dice; its picture is learnt (slowly followed).
 * ``rolling`` -- something moves in the tray (dice, a hand).
-* ``at_rest`` -- still after moving: the dice are being read, one die's crop per frame, from the
-  first still frame on; the throw is reported on the ``rest_frames``-th still frame.
+* ``at_rest`` -- still after moving: the dice are being read, from the first still frame on, in
+  what is left of each frame's CPU budget (``frame_budget_ms``): a read that needs more is paused
+  and goes on at the next frame (:mod:`companion.inputs.sliced_work`). The throw is reported
+  once the read is done, on the ``rest_frames``-th still frame at the earliest.
 * ``read``    -- the dice were read and the throw reported; nothing more is reported until the
   dice are picked up (the tray reads empty) or thrown again (they rest somewhere else). A nudge
   (the same values, each die near where it was) or a hand passing over them reports nothing.
@@ -26,8 +28,8 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
 Where the dice are comes from the difference against the empty tray's picture
 (:mod:`companion.vision.tray_reader`), so a read costs a few milliseconds. Until the tray has been
 seen empty (started with dice in it), or when the picture no longer fits (the camera was moved),
-or when a crop does not read cleanly, the whole tray goes to the still-photo reader instead: slower,
-counted in the health record as ``full_reads`` with the reason.
+or when a crop does not read cleanly, the whole tray goes to the still-photo reader instead: slower
+(spread over more frames), counted in the health record as ``full_reads`` with the reason.
 
 A die the reader cannot read, or more dice than ``expected_dice``, reports no throw: the health
 record says why, and the players use the on-screen buttons or throw again. Frames that are not
@@ -40,39 +42,37 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from companion.vision.tray_reader import (Blob, EmptyTray, TrayView, changes, cut_crop, estimate_side,
-                                          misjudged_side, read_die_crop)
+from companion.vision.tray_reader import EmptyTray, TrayView
+from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up
 
 from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
+from .sliced_work import SlicedWork
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
 NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather than a throw (10 fps)
+FRAME_BUDGET_MS = 8.0  # 10 ms target, less a slice's overshoot (one OpenCV call) and the frame's own end
+DIE_READ_MS = 5.0  # CPU per die of a read from crops until measured (a 640x480 tray: 4-6 ms)
+READ_WHILE_MOVING_ABOVE = 2.0  # read on moving frames too when a read needs more budgets than this
+MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 
 
-@dataclass
-class _ReadJob:
-    """A read in progress over the still frames of one rest."""
-
-    todo: list[tuple[Blob, float | None]] = field(default_factory=list)  # blobs to read (and at
-    # what die side, if known), one per frame
-    dice: list = field(default_factory=list)
-    unchanged: bool = False  # the tray is as at the last read: nothing to read
-    full: str = ""  # why the whole tray must go to the still-photo reader ("" if not)
-    stale: bool = False  # the empty tray's picture no longer fits the view
+_warmed = threading.Lock()
+_warm = False
 
 
-@dataclass
-class _Nothing:
-    """A blob the crop reader found no readable die in: the read is unsure without a second look."""
-
-    blob: Blob
-    value = None
+def _warm_up_once() -> None:
+    """The reader's first-call costs (tens of ms) are paid once per process, when a source is
+    made, not in a frame."""
+    global _warm
+    with _warmed:
+        if not _warm:
+            warm_up()
+            _warm = True
 
 
 class CameraDice(DiceSource):
@@ -89,6 +89,10 @@ class CameraDice(DiceSource):
     :param reader: the whole-tray reader, for when the empty tray is not known yet or a crop does
         not read cleanly (default :func:`companion.vision.dice.read_dice`).
     :param frozen_after: this many identical frames in a row are reported as a frozen camera.
+    :param frame_budget_ms: the CPU time a frame may spend, its share of a read included; a read
+        that needs more goes on at the next frame (:mod:`companion.inputs.sliced_work`). The
+        target is 10 ms; the default leaves room for a slice's overshoot. ``None``: every read is
+        done within the frame it starts in, whatever it costs (tests of the frame logic).
     """
 
     kind = "camera"
@@ -96,7 +100,8 @@ class CameraDice(DiceSource):
     def __init__(self, camera: CameraSource, name: str = "camera dice",
                  tray: tuple[float, float, float, float] | None = None, expected_dice: int = 1,
                  rest_frames: int = 2, motion_threshold: float = 0.004, fps: float = 10.0,
-                 stale_after_s: float = 2.0, reader: Callable | None = None, frozen_after: int = 30):
+                 stale_after_s: float = 2.0, reader: Callable | None = None, frozen_after: int = 30,
+                 frame_budget_ms: float | None = FRAME_BUDGET_MS):
         super().__init__(name)
         if tray is not None and not (len(tray) == 4 and all(0 <= v <= 1 for v in tray) and tray[2] > 0 and tray[3] > 0):
             raise ValueError(f"tray must be (x, y, w, h) fractions of the frame, got {tray!r}")
@@ -108,6 +113,8 @@ class CameraDice(DiceSource):
         self.fps = fps
         self.stale_after_s = stale_after_s
         self.frozen_after = frozen_after
+        self.frame_budget_ms = frame_budget_ms
+        _warm_up_once()
         if reader is None:
             from companion.vision.dice import read_dice as reader
         self._reader = reader
@@ -119,7 +126,7 @@ class CameraDice(DiceSource):
         self._still = 0
         self._moving_frames = 0  # frames of motion since the tray was last settled
         self._same_frames = 0
-        self._job: _ReadJob | None = None
+        self._job: SlicedWork | None = None  # the read under way (over the still frames)
         self._empty = EmptyTray()
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
@@ -128,6 +135,7 @@ class CameraDice(DiceSource):
         self._stop = threading.Event()
         self.frames = 0
         self.reads = 0
+        self._die_read_ms = DIE_READ_MS  # CPU per die of a read from crops, as measured (ms)
         self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "full_reads": 0,
                                "empty_tray": "unknown", "camera": camera.describe()}
 
@@ -166,6 +174,7 @@ class CameraDice(DiceSource):
                 or frame.shape[2] != 3 or min(frame.shape[:2]) < 16):
             self._note_bad_frame("bad_frames", "a frame that is not a BGR image")
             return []
+        cpu0 = time.thread_time()
         self.frames += 1
         view = TrayView.of(self._tray(frame))
         if self._shape != view.full.shape:
@@ -191,14 +200,19 @@ class CameraDice(DiceSource):
             if self.state in (EMPTY, READ):
                 self._before_rolling, self._moving_frames = self.state, 0
             self._moving_frames += 1
-            self.state, self._still, self._job = ROLLING, 0, None
+            self.state, self._still = ROLLING, 0
+            self._drop_read()
+            if self._read_while_moving():
+                # the dice may have come to rest in this very frame (the next one will say): its
+                # read starts now, in what the frame has left, and is dropped if they move on
+                self._start_read(view)
+                self._lend(cpu0)
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
-            planned_now = self._job is None
-            if planned_now:
-                self._job = self._plan(view)
-                self.state = AT_REST
-            events = self._work(view, planned_now)
+            self.state = AT_REST
+            if self._job is None:
+                self._start_read(view)
+            events = self._work(cpu0, view)
         elif self.state == EMPTY and self._empty.known:
             self._empty.learn(view.small)  # follow slow changes of the light
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
@@ -206,101 +220,80 @@ class CameraDice(DiceSource):
 
     # ------------------------------------------------------------ reading at rest
 
-    def _min_side(self, small: np.ndarray) -> float:
-        """The smallest blob worth reading, in small pixels: half a die, or 3 % of the tray."""
-        return 0.5 * self._side_small if self._side_small else 0.03 * min(small.shape[:2])
+    def _start_read(self, view: TrayView) -> None:
+        """The read of this view starts, as work lent CPU frame by frame."""
+        memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
+                            self._side_small, self.expected_dice)
+        self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
 
-    def _plan(self, view: TrayView) -> _ReadJob:
-        """On the first still frame: is there anything to read, and where?"""
-        min_side = self._min_side(view.small)
-        if self._before_rolling == READ and self._snapshot is not None:
-            since = changes(view.small, self._snapshot, min_side)
-            if not since.stale and not since.blobs:
-                return _ReadJob(unchanged=True)  # a hand passed over the dice, touching nothing
-        if not self._empty.known:
-            return _ReadJob(full="the empty tray has not been seen yet")
-        found = changes(view.small, self._empty.picture, min_side)
-        if found.stale:
-            return _ReadJob(full=f"{found.changed_fraction:.0%} of the tray differs from its empty picture",
-                            stale=True)
-        return _ReadJob(todo=[(b, None) for b in found.blobs])
+    def _read_while_moving(self) -> bool:
+        """Whether to start reading on frames with motion too. The frame the dice come to rest in
+        still shows motion (it differs from the one before), so a read begun on every moving frame
+        has that frame's budget as well as the still frames'. It costs up to a budget on every
+        moving frame, so only when a throw's read is expected to need more than the still frames
+        before the report give: several dice (``expected_dice``, or as many as were last read),
+        at the CPU per die the reads so far took."""
+        if self.frame_budget_ms is None:
+            return False
+        dice = self.expected_dice or max(1, len(self._last_dice or ()))
+        return dice * self._die_read_ms > READ_WHILE_MOVING_ABOVE * self.frame_budget_ms
 
-    def _work(self, view: TrayView, planned_now: bool) -> list[InputEvent]:
-        """This frame's share of the read, and the throw once the dice have rested ``rest_frames``
-        frames. A frame does one costly step at most: plan, read one crop, or the full reader."""
+    @property
+    def reading(self) -> bool:
+        """A read is under way (started, not yet done or dropped)."""
+        return self._job is not None
+
+    def _lend(self, cpu0: float) -> bool:
+        """Let the read run in what is left of this frame's CPU budget; True once it is done."""
+        if self.frame_budget_ms is None:
+            return self._job.run_for(math.inf)
+        # at least a little, so a read always moves on however dear the frame was already
+        return self._job.run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
+
+    def _work(self, cpu0: float, view: TrayView) -> list[InputEvent]:
+        """This frame's share of the read, and the throw once the read is done and the dice have
+        rested ``rest_frames`` frames."""
         job = self._job
-        busy = planned_now
-        if job.todo and not busy:
-            blob, side = job.todo.pop(0)
-            dice, better = self._read_blob(view, blob, side)
-            if better:  # the die's size was a guess from the blob: read it again at its own, next frame
-                job.todo.insert(0, (blob, better))
-            else:
-                job.dice += dice
-            busy = True
-        if job.todo or self._still < self.rest_frames:
+        if not self._lend(cpu0) or self._still < self.rest_frames:
             return []
-        if job.unchanged:
-            self._job, self.state = None, READ
-            return []
-        if not job.full:
-            if not job.dice:
-                self._job = None
-                return self._conclude(view, [])  # nothing differs from the empty tray: it is empty
-            job.full = self._unsure(job.dice)
-            if not job.full:
-                self._job = None
-                return self._conclude(view, job.dice)
-        if busy:
-            return []  # the full reader gets a frame of its own
         self._job = None
-        return self._full_read(view, job)
-
-    def _read_blob(self, view: TrayView, blob: Blob, side: float | None) -> tuple[list, float | None]:
-        """The dice in one blob, and the die side (small pixels) to read it again at if the one
-        assumed was off (only while no die has been measured yet)."""
-        self.health.details["crop_reads"] += 1
-        crop = cut_crop(view, blob, side or estimate_side(blob, self._side_small))
-        dice = read_die_crop(crop)
-        if side is None and self._side_small is None:
-            better = misjudged_side(dice, crop)
-            if better:
-                return [], better * view.scale
-        sides = [d.side_px for d in dice if d.value is not None]
-        if not sides:
-            return [_Nothing(blob)], None
-        self._side_small = float(np.median(sides)) * view.scale  # the next blobs' size, measured
-        return dice, None
-
-    def _unsure(self, dice: list) -> str:
-        """Why the crops' reading is not to be trusted on its own ("" if it is)."""
-        if any(isinstance(d, _Nothing) for d in dice):
-            return "a change in the tray the crop reader found no die in"
-        if any(d.value is None for d in dice):
-            return "a die the crop reader could not read"
-        if self.expected_dice and len(dice) != self.expected_dice:
-            return f"the crops read {len(dice)} dice, expected {self.expected_dice}"
-        return ""
-
-    def _full_read(self, view: TrayView, job: _ReadJob) -> list[InputEvent]:
-        self.health.details["full_reads"] += 1
-        self.health.details["full_read_reason"] = job.full
+        self.health.details["read_frames"] = job.slices
+        self._learn_read_cost(job)
         try:
-            dice = self._reader(view.full)
+            found: RestRead = job.result()
         except Exception as exc:  # a reader bug must not take the source down
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             self.state = READ
             return []
-        if dice or job.dice:
-            if dice and job.stale:
+        self.health.details["crop_reads"] += found.crop_reads
+        if found.side_small:
+            self._side_small = found.side_small
+        if found.unchanged:
+            self.state = READ
+            return []
+        if found.full:
+            self.health.details["full_reads"] += 1
+            self.health.details["full_read_reason"] = found.full
+            if found.dice and found.stale:
                 self._empty.forget()  # out of date: learnt again at the next empty tray
-            if not dice:  # the crops saw something; no reader makes a die of it
-                self.fail("something in the tray that reads as no die: throw again or use the buttons")
-                self.state, self._snapshot = READ, view.small.astype(np.float32)
-                return []
-            return self._conclude(view, dice)
-        self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
-        return self._conclude(view, [])
+        if found.seen_empty:
+            self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
+        if found.unmatched:
+            self.fail("something in the tray that reads as no die: throw again or use the buttons")
+            self.state, self._snapshot = READ, view.small.astype(np.float32)
+            return []
+        return self._conclude(view, found.dice)
+
+    def _learn_read_cost(self, job: SlicedWork) -> None:
+        """Follow the CPU a crop read takes per die (for :meth:`_read_while_moving`)."""
+        try:
+            found = job.result()
+        except Exception:
+            return
+        if found.full or found.unchanged or not found.dice:
+            return  # the whole-tray reader's cost is no crop read's
+        per_die = 1000 * job.cpu_s / len(found.dice)
+        self._die_read_ms += 0.3 * (per_die - self._die_read_ms)
 
     def _conclude(self, view: TrayView, dice: list) -> list[InputEvent]:
         """The tray at rest holds ``dice``: report them if they are a new, good throw."""
@@ -357,7 +350,13 @@ class CameraDice(DiceSource):
         """The view was lost for a while: a read in progress starts again when the dice are still."""
         self._prev = None
         if self.state in (ROLLING, AT_REST):
-            self.state, self._still, self._job = ROLLING, 0, None
+            self.state, self._still = ROLLING, 0
+            self._drop_read()
+
+    def _drop_read(self) -> None:
+        if self._job is not None:
+            self._job.cancel()
+            self._job = None
 
     def _note_bad_frame(self, counter: str, why: str) -> None:
         self.health.details[counter] = self.health.details.get(counter, 0) + 1
@@ -420,6 +419,7 @@ class CameraDice(DiceSource):
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
         self._thread = None
+        self._drop_read()
         try:
             self.camera.close()
         finally:

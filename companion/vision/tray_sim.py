@@ -98,10 +98,15 @@ def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, in
     for t in range(throws):
         vals = list(values[t]) if values else [int(v) for v in rng.integers(1, 7, n_dice)]
         final: list[tuple[float, float, float]] = list(places[t]) if places else []
+        apart, tries = 40.0, 0  # mm between dice centres (a die is 16 mm; a 45-degree die 23 mm across)
         while len(final) < n_dice:
             c = (rng.uniform(-half_w * 0.7, half_w * 0.7), rng.uniform(-half_h * 0.7, half_h * 0.7), rng.uniform(0, 1.5))
-            if all(math.hypot(c[0] - p[0], c[1] - p[1]) > 40 for p in final):
+            if all(math.hypot(c[0] - p[0], c[1] - p[1]) > apart for p in final):
                 final.append(c)
+            tries += 1
+            if tries % 200 == 0:  # the first dice left no room (5-6 dice): start again, closer after a while
+                final = list(places[t]) if places else []
+                apart = max(28.0, apart - 2.0)
         rseed = int(rng.integers(0, 2**31))
         start = lying or [(p[0] - rng.uniform(60, 120), p[1] + rng.uniform(-40, 40), p[2] + 2) for p in final]
         rolling = int(rng.integers(3, 8))

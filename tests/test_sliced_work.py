@@ -1,0 +1,97 @@
+"""Work spread over slices of CPU time (companion/inputs/sliced_work.py)."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+
+from companion.inputs.sliced_work import SlicedWork
+
+
+def busy(n: int) -> int:
+    """Python work with many calls (the worker pauses at a call once its slice is spent)."""
+    def step(i: int) -> int:
+        return (i * i) % 7
+
+    return sum(step(i) for i in range(n))
+
+
+def test_unlimited_slice_runs_to_the_end():
+    work = SlicedWork(busy, 1000)
+    assert work.run_for(math.inf)
+    assert work.result() == busy(1000) and work.slices == 1
+
+
+def test_small_slices_spread_the_work_and_give_the_same_result():
+    work = SlicedWork(busy, 400_000)
+    first = work.run_for(0.001)
+    assert not first  # far more than a millisecond of Python calls: paused
+    while not work.run_for(0.001):
+        pass
+    assert work.result() == busy(400_000)
+    assert work.slices > 3
+    assert work.cpu_s > 0
+
+
+def test_result_before_the_end_is_an_error():
+    work = SlicedWork(busy, 400_000)
+    work.run_for(0.0005)
+    with pytest.raises(RuntimeError):
+        work.result()
+    work.cancel()
+
+
+def test_cancelled_work_unwinds_and_its_thread_ends():
+    finished = []
+
+    def watched():
+        try:
+            busy(10_000_000)
+        finally:
+            finished.append(True)  # the worker's own cleanup runs
+
+    work = SlicedWork(watched)
+    assert not work.run_for(0.001)
+    work.cancel()
+    assert work.done and finished == [True]
+    work._thread.join(timeout=5)
+    assert not work._thread.is_alive()
+    with pytest.raises(RuntimeError, match="cancelled"):  # a cancelled work has no result
+        work.result()
+
+
+def test_cancel_before_it_ran_starts_no_thread():
+    work = SlicedWork(busy, 10)
+    work.cancel()
+    assert work.done and work._thread is None
+
+
+def test_an_error_in_the_work_reaches_the_lender():
+    def broken():
+        busy(100)
+        raise ValueError("boom")
+
+    work = SlicedWork(broken)
+    assert work.run_for(math.inf)
+    with pytest.raises(ValueError, match="boom"):
+        work.result()
+
+
+def test_a_tracer_already_on_the_thread_keeps_working():
+    seen = []
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_name == "busy":
+            seen.append(event)
+        return None
+
+    previous = threading.gettrace()
+    threading.settrace(tracer)  # as coverage does for new threads
+    try:
+        work = SlicedWork(busy, 100)
+        assert work.run_for(math.inf)
+    finally:
+        threading.settrace(previous)
+    assert "call" in seen
