@@ -124,10 +124,10 @@ def test_bad_frames_and_a_crashing_reader_never_raise():
     def broken(_):
         raise RuntimeError("boom")
 
-    source = CameraDice(SimulatedCamera([]), reader=broken)
+    # one die where two are expected: the crops are not trusted, the whole-tray reader is asked
+    source = CameraDice(SimulatedCamera([]), reader=broken, expected_dice=2)
     frames = throw_frames(7, values=[1])
-    first_rest = next(i for i, f in enumerate(frames) if f.phase == "rest")
-    assert feed(source, frames[first_rest:]) == []  # dice in the tray at the start: the whole-tray reader
+    assert feed(source, frames) == []
     assert "boom" in source.health.last_error
     with pytest.raises(ValueError):
         CameraDice(SimulatedCamera([]), tray=(0.5, 0.5, 0, 1))
@@ -259,15 +259,29 @@ def test_once_the_tray_was_seen_empty_the_dice_are_read_from_crops(sessions):
     assert d["crop_reads"] >= 3
 
 
-def test_started_with_dice_already_in_the_tray_falls_back_and_says_so():
-    frames = tray_stream(7, throws=2, values=[[4], [2]], style="white", surface="felt_green")
+def test_started_with_dice_already_in_the_tray_guesses_the_empty_tray_and_says_so():
+    frames = tray_stream(7, throws=2, values=[[4], [2]], style="white", surface="felt_green", pick_up="always")
     first_rest = next(i for i, f in enumerate(frames) if f.settled)
     source = CameraDice(SimulatedCamera([]))
-    got = [e.value for f in frames[first_rest:] for e in source.process_frame(f.image)]
+    got, states = [], []
+    for f in frames[first_rest:]:
+        got += [e.value for e in source.process_frame(f.image)]
+        states.append(source.health.details["empty_tray"])
     assert got == [4, 2]
+    assert "guessed around the dice" in states  # until the dice were picked up
     d = source.health.details
-    assert d["full_reads"] >= 1 and "not been seen" in d["full_read_reason"]
-    assert d["empty_tray"] == "learnt"  # learnt when the dice were picked up
+    assert d["empty_tray"] == "learnt" and d["full_reads"] == 0  # learnt when the dice were picked up
+
+
+def test_started_with_dice_in_the_tray_and_thrown_again_without_picking_up():
+    frames = tray_stream(8, throws=3, n_dice=2, values=[[1, 5], [6, 3], [2, 2]], pick_up="never",
+                         style="red", surface="wood_light", passing=False, nudge=False)
+    first_rest = next(i for i, f in enumerate(frames) if f.settled)
+    source = unlimited(expected_dice=2)
+    per = session(source, frames[first_rest:])
+    assert [sorted(v for _, v in e) for e in per] == [[1, 5], [3, 6], [2, 2]]
+    assert max(a for e in per for a, _ in e) <= 3
+    assert source.health.details["full_reads"] == 0  # all from crops, against the guessed tray
 
 
 def test_two_dice_are_reported_within_three_frames():

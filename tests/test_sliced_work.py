@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion.inputs.sliced_work import SlicedWork
+from companion.inputs.sliced_work import SlicedWork, expect_long_steps
 
 
 def busy(n: int) -> int:
@@ -95,3 +95,18 @@ def test_a_tracer_already_on_the_thread_keeps_working():
     finally:
         threading.settrace(previous)
     assert "call" in seen
+
+
+def test_work_that_expects_long_steps_pauses_earlier():
+    def told():
+        expect_long_steps(0.002)
+        return busy(300_000)
+
+    short, plain = SlicedWork(told), SlicedWork(busy, 300_000)
+    while not short.run_for(0.004):
+        pass
+    while not plain.run_for(0.004):
+        pass
+    assert short.result() == plain.result()
+    assert short.slices > plain.slices  # about half of each slice was kept in reserve
+    expect_long_steps(0.5)  # outside a worker: nothing happens

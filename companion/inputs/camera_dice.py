@@ -200,6 +200,12 @@ class CameraDice(DiceSource):
             if self.state in (EMPTY, READ):
                 self._before_rolling, self._moving_frames = self.state, 0
             self._moving_frames += 1
+            if self.state == AT_REST and self._still >= self.rest_frames:
+                # at rest long enough to be reported, but the read was not done (a die only the
+                # whole-tray reader reads: tens of ms, spread over frames): no throw, and say so
+                self.health.details["reads_unfinished"] = self.health.details.get("reads_unfinished", 0) + 1
+                self.fail("the dice moved before their read was done (a hard die: the whole-tray reader "
+                          "takes several frames): throw again or use the buttons")
             self.state, self._still = ROLLING, 0
             self._drop_read()
             if self._read_while_moving():
@@ -223,7 +229,7 @@ class CameraDice(DiceSource):
     def _start_read(self, view: TrayView) -> None:
         """The read of this view starts, as work lent CPU frame by frame."""
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
-                            self._side_small, self.expected_dice)
+                            self._empty.unknown, self._side_small, self.expected_dice)
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
 
     def _read_while_moving(self) -> bool:
@@ -276,7 +282,12 @@ class CameraDice(DiceSource):
             self.health.details["full_read_reason"] = found.full
             if found.dice and found.stale:
                 self._empty.forget()  # out of date: learnt again at the next empty tray
-        if found.seen_empty:
+        if found.guessed is not None and not self._empty.known:
+            self._empty.guess(*found.guessed)  # the dice were there at the start: guessed around them
+        for blob in found.uncovered:
+            self._empty.uncover(view.small, blob.x, blob.y, blob.mask)
+        tray_empty = not found.dice and not found.unmatched
+        if found.seen_empty or (tray_empty and self._empty.unknown is not None):
             self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
         if found.unmatched:
             self.fail("something in the tray that reads as no die: throw again or use the buttons")
@@ -299,7 +310,8 @@ class CameraDice(DiceSource):
         """The tray at rest holds ``dice``: report them if they are a new, good throw."""
         self.reads += 1
         self.health.details["last_read"] = [d.value for d in dice]
-        self.health.details["empty_tray"] = "learnt" if self._empty.known else "unknown"
+        self.health.details["empty_tray"] = ("unknown" if not self._empty.known else
+                                             "guessed around the dice" if self._empty.unknown is not None else "learnt")
         if not dice:
             self.state, self._last_dice, self._snapshot = EMPTY, None, None
             return []

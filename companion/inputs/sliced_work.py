@@ -28,6 +28,19 @@ import time
 from collections.abc import Callable
 
 
+_current = threading.local()  # the SlicedWork a worker thread runs
+
+
+def expect_long_steps(seconds: float) -> None:
+    """Said by the work itself: from here on, a stretch without a Python call may last about
+    ``seconds`` (numpy and OpenCV on whole frames rather than die crops), so each slice ends that
+    much early and the lender's budget holds. No effect outside a worker."""
+    work = getattr(_current, "work", None)
+    if work is not None:
+        work._reserve = seconds
+        work._check_at = 0.0
+
+
 class Cancelled(BaseException):
     """Raised inside the worker to unwind cancelled work (a BaseException: the work's own
     ``except Exception`` must not swallow it)."""
@@ -45,6 +58,7 @@ class SlicedWork:
         self._cpu_end = 0.0  # the worker's CPU clock at which this slice is spent
         self._check_at = 0.0  # perf_counter before which the slice cannot be spent (CPU <= wall time)
         self._cancel = False
+        self._reserve = 0.0  # a slice ends when this much of it is left (expect_long_steps)
         self._chained: Callable | None = None  # a tracer already on the thread (coverage), kept working
         self._result = None
         self._error: BaseException | None = None
@@ -93,6 +107,7 @@ class SlicedWork:
     # ------------------------------------------------------------ in the worker thread
 
     def _main(self) -> None:
+        _current.work = self
         self._chained = sys.gettrace()
         cpu0 = time.thread_time()
         self._start_slice()
@@ -111,11 +126,11 @@ class SlicedWork:
 
     def _start_slice(self) -> None:
         self._cpu_end = time.thread_time() + self._slice
-        self._check_at = time.perf_counter() + self._slice
+        self._check_at = time.perf_counter() + self._slice - self._reserve
 
     def _hook(self, frame, event, arg):
         if time.perf_counter() >= self._check_at:
-            left = self._cpu_end - time.thread_time()
+            left = self._cpu_end - time.thread_time() - self._reserve
             if left > 0:
                 self._check_at = time.perf_counter() + left
             else:

@@ -9,10 +9,14 @@ runs as one piece of work that the streaming source spreads over frames in slice
 2. The blobs where the tray differs from its empty picture (:func:`tray_reader.changes`) are cut
    from the full-resolution view and read with the still reader's crop reader, one by one; a
    blob whose die came out at another size than assumed is read again at the size measured.
-3. The whole tray goes to the still-photo reader (``reader``) only when the crops cannot be
-   trusted: the empty tray was never seen (unless nothing at all stands out in it:
-   :func:`looks_empty`), the picture no longer fits (the camera moved), a blob read as no die or
-   as an unreadable one, or a count other than ``expected_dice``.
+3. Before the empty tray has been seen (the companion started with dice in it), its picture is
+   guessed: what stands out from the colours along the tray's border (the still reader's
+   foreground test, about 4 ms at 320x240) is filled in from around it. Nothing standing out at
+   all: that is the empty tray. Later, a blob where a die lay at the start that reads as no die is
+   the tray seen at last (``uncovered``), and the caller puts it into the picture.
+4. The whole tray goes to the still-photo reader (``reader``) only when the crops cannot be
+   trusted: the picture no longer fits (the camera moved), a blob read as no die or as an
+   unreadable one, fewer dice than ``expected_dice``, or, on a guessed picture, no die at all.
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.inputs.sliced_work import expect_long_steps
+
 from .dice import Die, ReaderSettings, foreground_mask, read_crop
-from .tray_reader import Blob, TrayView, changes, cut_crop, estimate_side, misjudged_side, read_die_crop
+from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
+                          read_die_crop)
 
 
+WHOLE_TRAY_STEP_S = 0.0025  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (measured 1-3 ms)
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
 BACKGROUND_SIGMAS = ReaderSettings().background_sigmas  # the still reader's own foreground level
 
@@ -50,6 +58,8 @@ class RestRead:
     unmatched: bool = False  # something in the tray that is no die (the whole-tray reader made none
     # of what the crops saw, or a blob far bigger than the dice)
     seen_empty: bool = False  # the whole tray was looked at and holds nothing: its empty picture
+    guessed: tuple | None = None  # (picture, unknown): the empty tray guessed from this view (dice on it)
+    uncovered: list = field(default_factory=list)  # blobs where the guessed picture was wrong: tray now
     crop_reads: int = 0
     side_small: float | None = None  # a die's side as read, in small-image pixels
 
@@ -60,6 +70,7 @@ class TrayMemory:
 
     empty_picture: np.ndarray | None  # the empty tray (small, float32), None if never seen
     snapshot: np.ndarray | None  # the tray at the last read, if the motion started from a read
+    unknown: np.ndarray | None  # where the empty picture is a guess (bool), None if all seen
     side_small: float | None  # a die's side as last read, in small-image pixels
     expected_dice: int  # 0: any number
 
@@ -67,14 +78,6 @@ class TrayMemory:
 def min_blob_side(small: np.ndarray, side_small: float | None) -> float:
     """The smallest blob worth reading, in small pixels: half a die, or 3 % of the tray."""
     return 0.5 * side_small if side_small else 0.03 * min(small.shape[:2])
-
-
-def looks_empty(small: np.ndarray) -> bool:
-    """Before the empty tray is known: does the tray hold nothing at all? Nothing in it stands out
-    from the colours along its border (the still reader's foreground test, here at the small
-    view's size: about 4 ms at 320x240). Any speck at all -- a die, a pip of a die as dark as the
-    tray, a crumb -- says no, and the whole-tray reader decides."""
-    return cv2.countNonZero(foreground_mask(small, BACKGROUND_SIGMAS)) == 0
 
 
 def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.ndarray], list[Die]]) -> RestRead:
@@ -86,12 +89,15 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
         if not since.stale and not since.blobs:
             out.unchanged = True  # a hand passed over the dice, touching nothing
             return out
-    if memory.empty_picture is None:
-        if looks_empty(view.small):
+    picture, unknown = memory.empty_picture, memory.unknown
+    if picture is None:
+        things = foreground_mask(view.small, BACKGROUND_SIGMAS)
+        if cv2.countNonZero(things) == 0:  # nothing at all stands out: the empty tray
             out.seen_empty = True
             return out
-        return _full_read(view, out, "the empty tray has not been seen yet", reader)
-    found = changes(view.small, memory.empty_picture, min_side)
+        picture, unknown = guess_empty(view.small, things)
+        out.guessed = (picture, unknown)
+    found = changes(view.small, picture, min_side)
     if found.stale:
         out.stale = True
         return _full_read(view, out, f"{found.changed_fraction:.0%} of the tray differs from its empty picture",
@@ -101,11 +107,22 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             out.unmatched = True  # a hand, a cup: cut at the dice's scale its crop would be huge
             out.dice = []
             return out
-        out.dice += _read_blob(view, blob, out)
-    if not out.dice:
+        got = _read_blob(view, blob, out)
+        if unknown is not None and isinstance(got[0], Nothing) and _mostly_in(blob, unknown):
+            out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
+            continue
+        out.dice += got
+    if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
-    why = _unsure(out.dice, memory.expected_dice)
+    why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"
+    if why and out.guessed:
+        why = f"the empty tray has not been seen yet; {why}"
     return _full_read(view, out, why, reader) if why else out
+
+
+def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
+    inside = unknown[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask]
+    return inside.size > 0 and float(inside.mean()) > 0.5
 
 
 def _read_blob(view: TrayView, blob: Blob, out: RestRead) -> list:
@@ -141,6 +158,7 @@ def _unsure(dice: list, expected_dice: int) -> str:
 def _full_read(view: TrayView, out: RestRead, why: str, reader: Callable) -> RestRead:
     """The whole tray read by the still-photo reader, replacing what the crops read."""
     out.full = why
+    expect_long_steps(WHOLE_TRAY_STEP_S)
     seen_by_crops = bool(out.dice)
     out.dice = list(reader(view.full))
     if not out.dice:
@@ -164,4 +182,4 @@ def warm_up() -> None:
     mask = np.zeros((size, size), np.uint8)
     cv2.rectangle(mask, (12, 12), (116, 116), 255, -1)
     read_crop(img, mask)
-    looks_empty(cv2.resize(img, (size // 2, size // 2)))
+    guess_empty(img, foreground_mask(img, BACKGROUND_SIGMAS))
