@@ -132,15 +132,23 @@ def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple
         if found is None:
             grid.drop(blob[0])
             continue
-        refined, eq = found
-        gain, (x, y, ang) = refined[eq]
-        good, visible = grid.coverage(shapes[eq], x, y, ang)
-        if gain < min_px or good < MIN_PURITY * visible:
+        refined, _best = found
+        # the best shape showing too much paper (say, one spanning two sheets) leaves the blob
+        # to the next best that does not, before the blob is given up
+        eq = next((t for t in sorted(refined, key=lambda t: -refined[t][0]) if _plausible(grid, shapes[t], *refined[t], min_px)), None)
+        if eq is None:
             grid.drop(blob[0])
             continue
+        x, y, ang = refined[eq][1]
         grid.explain(shapes[eq], x, y, ang)
         placed.append((eq, x, y, ang, refined))
     return placed
+
+
+def _plausible(grid: FitGrid, shape, gain: float, pose: tuple, min_px: float) -> bool:
+    """Does a fitted pose explain enough new colour, with little paper showing inside it?"""
+    good, visible = grid.coverage(shape, *pose)
+    return gain >= min_px and good >= MIN_PURITY * visible
 
 
 def _prune(grid: FitGrid, shapes, placed: list[tuple], min_px: float) -> list[tuple]:

@@ -72,12 +72,12 @@ def refine(grid: FitGrid, shape, x, y, ang):
     c0 = place([mid], x, y, ang)[0]
     # the coarse angle is only good to its step; a small sheet's (a few coarse pixels) not at all
     radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
-    span = _period(shape) / 2 if radius < SMALL_SHEET_MM else 1.5 * ANGLE_STEP
+    span = _period(shape) / 2 if radius < SMALL_SHEET_MM else ANGLE_STEP
     angles = ang + np.arange(-span, span + 1e-9, 1.5)
     gains = [gain(c0[0], c0[1], a) for a in angles]
     cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
     best = max(gains)
-    for step_xy, step_a in ((2.0, 3.0), (1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
+    for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
         improved = True
         while improved:
             improved = False
