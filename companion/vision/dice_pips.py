@@ -301,7 +301,12 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     neither hides a pip it touches nor counts as one.
     """
     first = _read_face_once(face, dist, dl)
-    if first.value is not None or dl is None or dl.ndim != 3 or first.reason.startswith(_DOUBTS):
+    if first.value is not None or dl is None or dl.ndim != 3:
+        return first
+    unglared = _read_past_glare(face, dist, dl, first.face_mask)
+    if unglared is not None and unglared.value is not None:
+        return unglared
+    if first.reason.startswith(_DOUBTS):
         return first  # (a face with a doubtful mark is not given a second, kinder look)
     filled = first.face_mask
     pips = _consistent(find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl))
@@ -316,10 +321,59 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     pipish = (closeness < (0.5 if coloured else 0.3) * n) & (filled > 0)
     face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
     second = _read_face_once(face2, np.clip(n - closeness, 0, None).astype(np.float32), dl)
+    if second.value == 1 and _marks_beside(find_pips(filled, face, dist, float(first.side), dl), second.center,
+                                           second.side):
+        return first  # (a glare spot read as a one, the real pips left out of the second look)
     return second if second.value is not None else first
 
 
-_DOUBTS = ("a faint mark",)
+_DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
+
+GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
+PIP_CORE = 0.7  # a pip's core: at least this part of the step (glare on renders peaks at 0.3-0.75)
+
+
+def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled: np.ndarray | None
+                     ) -> FaceReading | None:
+    """Read a face with light pips once more, taking faint light marks for glare.
+
+    Glare only adds light: it can neither dim a light pip (white or yellow pips on a dark or
+    coloured die) nor darken the face. So when the face's strongest marks are lighter than the
+    face, a mark lifted less than :data:`GLARE_FLOOR` of their step is glare on the face (not a
+    pip, and no doubt about one), and a pip run together with a glare spot is its core, the pixels
+    lifted at least :data:`PIP_CORE` of the step. Faces with dark pips get no such look: there glare
+    can dim a pip, and a faint dark mark stays a doubt. None if the face's marks are not lighter.
+    """
+    if filled is None:
+        return None
+    holes = (filled > 0) & (face == 0)
+    if np.count_nonzero(holes) < 10:
+        return None
+    strength = dist[holes]
+    strong = dl[holes][strength >= 0.8 * float(np.percentile(strength, 95))]
+    ref = np.median(strong, axis=0).astype(np.float32)
+    n = float(np.linalg.norm(ref))
+    if n < 30 or ref[0] < 0.5 * n:  # not clearly lighter: dark or coloured pips
+        return None
+    unit = ref / n
+    along = dl @ unit  # how far each pixel is lifted towards the pips' colour
+    across = np.sqrt(np.maximum((dl * dl).sum(axis=2) - along * along, 0))
+    pipish = (along >= PIP_CORE * n) & (across < 0.5 * n) & (filled > 0)
+    face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
+    lifted = np.clip(along - GLARE_FLOOR * n, 0, None) * (1.0 / (1.0 - GLARE_FLOOR))
+    dist2 = np.where(across < 0.5 * n, lifted, 0).astype(np.float32)
+    second = _read_face_once(face2, dist2, dl)
+    if second.value == 1 and _marks_beside(find_pips(filled, face, dist, math.sqrt(float(np.count_nonzero(filled))), dl),
+                                           second.center, second.side):
+        return None  # (a faint mark beside a lone pip may be a blurred or cut pip, not glare)
+    return second
+
+
+def _marks_beside(raw: list[Pip], centre: tuple[float, float], side: float) -> bool:
+    """Is there a pip-like mark (of the first look) away from the pip at ``centre``?"""
+    strongest = max((p.contrast for p in raw), default=0.0)
+    return any(p.contrast >= 0.4 * strongest and p.area >= 0.002 * side * side
+               and math.hypot(p.x - centre[0], p.y - centre[1]) > 0.2 * side for p in raw)
 
 
 def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading:
