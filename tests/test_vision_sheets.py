@@ -178,3 +178,49 @@ def test_a_sheet_at_a_turn_between_the_sampled_ones_is_found(box, lay):
         sc = score_sheets(box, [truth], found)
         assert (sc.right, sc.wrong, sc.missed, sc.extra) == (1, 0, 0, 0), (truth, [f.pose for f in found])
         assert _corner_error(box, truth, found[0].pose) < 1.0, (truth, found[0].pose)
+
+
+def test_a_sheet_pale_beside_glare_is_still_named(box, lay):
+    """Round a wide patch of glare the colour washes out and reads as paper: a sheet whose colour
+    is lost within a few millimetres of the glare must still be named (and be the right one)."""
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()
+    truth = SheetPose(E, "surface_camera", 420, north, 10)
+    flat = lay.paper | lay.land
+    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E] & flat
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    r = np.hypot(lay.x0 + (xx + 0.5) / lay.ppm - 415, lay.y0 + (yy + 0.5) / lay.ppm - (north + 40))
+    seen = flat & (r > 15)  # glare, 30 mm across, over the middle of the sheet
+    washed = mask & seen & (r > 22)  # ... and the colour within 7 mm of it read as paper
+    found = fit_expedition(box, E, washed, seen, lay.x0, lay.y0, lay.ppm, unidentified=True)
+    sc = score_sheets(box, [truth], found)
+    assert (sc.right, sc.wrong, sc.missed) == (1, 0, 0), [(f.pose, f.confidence) for f in found]
+
+
+def test_pointed_sheets_are_sought_with_their_point_on_the_shore(box, lay):
+    """The coarse search tries pointed shapes only with the point near the shore and the body over
+    the loch: a sheet so placed, at either shore and near an end of the loch, is found."""
+    shore = np.asarray(box.loch.shore_outline, float)
+    north, south = shore[:, 1].min(), shore[:, 1].max()
+    west, east = shore[:, 0].min(), shore[:, 0].max()
+    for truth in (SheetPose(E, "eye_witness", west + 40, north + 3, -35),
+                  SheetPose(E, "underwater_camera", east - 45, south - 2, 200),
+                  SheetPose(E, "sonar", (west + east) / 2, south + 4, 160)):
+        found = _fit(box, lay, [truth])
+        sc = score_sheets(box, [truth], found)
+        assert (sc.right, sc.wrong, sc.missed, sc.extra) == (1, 0, 0, 0), (truth, [f.pose for f in found])
+
+
+def test_fitting_in_threads_gives_the_same_sheets(box, lay):
+    """Expeditions may be fitted in threads at once: shared caches must not mix their answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    shore = np.asarray(box.loch.shore_outline, float)
+    north, south = shore[:, 1].min(), shore[:, 1].max()
+    scenes = [[SheetPose(E, "sonar", 200, north, 15), SheetPose(E, "cage", 300, 290, 0)],
+              [SheetPose(E, "eye_witness", 500, south, 170), SheetPose(E, "biological_unit", 420, 280, 20)],
+              [SheetPose(E, "surface_camera", 600, north, -20)]]
+    alone = [[f.pose for f in _fit(box, lay, s)] for s in scenes]
+    with ThreadPoolExecutor(3) as pool:
+        together = list(pool.map(lambda s: [f.pose for f in _fit(box, lay, s)], scenes))
+    assert together == alone

@@ -146,9 +146,9 @@ def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple
 
 
 def _plausible(grid: FitGrid, shape, gain: float, pose: tuple, min_px: float) -> bool:
-    """Does a fitted pose explain enough new colour, with little paper showing inside it?"""
-    good, visible = grid.coverage(shape, *pose)
-    return gain >= min_px and good >= MIN_PURITY * visible
+    """Does a fitted pose explain enough new colour, with little plain paper showing inside it?"""
+    good, paper = grid.plain_paper(shape, *pose)
+    return gain >= min_px and good >= MIN_PURITY * (good + paper)
 
 
 def _prune(grid: FitGrid, shapes, placed: list[tuple], min_px: float) -> list[tuple]:

@@ -243,6 +243,13 @@ class FitGrid:
         _u, b, c, _p = self.sums(shape, x, y, ang)
         return c, c + b
 
+    def plain_paper(self, shape, x, y, ang) -> tuple[float, float]:
+        """(coloured, plainly uncoloured) pixels under the outline: paper where colour may have been
+        lost (a blurred edge, beside glare) is neither."""
+        _u, b, c, p = self.sums(shape, x, y, ang)
+        # P is B at full cost where the paper is plain, at cost 1 elsewhere: solve for the plain part
+        return c, max(p - b, 0.0) / (UNCOLOURED_COST - 1.0)
+
     def edge_support(self, shape, x, y, ang) -> float:
         """Share of the seen part of a band just outside the outline that shows plain paper: the
         sheet's edge, seen.
