@@ -10,7 +10,9 @@ import pytest
 from companion.inputs.base import InputEvent
 from companion.inputs.camera_dice import AT_REST, EMPTY, READ, ROLLING, CameraDice
 from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
+from companion.vision.dice import foreground_mask
 from companion.vision.dice_sim import throw_frames
+from companion.vision.tray_reader import DIFF_LEVEL, TrayView, changes, guess_empty
 from companion.vision.tray_sim import tray_stream
 
 
@@ -395,3 +397,21 @@ def test_a_read_under_way_is_dropped_when_the_dice_move_again():
     source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
     events = [e.value for f in cut for e in source.process_frame(f.image)]
     assert events == [5]
+
+
+def test_reads_start_on_moving_frames_only_when_many_dice_need_it():
+    assert not CameraDice(SimulatedCamera([]), expected_dice=1)._read_while_moving()
+    assert CameraDice(SimulatedCamera([]), expected_dice=6)._read_while_moving()
+    assert not unlimited(expected_dice=6)._read_while_moving()  # every read ends in its first frame anyway
+
+
+def test_the_empty_tray_guessed_around_dice_is_close_to_the_real_one():
+    frames = tray_stream(81, throws=1, n_dice=3, passing=False, nudge=False)
+    empty = TrayView.of(frames[0].image).small
+    rest = TrayView.of(next(f for f in frames if f.settled).image).small
+    things = foreground_mask(rest, 4.0)
+    picture, unknown = guess_empty(rest, things)
+    assert unknown.any() and unknown.mean() < 0.2  # the dice's places, not the tray
+    error = np.abs(picture - empty.astype(np.float32)).max(axis=2)
+    assert np.percentile(error[unknown], 95) < DIFF_LEVEL  # no blob where the dice were, once gone
+    assert not changes(empty, picture, 6.0).blobs

@@ -110,3 +110,22 @@ def test_work_that_expects_long_steps_pauses_earlier():
     assert short.result() == plain.result()
     assert short.slices > plain.slices  # about half of each slice was kept in reserve
     expect_long_steps(0.5)  # outside a worker: nothing happens
+
+
+def test_cancelled_work_full_of_closed_generators_stops():
+    """A generator left unfinished (``any`` stops early) is entered once more to be closed; a
+    Cancelled raised there would be swallowed and the work would run on to its end."""
+    finished = []
+
+    def work():
+        for k in range(200_000):
+            any(busy(2) >= 0 for _ in range(5))  # true at once: the generator is closed unfinished
+        finished.append(True)
+
+    for _ in range(20):  # pauses fall at different calls
+        w = SlicedWork(work)
+        assert not w.run_for(0.0003)
+        w.cancel()
+        w._thread.join(timeout=10)
+        assert not w._thread.is_alive()
+    assert not finished

@@ -26,10 +26,11 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
   (the same values, each die near where it was) or a hand passing over them reports nothing.
 
 Where the dice are comes from the difference against the empty tray's picture
-(:mod:`companion.vision.tray_reader`), so a read costs a few milliseconds. Until the tray has been
-seen empty (started with dice in it), or when the picture no longer fits (the camera was moved),
-or when a crop does not read cleanly, the whole tray goes to the still-photo reader instead: slower
-(spread over more frames), counted in the health record as ``full_reads`` with the reason.
+(:mod:`companion.vision.tray_reader`), and each die is read from a small crop
+(:mod:`companion.vision.tray_rest_read`). Started with dice in the tray, the empty tray is guessed
+around what stands out in it until it is seen empty. When the picture no longer fits (the camera
+was moved) or a crop does not read cleanly, the whole tray goes to the still-photo reader instead:
+slower (spread over more frames), counted in the health record as ``full_reads`` with the reason.
 
 A die the reader cannot read, or more dice than ``expected_dice``, reports no throw: the health
 record says why, and the players use the on-screen buttons or throw again. Frames that are not
@@ -57,7 +58,9 @@ EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
 NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather than a throw (10 fps)
 FRAME_BUDGET_MS = 8.0  # 10 ms target, less a slice's overshoot (one OpenCV call) and the frame's own end
 DIE_READ_MS = 5.0  # CPU per die of a read from crops until measured (a 640x480 tray: 4-6 ms)
-READ_WHILE_MOVING_ABOVE = 2.0  # read on moving frames too when a read needs more budgets than this
+READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs more budgets than this (3 dice and up)
+MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops,
+# whose single numpy steps (one is not paused in) run longer
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 
 
@@ -73,6 +76,15 @@ def _warm_up_once() -> None:
         if not _warm:
             warm_up()
             _warm = True
+
+
+def _difference(gray: np.ndarray, prev: np.ndarray) -> tuple[float, bool]:
+    """The fraction of a (small, blurred) grey tray that differs from ``prev``, a change of
+    overall brightness taken out; and whether the two are identical."""
+    gain = (cv2.mean(gray)[0] + 1.0) / (cv2.mean(prev)[0] + 1.0)
+    diff = cv2.absdiff(gray, cv2.convertScaleAbs(prev, alpha=gain) if abs(gain - 1) > 0.004 else prev)
+    changed = cv2.countNonZero(cv2.threshold(diff, 14, 255, cv2.THRESH_BINARY)[1])
+    return changed / diff.size, cv2.countNonZero(diff) == 0
 
 
 class CameraDice(DiceSource):
@@ -127,6 +139,8 @@ class CameraDice(DiceSource):
         self._moving_frames = 0  # frames of motion since the tray was last settled
         self._same_frames = 0
         self._job: SlicedWork | None = None  # the read under way (over the still frames)
+        self._job_gray: np.ndarray | None = None  # the frame it reads, as the motion test sees it
+        self._parked: tuple | None = None  # (job, gray, rested): a read that motion interrupted
         self._empty = EmptyTray()
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
@@ -161,11 +175,9 @@ class CameraDice(DiceSource):
         prev, self._prev = self._prev, gray
         if prev is None or prev.shape != gray.shape:
             return 1.0
-        gain = (cv2.mean(gray)[0] + 1.0) / (cv2.mean(prev)[0] + 1.0)
-        diff = cv2.absdiff(gray, cv2.convertScaleAbs(prev, alpha=gain) if abs(gain - 1) > 0.004 else prev)
-        changed = cv2.countNonZero(cv2.threshold(diff, 14, 255, cv2.THRESH_BINARY)[1])
-        self._same_frames = self._same_frames + 1 if cv2.countNonZero(diff) == 0 else 0
-        return changed / diff.size
+        changed, identical = _difference(gray, prev)
+        self._same_frames = self._same_frames + 1 if identical else 0
+        return changed
 
     def process_frame(self, frame: np.ndarray) -> list[InputEvent]:
         """Feed one frame; returns (and emits) the throw events it completes. Never raises on a
@@ -200,22 +212,24 @@ class CameraDice(DiceSource):
             if self.state in (EMPTY, READ):
                 self._before_rolling, self._moving_frames = self.state, 0
             self._moving_frames += 1
-            if self.state == AT_REST and self._still >= self.rest_frames:
-                # at rest long enough to be reported, but the read was not done (a die only the
-                # whole-tray reader reads: tens of ms, spread over frames): no throw, and say so
-                self.health.details["reads_unfinished"] = self.health.details.get("reads_unfinished", 0) + 1
-                self.fail("the dice moved before their read was done (a hard die: the whole-tray reader "
-                          "takes several frames): throw again or use the buttons")
+            if self.state == AT_REST and self._job is not None:
+                # a read under way: kept (paused) in case the motion was a hand passing over the
+                # dice; it goes on if the tray is as it was when the motion ends
+                self._drop_parked()
+                self._parked = (self._job, self._job_gray, self._still >= self.rest_frames)
+                self._job = None
             self.state, self._still = ROLLING, 0
             self._drop_read()
             if self._read_while_moving():
                 # the dice may have come to rest in this very frame (the next one will say): its
                 # read starts now, in what the frame has left, and is dropped if they move on
                 self._start_read(view)
-                self._lend(cpu0)
+                self._lend(cpu0, MOVING_RESERVE_MS)
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
             self.state = AT_REST
+            if self._parked is not None:
+                self._resume_parked()
             if self._job is None:
                 self._start_read(view)
             events = self._work(cpu0, view)
@@ -231,6 +245,7 @@ class CameraDice(DiceSource):
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
                             self._empty.unknown, self._side_small, self.expected_dice)
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
+        self._job_gray = self._prev  # this frame, as the motion test sees it
 
     def _read_while_moving(self) -> bool:
         """Whether to start reading on frames with motion too. The frame the dice come to rest in
@@ -249,12 +264,13 @@ class CameraDice(DiceSource):
         """A read is under way (started, not yet done or dropped)."""
         return self._job is not None
 
-    def _lend(self, cpu0: float) -> bool:
-        """Let the read run in what is left of this frame's CPU budget; True once it is done."""
+    def _lend(self, cpu0: float, reserve_ms: float = 0.0) -> bool:
+        """Let the read run in what is left of this frame's CPU budget (less ``reserve_ms``); True
+        once it is done."""
         if self.frame_budget_ms is None:
             return self._job.run_for(math.inf)
-        # at least a little, so a read always moves on however dear the frame was already
-        return self._job.run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
+        left = (self.frame_budget_ms - reserve_ms) / 1000 - (time.thread_time() - cpu0)
+        return self._job.run_for(max(left, MIN_SLICE_S))  # at least a little: a read always moves on
 
     def _work(self, cpu0: float, view: TrayView) -> list[InputEvent]:
         """This frame's share of the read, and the throw once the read is done and the dice have
@@ -364,11 +380,34 @@ class CameraDice(DiceSource):
         if self.state in (ROLLING, AT_REST):
             self.state, self._still = ROLLING, 0
             self._drop_read()
+        self._drop_parked()
 
     def _drop_read(self) -> None:
         if self._job is not None:
             self._job.cancel()
             self._job = None
+
+    def _resume_parked(self) -> None:
+        """Still again after motion that interrupted a read: if the tray looks as it did when the
+        read began (a hand passed over the dice), the read goes on; else it is dropped."""
+        job, gray, rested = self._parked
+        self._parked = None
+        if _difference(self._prev, gray)[0] <= self.motion_threshold:
+            self._drop_read()  # a read begun on a moving frame: the parked one is further on
+            self._job, self._job_gray = job, gray
+            return
+        job.cancel()
+        if rested:
+            # at rest long enough to be reported, but the read was not done (a die only the
+            # whole-tray reader reads: tens of ms, spread over frames): no throw, and say so
+            self.health.details["reads_unfinished"] = self.health.details.get("reads_unfinished", 0) + 1
+            self.fail("the dice moved before their read was done (a hard die: the whole-tray reader "
+                      "takes several frames): throw again or use the buttons")
+
+    def _drop_parked(self) -> None:
+        if self._parked is not None:
+            self._parked[0].cancel()
+            self._parked = None
 
     def _note_bad_frame(self, counter: str, why: str) -> None:
         self.health.details[counter] = self.health.details.get(counter, 0) + 1
@@ -432,6 +471,7 @@ class CameraDice(DiceSource):
             self._thread.join(timeout=5)
         self._thread = None
         self._drop_read()
+        self._drop_parked()
         try:
             self.camera.close()
         finally:

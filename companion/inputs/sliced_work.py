@@ -22,12 +22,15 @@ Python call (one OpenCV call: well under a millisecond on a die crop).
 
 from __future__ import annotations
 
+import inspect
 import sys
 import threading
 import time
 from collections.abc import Callable
 
 
+CANCEL_WAIT_S = 0.005
+_GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _current = threading.local()  # the SlicedWork a worker thread runs
 
 
@@ -102,7 +105,9 @@ class SlicedWork:
             return
         self._paused.clear()
         self._resume.set()
-        self._paused.wait()
+        # the worker unwinds in microseconds; should a finaliser still swallow the Cancelled, it is
+        # left to end on its own rather than run inside the caller's frame
+        self._paused.wait(CANCEL_WAIT_S)
 
     # ------------------------------------------------------------ in the worker thread
 
@@ -129,7 +134,9 @@ class SlicedWork:
         self._check_at = time.perf_counter() + self._slice - self._reserve
 
     def _hook(self, frame, event, arg):
-        if time.perf_counter() >= self._check_at:
+        # never pause in a generator's frame: one is also entered to be closed, where the
+        # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
+        if not (frame.f_code.co_flags & _GENERATORS) and time.perf_counter() >= self._check_at:
             left = self._cpu_end - time.thread_time() - self._reserve
             if left > 0:
                 self._check_at = time.perf_counter() + left

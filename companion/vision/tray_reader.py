@@ -10,6 +10,8 @@ only a small crop around each die is read with :func:`companion.vision.dice.read
   :meth:`EmptyTray.changes` -- the blobs where a view differs from it. Lighting is allowed to
   change in between (a lamp, a camera's auto-exposure, flicker): the view is compared with the
   empty picture times a smooth per-channel gain measured between them.
+* :func:`guess_empty` -- the empty tray guessed from a view with dice on it (their places filled
+  in from around them), for a camera that starts with dice already in the tray.
 * :func:`cut_crop` / :func:`read_die_crop` -- one blob cut from the full-resolution tray, scaled so
   a die is ``FACE_PX`` across, and read.
 """

@@ -58,6 +58,7 @@ class _Tally:
         self.read_frames: Counter = Counter()  # frames a read took
         self.full_reasons: set[str] = set()
         self.full_reads = 0
+        self.unfinished = 0  # reads the dice moved away from before they were done
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
 
@@ -83,6 +84,7 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
             k = max(s for s in settled if s <= i)
             reported[k] += [(i - k, e.value) for e in events]
     tally.full_reads += source.health.details["full_reads"]
+    tally.unfinished += source.health.details.get("reads_unfinished", 0)
     if source.health.details["full_reads"]:
         tally.full_reasons.add(source.health.details.get("full_read_reason", ""))
     for s in settled:
@@ -146,7 +148,9 @@ def _run() -> list[str]:
              f"max {max(tally.other):.2f} ms; p50 / GaussianBlur {_pct(tally.other, 50) / blur:.1f}x",
              "frames a read took (its CPU spread over them): "
              + ", ".join(f"{k}: {v}" for k, v in sorted(tally.read_frames.items())),
-             f"whole-tray reader used {tally.full_reads} times; why: " + ("; ".join(sorted(tally.full_reasons)) or "-")]
+             f"whole-tray reader used {tally.full_reads} times (to the end); why: "
+             + ("; ".join(sorted(tally.full_reasons)) or "-"),
+             f"reads not done when the dice moved again, after resting long enough to be reported: {tally.unfinished}"]
     for group in sorted(tally.throws, key=lambda g: (not g[0].isdigit(), g)):
         lags = tally.lags[group]
         spread = ", ".join(f"{k}: {v}" for k, v in sorted(Counter(lags).items()))
