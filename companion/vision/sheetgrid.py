@@ -101,11 +101,23 @@ class FitGrid:
         near = cv2.dilate((C > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
         self.x0, self.y0, self.ppm = x0, y0, ppm
+        self.version = 0  # counts changes to U (what is derived from it follows)
 
     def shrink(self, a: np.ndarray, k: int | None = None) -> np.ndarray:
         """Block means over coarse pixels (``k`` fine pixels a side; the search grid's by default)."""
         k = k or self.coarse
         return cv2.resize(a, (a.shape[1] // k, a.shape[0] // k), interpolation=cv2.INTER_AREA)
+
+    def matchable(self, k: int, paper_cost: float) -> np.ndarray:
+        """Unexplained colour less ``paper_cost`` per pixel of paper, as block means over pixels of
+        ``k`` fine pixels a side, over the whole grid (what the template search matches against;
+        kept until the unexplained colour changes)."""
+        key = ("matchable", k, paper_cost)
+        hit = self._cache.get(key)
+        if hit is None or hit[0] != self.version:
+            hit = (self.version, self.shrink(self.U - paper_cost * self.B, k))
+            self._cache[key] = hit
+        return hit[1]
 
     def largest_blob(self):
         """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px) of the biggest patch of colour.
@@ -126,6 +138,7 @@ class FitGrid:
     def reset(self, placed, shapes) -> None:
         """Unexplained colour: all of it but what the given sheets explain."""
         self.U = self.C.copy()
+        self.version += 1
         for eq, x, y, ang, *_ in placed:
             self.explain(shapes[eq], x, y, ang)
 
@@ -137,6 +150,7 @@ class FitGrid:
     def drop(self, bbox) -> None:
         x, y, w, h = bbox
         self.U[y:y + h, x:x + w] = 0
+        self.version += 1
 
     def _poly(self, shape, x, y, ang):
         return (place(shape, x, y, ang) - [self.x0, self.y0]) * self.ppm - 0.5
@@ -276,3 +290,4 @@ class FitGrid:
         k = int(round(EXPLAIN_GROW_MM * self.ppm)) * 2 + 1
         m = cv2.dilate(m, np.ones((k, k), np.uint8)) > 0
         self.U[lo[1]:hi[1], lo[0]:hi[0]][m] = 0
+        self.version += 1

@@ -150,9 +150,7 @@ class _Window:
         cx1, cy1 = -(-(bx + bw) // k) + reach, -(-(by + bh) // k) + reach
         # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
         # shape would ever score; the fine grid judges with the full one
-        fine = _crop_padded(grid.U, cx0 * k, cy0 * k, cx1 * k, cy1 * k) \
-            - COARSE_UNCOLOURED_COST * _crop_padded(grid.B, cx0 * k, cy0 * k, cx1 * k, cy1 * k)
-        self.W = grid.shrink(fine, k)
+        self.W = _crop_padded(grid.matchable(k, COARSE_UNCOLOURED_COST), cx0, cy0, cx1, cy1)
         # the stretches of shore a pointed sheet's point may lie on, in this window
         self.stretches = _shore_stretches(grid.shore_band(SHORE_REACH_MM, k), grid.loch_mask(k), cx0, cy0, cx1, cy1)
 
