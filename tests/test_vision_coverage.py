@@ -211,7 +211,7 @@ def test_lighting_is_the_paper_under_any_sheets():
 
 def test_layout_is_cached_on_disk_and_drawn_again_when_the_file_is_corrupt(box, tmp_path, monkeypatch):
     from companion.vision import boardart
-    from companion.vision import coverage as cov
+    from companion.vision import coverage_layout as cov
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(cov, "_LAYOUTS", {})

@@ -65,3 +65,31 @@ def _cell_percentiles(D: np.ndarray, paper: np.ndarray, cs: int, ny: int, nx: in
     V = a + (b - a) * frac
     V[n < MIN_PAPER * k * k] = np.nan
     return V
+
+
+def added_light(Lmin: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
+                reach_mm: float = 16.0) -> np.ndarray:
+    """The white light added on top of the lighting (glare, a veil of reflection), as a share of
+    the paper's white, per ``cell_mm`` cell (a small float32 image; resize it to the pixels).
+
+    Light added to a pixel lifts its every channel by the same amount, so the paper shows it in
+    its *darkest* channel (``Lmin``: the log-transmission's minimum over the channels, after the
+    lighting is divided out).  Per cell the mean of the uncovered paper's (``paper``), less the
+    board's usual level; spread ``reach_mm`` over the cells without paper (under sheets), where
+    it matters most: a dark overlap passing a tenth of the light is lifted by ten times the share.
+    """
+    h, w = paper.shape
+    cs = max(4, int(cell_mm * ppm))
+    size = (max(1, w // cs), max(1, h // cs))
+    p = paper.view(np.uint8) if paper.dtype == bool else paper
+    pf = p.astype(np.float32)
+    lsum = cv2.resize(cv2.multiply(Lmin, pf), size, interpolation=cv2.INTER_AREA)
+    share = cv2.resize(pf, size, interpolation=cv2.INTER_AREA)
+    ok = share > MIN_PAPER
+    if ok.sum() < 10:
+        return np.zeros(size[::-1], np.float32)
+    mean = np.where(ok, lsum / np.maximum(share, 1e-6), -1.0).astype(np.float32)
+    usual = float(np.median(mean[ok]))
+    extra = np.where(ok, np.expm1(np.maximum(mean - usual, 0.0)), 0.0).astype(np.float32)
+    r = max(1, int(round(reach_mm / cell_mm)))
+    return cv2.dilate(extra, np.ones((2 * r + 1, 2 * r + 1), np.uint8))

@@ -1,0 +1,269 @@
+"""Each expedition's colour on the board plane, cleaned of what no sheet would show.
+
+From the colour match's codes (transmission.py): specks, colour by a hand or glare, "ghosts" (a
+colour seen only inside others' overlaps), slivers (fringes of another sheet's edge), one sheet
+passing for two others' overlap (look-alikes), blotches and colour explained only in light unlike
+its surroundings.  What is dropped is reported, so the hexes it touches are left undecided rather
+than called uncovered.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .maskparts import _drop_mostly_in, _drop_small, _grown, _joined_parts, _part_boxes, _roi_apply, _bbox
+from .transmission import unpack
+
+EXPEDITIONS = ("independent", "japanese", "british", "american")
+MIN_BLOB_MM2 = 2.0
+GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
+GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
+SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
+# narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
+LOOKALIKE_HUE = 0.6  # log-hue distance under which one sheet passes for two others overlapping
+LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colours, this wide
+LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
+LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
+BLOTCH_FILL = 0.7  # colour filling less of the plain paper it spans is not one sheet's
+UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
+UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
+# How far (octagonal distance) a colour seen on paper is followed into a printed line: far enough to
+# cross the paper's margin and pass the middle of the line (0.9 mm; 1.05 mm at a corner), no
+# further, since colour bled along a line (blur, JPEG) would carry the sheet past its edge.
+LINE_GROW_MM = 1.5
+
+
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None):
+    """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
+
+    Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
+    or glare, or a likely mix of the others), grown a little, or None.  ``fit[e]`` is the colour for
+    fitting sheet shapes: ``masks[e]`` plus the parts dropped as "ghosts" (seen solely inside other
+    expeditions' colours) or for lying by glare.  Coverage drops those because a hex claimed
+    wrongly costs a wrong ruling; but a sheet lying mostly under another expedition's sheet shows
+    its colour exactly so, and without those pixels its shape can't be fitted at all (nor the end
+    of a sheet beside glare).  A ghost that is really the others' mix lies within their sheets, so
+    the fitter sees a patch no larger than their overlap.  Colour by a hand stays out of it
+    (``hand_near``: skin passes for a sheet's colour).  ``hidden``: where a sheet may be hidden
+    for the sliver test of the coverage masks (default ``unknown``).  ``shade``: (packed bins,
+    colour table), to drop colour no sheet would show (_drop_unlike_sheets).
+    """
+    masks, dropped, fit = {}, {}, {}
+    bridge = int(round(3.5 * ppm))
+    for i, e in enumerate(EXPEDITIONS):
+        has = ((code & (1 << i)) > 0) & seen_flat
+        raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)
+        kept = raw
+        if suspect_near is not None:
+            kept = _roi_apply(_drop_mostly_in, kept, (suspect_near,), 2, 0.25)
+        # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
+        others = ((code & (15 & ~(1 << i))) > 0) & seen_flat
+        alone = (code & 15) == (1 << i)
+        core = int(round(SLIVER_CORE_MM * ppm))
+        kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown if hidden is None else hidden,
+                                               core, bridge)
+        gone = raw & ~unghosted
+        masks[e] = kept
+        # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
+        # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
+        # not); colour by a hand still dropped (skin passes for a sheet), slivers too (edge fringes)
+        fit_in = raw if hand_near is None else _roi_apply(_drop_mostly_in, raw, (hand_near,), 2, 0.25)
+        fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,), max(bridge, core) + 2)
+        dropped[e] = None
+        if gone.any():
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            dropped[e] = _grown(gone, np.ones((kd, kd), np.uint8))
+    for i, a, b in _lookalikes(cols):
+        e = EXPEDITIONS[i]
+        seen_a, seen_b = ((code & (1 << a)) > 0) & seen_flat, ((code & (1 << b)) > 0) & seen_flat
+        mix = _roi_apply(_mix_lookalikes, masks[e], (seen_a, seen_b, seen_flat),
+                         bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge, int(LOOKALIKE_RING_MM * ppm))
+        if mix.any():
+            for m in (masks, fit):
+                m[e] = m[e] & ~mix
+                m[EXPEDITIONS[a]] = m[EXPEDITIONS[a]] | mix
+                m[EXPEDITIONS[b]] = m[EXPEDITIONS[b]] | mix
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            grown = _grown(mix, np.ones((kd, kd), np.uint8))
+            dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+        # the other way round: a and b seen together but never each without the other round it is
+        # more likely e's one sheet (two overlapping sheets show each alone somewhere beside their
+        # overlap, unless one lies wholly within the other); which it is can't be told, so all
+        # three are left undecided there
+        ea, eb = EXPEDITIONS[a], EXPEDITIONS[b]
+        ring = int(LOOKALIKE_RING_MM * ppm)
+        lone = _roi_apply(_lone_pairs, masks[ea] & masks[eb], (masks[ea] & ~masks[eb], masks[eb] & ~masks[ea],
+                                                                seen_flat), bridge + ring + 2, bridge, ring)
+        if lone.any():
+            masks[ea] = masks[ea] & ~lone
+            masks[eb] = masks[eb] & ~lone
+            kd = int(LINE_GROW_MM * ppm) * 2 + 1
+            grown = _grown(lone, np.ones((kd, kd), np.uint8))
+            for x in (e, ea, eb):
+                dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if shade is not None:  # after the look-alikes: a wrong explanation may be their overlap
+        ring = int(round(UNLIT_RING_MM * ppm))
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        for e in EXPEDITIONS:
+            kept = _roi_apply(_drop_unlike_sheets, masks[e], (shade[0], seen_flat), ring + 2, shade[1], bridge, ring)
+            gone = masks[e] & ~kept
+            if gone.any():
+                masks[e] = kept
+                grown = _grown(gone, np.ones((kd, kd), np.uint8))
+                dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+    return masks, dropped, fit
+
+
+def _lone_pairs(both, only_a, only_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
+    """Parts of ``both`` (two expeditions' colour together) with hardly any of one of them alone
+    (``only_a``, ``only_b``) in a ring round them, among the ring's seen pixels."""
+    out = np.zeros(both.shape, bool)
+    n, labels = _joined_parts(both, bridge_px)
+    if n <= 1:
+        return out
+    k = np.ones((2 * ring_px + 1,) * 2, np.uint8)
+    near = cv2.dilate(np.where(both, labels, 0).astype(np.float32), k).astype(np.int32)
+    ring = (near > 0) & ~both & seen_flat
+    ring_n = np.bincount(near[ring], minlength=n)
+    one = np.minimum(np.bincount(near[ring & only_a], minlength=n), np.bincount(near[ring & only_b], minlength=n))
+    lone = (ring_n >= ring_px * ring_px) & (one < LONE_SHARE * ring_n)
+    lone[0] = False
+    if not lone.any():
+        return out
+    return both & np.take(lone, labels)
+
+
+def _drop_unlike_sheets(mask, packed, seen_flat, tab, bridge_px: int, ring_px: int) -> np.ndarray:
+    """Remove the parts of ``mask`` (joined across printed lines) that no sheet would show.
+
+    - Blotches: a sheet is one piece of film, its colour fills the area it spans; colour filling
+      less than BLOTCH_FILL of it (of the seen plain paper there) is a colour cast or noise
+      (typically the rim of glare, whose light is whiter than the lamp's).
+    - Unlit: the colour match explains a pixel as sheets times a grey term, the light (shade).
+      Sheets never darken the light, and shade changes smoothly, so a part needing UNLIT_JUMP less
+      light (log) than the seen pixels in a ring round it is a wrong explanation: typically a dark
+      overlap of other sheets, its dim channels lifted by glare, passing for one sheet in shade.
+    """
+    parts = _joined_parts(mask, bridge_px)
+    n, labels = parts
+    if n <= 1:
+        return mask
+    spans = np.bincount(labels[seen_flat], minlength=n)
+    blotchy = np.bincount(labels[mask], minlength=n) < BLOTCH_FILL * spans
+    grey = tab.grey[unpack(packed.ravel())].reshape(mask.shape)
+    inside_n = np.bincount(labels[mask], minlength=n)
+    inside = np.bincount(labels[mask], weights=grey[mask], minlength=n) / np.maximum(inside_n, 1)
+    k = np.ones((2 * ring_px + 1,) * 2, np.uint8)
+    near = cv2.dilate(np.where(mask, labels, 0).astype(np.float32), k).astype(np.int32)
+    ring = (near > 0) & ~mask & seen_flat
+    ring_n = np.bincount(near[ring], minlength=n)
+    around = np.bincount(near[ring], weights=grey[ring], minlength=n) / np.maximum(ring_n, 1)
+    drop = blotchy | (ring_n >= ring_px * ring_px) & (inside < around - UNLIT_JUMP)
+    drop[0] = False
+    if not drop.any():
+        return mask
+    return mask & ~np.take(drop, labels)
+
+
+def _lookalikes(cols) -> list[tuple[int, int, int]]:
+    """(e, a, b): expedition e's sheet has nearly the hue of a's and b's sheets overlapping
+    (with the house colours: independent green ~ japanese yellow over american blue)."""
+    t = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
+    out = []
+    for i in range(len(EXPEDITIONS)):
+        rest = [k for k in range(len(EXPEDITIONS)) if k != i]
+        for ai, a in enumerate(rest):
+            for b in rest[ai + 1:]:
+                d = t[a] + t[b] - t[i]
+                if np.linalg.norm(d - d.mean()) < LOOKALIKE_HUE:
+                    out.append((i, a, b))
+    return out
+
+
+def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
+    """Parts of ``mask`` that are more likely the overlap of a and b: seen without a or b, yet
+    ringed by a's and b's colour (two sheets' overlap is bordered by each sheet alone; a sheet of
+    its own by paper, or by its own overlaps with others)."""
+    k = bridge_px | 1
+    joined = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    n, labels = cv2.connectedComponents(joined, connectivity=8)
+    out = np.zeros(mask.shape, bool)
+    if n <= 1:
+        return out
+    # each part is judged in its own box grown by the ring (not on the whole mask's box)
+    h, w = labels.shape
+    boxes = _part_boxes(labels, n)
+    kernel = np.ones((2 * ring_px + 1,) * 2, np.uint8)
+    for c in range(1, n):
+        y0, y1, x0, x1 = boxes[c]
+        sl = np.s_[max(0, y0 - ring_px - 1):min(h, y1 + ring_px + 1), max(0, x0 - ring_px - 1):min(w, x1 + ring_px + 1)]
+        part = labels[sl] == c
+        inside = part & mask[sl]
+        ma, mb = mask_a[sl], mask_b[sl]
+        if np.count_nonzero(inside & (ma | mb)) >= 0.5 * np.count_nonzero(inside):
+            continue  # seen with a or b on top: a real sheet over their overlap
+        ring = (cv2.dilate(part.view(np.uint8), kernel) > 0) & ~part & seen_flat[sl]
+        total = np.count_nonzero(ring)
+        if total < ring_px * ring_px:
+            continue
+        ra, rb = np.count_nonzero(ring & ma), np.count_nonzero(ring & mb)
+        if np.count_nonzero(ring & (ma | mb)) >= LOOKALIKE_RINGED * total and min(ra, rb) >= 0.15 * total:
+            out[sl] |= inside
+    return out
+
+
+def _ghosts_then_slivers(mask, others, alone, neutral, core_px: int, bridge_px: int):
+    """(_drop_slivers(_drop_ghosts(mask)), _drop_ghosts(mask)), in the box round the mask, the
+    parts (joined across printed lines) labelled once when no ghost is dropped."""
+    b = _bbox(mask.view(np.uint8), max(bridge_px, core_px) + 2)
+    if b is None:
+        return np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
+    sl = np.s_[b[0]:b[1], b[2]:b[3]]
+    m = mask[sl]
+    parts = _joined_parts(m, bridge_px)
+    m2 = _drop_ghosts(m, others[sl], alone[sl], bridge_px, parts)
+    m3 = _drop_slivers(m2, neutral[sl], core_px, bridge_px, parts if m2 is m else None)
+    unghosted, out = np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
+    unghosted[sl] = m2
+    out[sl] = m3
+    return out, unghosted
+
+
+def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge_px: int,
+                 parts=None) -> np.ndarray:
+    """Remove parts of ``mask`` that lie wholly within others' colours and never show alone.
+
+    Parts are joined across the printed lines (which split a sheet's colour into cells).
+    Returns ``mask`` itself when nothing is removed.
+    """
+    n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
+    if n <= 1:
+        return mask
+    total = np.maximum(np.bincount(labels[mask], minlength=n), 1)
+    inside = np.bincount(labels[others & mask], minlength=n)
+    solo = np.bincount(labels[alone & mask], minlength=n)
+    drop = (inside >= GHOST_INSIDE * total) & (solo < GHOST_ALONE * total)
+    drop[0] = False
+    if not drop.any():
+        return mask
+    return mask & ~np.take(drop, labels)
+
+
+def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int,
+                  parts=None) -> np.ndarray:
+    """Remove parts of ``mask`` (joined across printed lines) nowhere ``core_px`` wide.
+
+    ``neutral`` (unseen pixels) counts as inside, so a sheet mostly hidden by glare keeps its
+    visible strip.  ``parts``: the mask's joined parts when already labelled.
+    """
+    n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
+    if n <= 1:
+        return mask
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px | 1, core_px | 1))
+    core = cv2.erode((mask | neutral).astype(np.uint8), disc) > 0
+    has_core = np.bincount(labels[core & mask], minlength=n) > 0
+    has_core[0] = False
+    if has_core[1:].all():
+        return mask
+    return mask & np.take(has_core, labels)
