@@ -330,7 +330,9 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
 _DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
 
 GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
-PIP_CORE = 0.7  # a pip's core: at least this part of the step (glare on renders peaks at 0.3-0.75)
+# a pip's core: at least this part of the step; glare on a dark die can come near a white pip's
+# lightness, so a stricter core is tried when the first does not read
+PIP_CORES = (0.7, 0.85)
 
 
 def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled: np.ndarray | None
@@ -341,8 +343,8 @@ def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled:
     coloured die) nor darken the face. So when the face's strongest marks are lighter than the
     face, a mark lifted less than :data:`GLARE_FLOOR` of their step is glare on the face (not a
     pip, and no doubt about one), and a pip run together with a glare spot is its core, the pixels
-    lifted at least :data:`PIP_CORE` of the step. Faces with dark pips get no such look: there glare
-    can dim a pip, and a faint dark mark stays a doubt. None if the face's marks are not lighter.
+    lifted at least a :data:`PIP_CORES` part of the step. Faces with dark pips get no such look:
+    there glare can dim a pip, and a faint dark mark stays a doubt. None if the face's marks are not lighter.
     """
     if filled is None:
         return None
@@ -358,13 +360,16 @@ def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled:
     unit = ref / n
     along = dl @ unit  # how far each pixel is lifted towards the pips' colour
     across = np.sqrt(np.maximum((dl * dl).sum(axis=2) - along * along, 0))
-    pipish = (along >= PIP_CORE * n) & (across < 0.5 * n) & (filled > 0)
-    face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
     lifted = np.clip(along - GLARE_FLOOR * n, 0, None) * (1.0 / (1.0 - GLARE_FLOOR))
     dist2 = np.where(across < 0.5 * n, lifted, 0).astype(np.float32)
-    second = _read_face_once(face2, dist2, dl)
-    if second.value == 1 and _marks_beside(find_pips(filled, face, dist, math.sqrt(float(np.count_nonzero(filled))), dl),
-                                           second.center, second.side):
+    for core in PIP_CORES:
+        pipish = (along >= core * n) & (across < 0.5 * n) & (filled > 0)
+        face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
+        second = _read_face_once(face2, dist2, dl)
+        if second.value is not None:
+            break
+    side = math.sqrt(float(np.count_nonzero(filled)))
+    if second.value == 1 and _marks_beside(find_pips(filled, face, dist, side, dl), second.center, second.side):
         return None  # (a faint mark beside a lone pip may be a blurred or cut pip, not glare)
     return second
 
