@@ -11,7 +11,7 @@ from companion.inputs.base import InputEvent
 from companion.inputs.camera_dice import AT_REST, EMPTY, READ, ROLLING, CameraDice
 from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
 from companion.vision.dice import foreground_mask
-from companion.vision.dice_sim import throw_frames
+from companion.vision.dice_sim import draw_hand, throw_frames
 from companion.vision.tray_reader import DIFF_LEVEL, TrayView, changes, guess_empty
 from companion.vision.tray_sim import tray_stream
 
@@ -415,3 +415,24 @@ def test_the_empty_tray_guessed_around_dice_is_close_to_the_real_one():
     error = np.abs(picture - empty.astype(np.float32)).max(axis=2)
     assert np.percentile(error[unknown], 95) < DIFF_LEVEL  # no blob where the dice were, once gone
     assert not changes(empty, picture, 6.0).blobs
+
+
+def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
+    """A hand passes over the dice while their read is under way (a 1 ms budget: a read takes 5
+    frames or more): the read is paused, not begun again, and the throw reported once."""
+    frames = tray_stream(73, throws=1, values=[[6]], passing=False, nudge=False, pick_up="always")
+    settled = next(i for i, f in enumerate(frames) if f.settled)
+    rest = frames[settled].image
+    h, w = rest.shape[:2]
+    hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * k), 48.0, np.random.default_rng(k)) for k in range(2)]
+    before = [f.image for f in frames[:settled + 4]]  # 3 still frames: the read is under way
+    after = [rest] * 30 + [f.image for f in frames[settled + 4:]]
+    reported = []
+    for sequence in (before + after, before + hand + after):
+        source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
+        got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
+        assert [v for _, v in got] == [6]
+        assert source.health.details.get("reads_unfinished", 0) == 0
+        reported.append(got[0][0])
+    # two hand frames, then two still ones to be sure of rest; begun again, it would need 3 more
+    assert reported[1] - reported[0] <= 3, reported
