@@ -54,7 +54,7 @@ def test_one_event_per_throw_only_after_rest(throws):
 
 def test_nudge_and_hand_report_nothing_more(throws):
     frames = throws[2]
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     events = feed(source, frames)
     phases = [frames[i].phase for i, _ in events]
     assert phases == ["rest"]
@@ -62,7 +62,7 @@ def test_nudge_and_hand_report_nothing_more(throws):
 
 
 def test_picked_up_and_thrown_again_reports_again(throws):
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     first = feed(source, throws[3])
     second = feed(source, throws[4])
     assert len(first) == 1 and len(second) == 1
@@ -72,14 +72,14 @@ def test_picked_up_and_thrown_again_reports_again(throws):
 def test_thrown_again_without_picking_up(throws):
     a = throw_frames(11, values=[2], pick_up=False, surface="felt_green", style="white")
     b = throw_frames(11, values=[6], pick_up=False, surface="felt_green", style="white", empty=0)
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     assert [e.value for _, e in feed(source, a)] == [2]
     assert source.state == READ
     assert [e.value for _, e in feed(source, b)] == [6]
 
 
 def test_states_in_order(throws):
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     seen = []
     for f in throws[1]:
         source.process_frame(f.image)
@@ -95,20 +95,20 @@ def test_states_in_order(throws):
 
 def test_two_dice_when_one_is_expected_reports_no_throw():
     frames = throw_frames(5, values=[3, 4], style="white", surface="wood_light")
-    source = CameraDice(SimulatedCamera([]), expected_dice=1)
+    source = unlimited(expected_dice=1)
     assert feed(source, frames) == []
     assert "2 dice" in source.health.last_error
-    any_count = CameraDice(SimulatedCamera([]), expected_dice=0)
+    any_count = unlimited(expected_dice=0)
     assert sorted(e.value for _, e in feed(any_count, frames)) == [3, 4]
 
 
 def test_tray_region_ignores_motion_outside_it():
     frames = throw_frames(6, values=[5], style="red", surface="felt_green", pick_up=False)
     h, w = frames[0].image.shape[:2]
-    source = CameraDice(SimulatedCamera([]), tray=(0.0, 0.0, 1.0, 1.0))
+    source = unlimited(tray=(0.0, 0.0, 1.0, 1.0))
     assert [e.value for _, e in feed(source, frames)] == [5]
     # a hand waving in a corner outside a tray that is the other corner: no motion seen
-    corner = CameraDice(SimulatedCamera([]), tray=(0.0, 0.0, 0.3, 0.3))
+    corner = unlimited(tray=(0.0, 0.0, 0.3, 0.3))
     still = frames[0].image
     for k in range(6):
         img = still.copy()
@@ -118,7 +118,7 @@ def test_tray_region_ignores_motion_outside_it():
 
 
 def test_bad_frames_and_a_crashing_reader_never_raise():
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     assert source.process_frame(None) == []
     assert source.process_frame(np.zeros((4, 4), np.uint8)) == []
     assert source.health.details["bad_frames"] == 2
@@ -127,7 +127,7 @@ def test_bad_frames_and_a_crashing_reader_never_raise():
         raise RuntimeError("boom")
 
     # one die where two are expected: the crops are not trusted, the whole-tray reader is asked
-    source = CameraDice(SimulatedCamera([]), reader=broken, expected_dice=2)
+    source = unlimited(reader=broken, expected_dice=2)
     frames = throw_frames(7, values=[1])
     assert feed(source, frames) == []
     assert "boom" in source.health.last_error
@@ -253,7 +253,7 @@ def test_one_die_is_reported_two_frames_after_it_rests(sessions):
 
 def test_once_the_tray_was_seen_empty_the_dice_are_read_from_crops(sessions):
     frames = sessions[301]
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     session(source, frames)
     d = source.health.details
     assert d["empty_tray"] == "learnt"
@@ -264,7 +264,7 @@ def test_once_the_tray_was_seen_empty_the_dice_are_read_from_crops(sessions):
 def test_started_with_dice_already_in_the_tray_guesses_the_empty_tray_and_says_so():
     frames = tray_stream(7, throws=2, values=[[4], [2]], style="white", surface="felt_green", pick_up="always")
     first_rest = next(i for i, f in enumerate(frames) if f.settled)
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     got, states = [], []
     for f in frames[first_rest:]:
         got += [e.value for e in source.process_frame(f.image)]
@@ -301,13 +301,13 @@ def test_thrown_again_to_the_same_value_a_die_away_is_a_new_throw():
     # for several frames, so it is a throw, not a nudge (a nudge is a brief touch)
     frames = tray_stream(61, throws=2, values=[[6], [6]], places=[[(0.0, 0.0, 0.3)], [(10.0, 4.0, 0.9)]],
                          pick_up="never", passing=False, nudge=False, style="white", surface="felt_green")
-    per = session(CameraDice(SimulatedCamera([])), frames)
+    per = session(unlimited(), frames)
     assert [[v for _, v in e] for e in per] == [[6], [6]]
 
 
 def test_strong_flicker_and_a_lamp_switched_on_report_nothing_extra():
     frames = tray_stream(31, throws=3, flicker=0.08, noise=4.0, lamp=True, surface="grey_paper", style="red")
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     per = session(source, frames)
     assert [len(e) for e in per] == [1, 1, 1]
     assert [e[0][1] for e in per] == [f.values[0] for f in frames if f.settled]
@@ -315,7 +315,7 @@ def test_strong_flicker_and_a_lamp_switched_on_report_nothing_extra():
 
 def test_a_hand_passing_over_resting_dice_costs_no_read():
     frames = tray_stream(41, throws=1, passing=True, nudge=False, style="white", surface="wood_light")
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     reads_after = {}
     for i, f in enumerate(frames):
         source.process_frame(f.image)
@@ -339,7 +339,7 @@ def test_blank_and_garbage_frames_at_rest_are_counted_never_thrown():
     sequence = [f.image for f in frames[:rest[3]]] + [black] * 3 + [noise] + [frames[rest[3]].image] * 3
     sequence += [frames[rest[3]].image[::2, ::2], frames[rest[3]].image.astype(np.float32)]
     sequence += [frames[rest[3]].image] * 4 + [f.image for f in frames[rest[-1] + 1:]]
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     got = [e.value for img in sequence for e in source.process_frame(img)]
     assert got == [frames[rest[0]].values[0]]
     d = source.health.details
@@ -352,7 +352,7 @@ def test_a_new_frame_size_that_stays_is_a_new_camera_mode():
     big = tray_stream(53, throws=1, values=[[3]], style="white", surface="felt_green")
     small = tray_stream(53, throws=1, values=[[5]], style="white", surface="felt_green", size=(320, 240),
                         die_px=24)
-    source = CameraDice(SimulatedCamera([]))
+    source = unlimited()
     assert [e.value for f in big + small for e in source.process_frame(f.image)] == [3, 5]
     assert source.health.details["bad_frames"] == 2  # the first two frames of the new size
 
@@ -434,5 +434,6 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
         assert [v for _, v in got] == [6]
         assert source.health.details.get("reads_unfinished", 0) == 0
         reported.append(got[0][0])
-    # two hand frames, then two still ones to be sure of rest; begun again, it would need 3 more
-    assert reported[1] - reported[0] <= 3, reported
+    # two hand frames and the first after them (it differs from the hand), a frame either way for
+    # where the slices fall; begun again, the read would need its 3 frames again on top
+    assert reported[1] - reported[0] <= 5, reported
