@@ -346,8 +346,8 @@ def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled:
     lifted at least a :data:`PIP_CORES` part of the step. Faces with dark pips get no such look:
     there glare can dim a pip, and a faint dark mark stays a doubt. None if the face's marks are not lighter.
     """
-    if filled is None:
-        return None
+    if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
+        return None  # (a fragment of a face: its one pip may be any pip of the die)
     holes = (filled > 0) & (face == 0)
     if np.count_nonzero(holes) < 10:
         return None
