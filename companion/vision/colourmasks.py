@@ -25,7 +25,7 @@ LOOKALIKE_HUE = 0.6  # log-hue distance under which one sheet passes for two oth
 LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colours, this wide
 LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
 LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
-BLOTCH_FILL = 0.7  # colour filling less of the plain paper it spans is not one sheet's
+BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
 # How far (octagonal distance) a colour seen on paper is followed into a printed line: far enough to

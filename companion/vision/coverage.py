@@ -126,10 +126,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
     added = added_light(Lmin, lay.paper & valid & ((code & 15) == 0), ppm)  # uncovered paper, per cell
-    if added.max() > VEIL_MIN:  # (compared in logs: Lmin < log(added / VEIL_SHARE))
-        limit = np.where(added > VEIL_MIN, np.log(np.maximum(added, 1e-6) / VEIL_SHARE), -50.0).astype(np.float32)
-        limit = cv2.resize(limit, lay.shape[::-1], interpolation=cv2.INTER_LINEAR)
-        glare |= flat_area & (Lmin < limit)
+    if added.max() > VEIL_MIN:
+        added = cv2.resize(added, lay.shape[::-1], interpolation=cv2.INTER_LINEAR)
+        glare |= flat_area & (added > VEIL_MIN) & (added > VEIL_SHARE * cv2.exp(Lmin))
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
     occluded = _occluded(warped, lay, valid)
