@@ -102,13 +102,23 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
         out.stale = True
         return _full_read(view, out, f"{found.changed_fraction:.0%} of the tray differs from its empty picture",
                           reader)
+    standing_out = None  # what stands out from the tray's own colours (only where the picture is a guess)
     for blob in found.blobs:
         if blob.area > MAX_BLOB_DICE * estimate_side(blob, out.side_small) ** 2:
             out.unmatched = True  # a hand, a cup: cut at the dice's scale its crop would be huge
             out.dice = []
             return out
+        guessed_here = unknown is not None and _mostly_in(blob, unknown)
+        if guessed_here and out.guessed is None:
+            # where a die lay when the picture was guessed: if nothing there stands out from the
+            # tray's colours now (4 ms once, against 3-14 ms for a crop read), it is the tray
+            if standing_out is None:
+                standing_out = foreground_mask(view.small, BACKGROUND_SIGMAS)
+            if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
+                out.uncovered.append(blob)
+                continue
         got = _read_blob(view, blob, out)
-        if unknown is not None and isinstance(got[0], Nothing) and _mostly_in(blob, unknown):
+        if guessed_here and isinstance(got[0], Nothing):
             out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
             continue
         out.dice += got
