@@ -34,19 +34,21 @@ from companion.vision.render import encode_jpeg, random_scene, render
 
 SEEDS = range(5000, 5012)
 #: two-marker photos: every pair of the four markers, each on this many seeds (tilt up to 35
-#: degrees, lens distortion); the README's larger figure is the same loop over 600 photos
+#: degrees, lens distortion); the larger study (1000 photos, two to four markers, harsh light) is
+#: bench_registration.py
 TWO_MARKER_SEEDS_PER_PAIR = 8
 
 _CHILD = r"""
-import json, sys, time
+import json, os, sys, time
 import cv2, numpy as np
 from companion.box_profiles import load_box
-from companion.vision.adjudicate import WORKERS, adjudicate, decode
+from companion.vision.adjudicate import adjudicate, decode
 box = load_box()
 data = open(sys.argv[1], 'rb').read()
 adjudicate(decode(data), box, fit_sheets=True)   # warm the caches (drawn board, tables)
 adjudicate(decode(data), box, fit_sheets=True, workers=1)
 RUNS = 5
+PI_CORES = 4  # steps side by side on as many threads as the Pi has cores (this machine may have fewer)
 
 
 def timed(fn):
@@ -62,23 +64,26 @@ def one(fit, workers):
     return {"wall": dw + aw, "cpu": dc + ac, "decode_cpu": dc, "stage_cpu": adj.stage_cpu_seconds, "size": size}
 
 
-out = {"workers": WORKERS, "opencv_threads": cv2.getNumThreads()}
+out = {"workers": PI_CORES, "cores": os.cpu_count(), "opencv_threads": cv2.getNumThreads()}
 # side by side (the default: steps on WORKERS threads, OpenCV's threads as configured) and one step
 # after another on one thread with OpenCV on one thread (the per-step CPU times come from this one)
-for mode, workers in (("parallel", None), ("serial", 1)):
+for mode, workers in (("parallel", PI_CORES), ("serial", 1)):
     if mode == "serial":
         cv2.setNumThreads(1)
     for fit in (False, True):
         runs, base = [], []
         for _ in range(RUNS):
+            # the decode baseline just before and just after each run: the machine's load drifts, and
+            # so does the decode itself (23-42 ms CPU here, as the kernel can or cannot back its 36 MB
+            # output with huge pages)
             base.append(timed(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))[1:])
             runs.append(one(fit, workers))
-        # ratios of each run to the decode measured just before it (the machine's load drifts), median
+            base.append(timed(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR))[1:])
         key = f"{mode}_{'fit' if fit else 'coverage'}"
-        out[key] = {"wall": float(np.median([r["wall"] for r in runs])),
-                    "cpu": float(np.median([r["cpu"] for r in runs])),
-                    "ratio_wall": float(np.median([r["wall"] / b[0] for r, b in zip(runs, base)])),
-                    "ratio_cpu": float(np.median([r["cpu"] / b[1] for r, b in zip(runs, base)]))}
+        wall, cpu = np.median([r["wall"] for r in runs]), np.median([r["cpu"] for r in runs])
+        out[key] = {"wall": float(wall), "cpu": float(cpu),
+                    "ratio_wall": float(wall / np.median([b[0] for b in base])),
+                    "ratio_cpu": float(cpu / np.median([b[1] for b in base]))}
         out.setdefault("decode_wall", []).extend(b[0] for b in base)
         out.setdefault("decode_cpu", []).extend(b[1] for b in base)
         if mode == "serial" and fit:
@@ -167,9 +172,10 @@ def speed(box) -> list[str]:
 def speed_lines(m: dict) -> list[str]:
     d_wall, d_cpu = m["decode_wall"], m["decode_cpu"]
     lines = [f"12 MP JPEG: OpenCV's full decode (cv2.imdecode) {d_wall * 1000:.0f} ms wall, {d_cpu * 1000:.0f} ms CPU; "
-             f"adjudication, our decode included (target <= 2 x decode), median of 5, each run against the decode "
-             f"measured just before it:"]
-    for mode, what in (("parallel", f"steps side by side on {m['workers']} threads, OpenCV on {m['opencv_threads']}"),
+             f"adjudication, our decode included (target <= 2 x decode): medians of 5 runs "
+             f"against the median of the decodes measured just before and after each:"]
+    for mode, what in (("parallel", f"steps side by side on {m['workers']} threads, {m['cores']} cores here, OpenCV on "
+                                   f"{m['opencv_threads']}"),
                        ("serial", "one step after another, one thread, OpenCV on one thread")):
         for fit, label in (("coverage", "coverage only"), ("fit", "with sheet fitting")):
             r = m[f"{mode}_{fit}"]
