@@ -1,4 +1,4 @@
-"""Work spread over slices of CPU time (companion/inputs/sliced_work.py)."""
+"""Work spread over slices of CPU time (companion/sliced_work.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from companion.inputs.sliced_work import SlicedWork, expect_long_steps
+from companion.sliced_work import SlicedWork, expect_long_steps
 
 
 def busy(n: int) -> int:

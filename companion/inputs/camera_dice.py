@@ -19,7 +19,7 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
 * ``rolling`` -- something moves in the tray (dice, a hand).
 * ``at_rest`` -- still after moving: the dice are being read, from the first still frame on, in
   what is left of each frame's CPU budget (``frame_budget_ms``): a read that needs more is paused
-  and goes on at the next frame (:mod:`companion.inputs.sliced_work`). The throw is reported
+  and goes on at the next frame (:mod:`companion.sliced_work`). The throw is reported
   once the read is done, on the ``rest_frames``-th still frame at the earliest.
 * ``read``    -- the dice were read and the throw reported; nothing more is reported until the
   dice are picked up (the tray reads empty) or thrown again (they rest somewhere else). A nudge
@@ -52,7 +52,7 @@ from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_r
 
 from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
-from .sliced_work import SlicedWork
+from companion.sliced_work import SlicedWork
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
 NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather than a throw (10 fps)
@@ -102,7 +102,7 @@ class CameraDice(DiceSource):
         not read cleanly (default :func:`companion.vision.dice.read_dice`).
     :param frozen_after: this many identical frames in a row are reported as a frozen camera.
     :param frame_budget_ms: the CPU time a frame may spend, its share of a read included; a read
-        that needs more goes on at the next frame (:mod:`companion.inputs.sliced_work`). The
+        that needs more goes on at the next frame (:mod:`companion.sliced_work`). The
         target is 10 ms; the default leaves room for a slice's overshoot. ``None``: every read is
         done within the frame it starts in, whatever it costs (tests of the frame logic).
     """

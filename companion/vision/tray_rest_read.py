@@ -2,7 +2,7 @@
 
 :func:`read_tray_at_rest` is the whole read, from the first still frame's view to the dice. It
 runs as one piece of work that the streaming source spreads over frames in slices of CPU time
-(:mod:`companion.inputs.sliced_work`), so it is written straight through, with no per-frame steps.
+(:mod:`companion.sliced_work`), so it is written straight through, with no per-frame steps.
 
 1. After a read, still again: if the tray is as it was at the last read (a hand passed over the
    dice, touching nothing), there is nothing to read.
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.inputs.sliced_work import expect_long_steps
+from companion.sliced_work import expect_long_steps
 
 from .dice import Die, ReaderSettings, foreground_mask, read_crop
 from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
