@@ -11,7 +11,7 @@ glare, shadows, JPEG), cycling through: each of the six marker pairs, each of th
 all four markers; every other photo with the broadened scene (colour cast, strong vignetting,
 sheet print runs, cut edges) and every third with harsh light (up to three glare spots, deep
 shadows).  ``python -m tests.bench.bench_registration N FIRST_SEED`` runs N photos from a seed
-(the default, ``run()``, takes 1000 photos from seed 20000: seeds never used to tune).
+(the default, ``run()``, takes 1000 photos from seed 21000; about 25 minutes on a quiet machine).
 """
 
 from __future__ import annotations
@@ -34,14 +34,19 @@ from companion.vision.render import encode_jpeg, harsh_light, random_scene, rend
 #: a registration this far off at its worst hex centre is wrong (a hex is 15 mm across; coverage
 #: decisions need about a millimetre, and the two-marker fits measured are under 2 mm)
 WRONG_MM = 3.0
-FIRST_SEED, COUNT = 20000, 1000
+#: scene_for cycles through the marker sets by the seed's distance from this one
+ORIGIN = 20000
+#: run() takes these: 21000-21999 were run once, after the last change, never looked into to tune
+#: (20000-20599 were: seeds 20092 and 20507 led to reading corners at full resolution and to the
+#: board check's 0.10 gate)
+FIRST_SEED, COUNT = 21000, 1000
 MARKER_SETS = [tuple(p) for p in itertools.combinations(range(4), 2)] * 2 \
     + [tuple(t) for t in itertools.combinations(range(4), 3)] + [(0, 1, 2, 3)]
 
 
 def scene_for(box, seed: int, width: int = 1600, height: int = 1200):
     """The study's scene for a seed: which markers are in view, broadened and harsh light by turn."""
-    i = seed - FIRST_SEED
+    i = seed - ORIGIN
     seen = MARKER_SETS[i % len(MARKER_SETS)]
     hidden = tuple(sorted(set(range(4)) - set(seen)))
     scene = random_scene(box, seed, width, height, hidden_markers=hidden, broad=(i % 2 == 1))
@@ -82,8 +87,8 @@ def study(box, seeds, log=None) -> dict:
     return out
 
 
-def report(out: dict, seconds: float) -> list[str]:
-    lines = [f"registration study, {out['n']} rendered 1600x1200 photos from seed {FIRST_SEED} (held out): "
+def report(out: dict, seconds: float, first: int = FIRST_SEED) -> list[str]:
+    lines = [f"registration study, {out['n']} rendered 1600x1200 photos from seed {first}: "
              f"{out['ok']}/{out['n']} = {100 * out['ok'] / max(out['n'], 1):.2f} % registered and right "
              f"(worst hex centre <= {WRONG_MM} mm; target 99.9 %)"]
     for k in sorted(out["by_markers"]):
@@ -102,7 +107,7 @@ def run(count: int = COUNT, first: int = FIRST_SEED) -> list[str]:
     box = load_box()
     t = time.perf_counter()
     out = study(box, range(first, first + count))
-    return report(out, time.perf_counter() - t)
+    return report(out, time.perf_counter() - t, first)
 
 
 if __name__ == "__main__":
@@ -111,4 +116,4 @@ if __name__ == "__main__":
     box = load_box()
     t0 = time.perf_counter()
     res = study(box, range(first, first + n), log=lambda s: print(s, flush=True))
-    print("\n".join(report(res, time.perf_counter() - t0)))
+    print("\n".join(report(res, time.perf_counter() - t0, first)))
