@@ -28,18 +28,31 @@ def group_pips_into_dice(part: np.ndarray, dist: np.ndarray, dice_guess: float,
         return []
     pts = np.array([[p.x, p.y] for p in pips], np.float32)
     k0 = max(2, int(round(dice_guess)))
+    # k-means settles on the most compact sharing, which for dice side by side can mix their
+    # pips (a two's far-apart pips join a neighbour's); other starts find other sharings, and only
+    # a sharing where every group is a clean layout of one size is kept
+    tried: set[tuple[int, ...]] = set()
     for k in (k0, k0 + 1, k0 - 1):
         if not 2 <= k <= len(pips):
             continue
-        cv2.setRNGSeed(7)
-        _, lab, _ = cv2.kmeans(pts, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1),
-                               6, cv2.KMEANS_PP_CENTERS)
-        lab = lab.ravel()
-        groups = [[pips[i] for i in range(len(pips)) if lab[i] == g] for g in range(k)]
-        readings = _read_groups(groups, dist, filled)
-        if readings:
-            return readings
+        for start in range(GROUPING_STARTS):
+            cv2.setRNGSeed(7 + start)
+            first = start == 0
+            _, lab, _ = cv2.kmeans(pts, k, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1),
+                                   6 if first else 1, cv2.KMEANS_PP_CENTERS if first else cv2.KMEANS_RANDOM_CENTERS)
+            lab = lab.ravel()
+            groups = [[pips[i] for i in range(len(pips)) if lab[i] == g] for g in range(k)]
+            key = tuple(sorted(tuple(sorted(id(p) for p in g)) for g in groups))
+            if key in tried:
+                continue
+            tried.add(key)
+            readings = _read_groups(groups, dist, filled)
+            if readings:
+                return readings
     return []
+
+
+GROUPING_STARTS = 8  # k-means starts per number of dice
 
 
 def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) -> list[FaceReading]:
@@ -47,6 +60,7 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
     sharing is kept only if most groups read and they agree on the dice's size."""
     fits: list = []
     bad: list[list[Pip]] = []
+    everyone = list(groups)
     for g in groups:
         if len(g) == 1:
             fits.append(None)
@@ -64,6 +78,9 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
     if not halves:
         return []
     half = float(np.median(halves))
+    read_halves = [abs(f[3]) for f in fits if f is not None]
+    if max(read_halves) > 1.3 * min(read_halves):
+        return []  # touching dice are seen at one size: groups of unlike sizes mix their pips
     # the crop was scaled for dice about FACE_PX across; a part of a die read as one (a column of a
     # six as a three) fits a face 0.71 times as big
     if not 0.78 <= 2 * half / FACE_PX <= 1.5:
@@ -80,6 +97,8 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
         pip_r = math.sqrt(float(np.median([p.area for p in g])) / math.pi)
         if not 0.08 <= pip_r / abs(alpha) <= 0.35 or not _vacancies_empty(dist, beta, alpha, value, g):
             return []
+        if any(_inside_face(p, beta, alpha) for other in everyone if other is not g for p in other):
+            return []  # dice do not overlap: another die's pip on this face means the sharing is wrong
         out.append(FaceReading(value, (beta.real, beta.imag), round(0.9 * _confidence(rms / 0.16, g), 3),
                                2 * abs(alpha), "", None))
     for g in bad:
@@ -90,3 +109,9 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
         if math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < 1.6 * half:
             return []
     return out
+
+
+def _inside_face(p: Pip, beta: complex, alpha: complex) -> bool:
+    """Does pip ``p`` lie on the face fitted as ``beta + alpha * layout`` (edges at +-1)?"""
+    u = (complex(p.x, p.y) - beta) / alpha
+    return max(abs(u.real), abs(u.imag)) < 0.95
