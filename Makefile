@@ -27,9 +27,11 @@ demo: $(STAMP)
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -q
 
-## Benchmarks: figures and ratios against a baseline measured in the same run.
+## Benchmarks: figures and ratios against a baseline measured in the same run (all of them take
+## about an hour on a 2-core machine; `make bench BENCH="bench_vision bench_inputs"` runs some).
+BENCH ?=
 bench: $(STAMP)
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench $(BENCH)
 
 # Debian packages the tests use: chromium (browser tests), espeak-ng (voice).
 system-packages:
