@@ -320,3 +320,40 @@ def test_a_sheet_wholly_under_another_expeditions_keeps_its_colour_for_fitting(b
     # the british sheet is untouched by it
     brit = tm["british"] & r.seen_flat
     assert (r.fit_masks["british"] & brit).sum() >= 0.9 * brit.sum()
+
+
+@pytest.mark.parametrize("strength, dx", [(0.6, -12.0), (0.6, 12.0), (1.0, -12.0), (1.0, 12.0)])
+def test_glare_over_overlapping_sheets_makes_no_sheet(box, strength, dx):
+    """Glare beside two pairs of overlapping sheets: the white light it adds lifts the overlaps' dim
+    channels towards another expedition's hue; no hex may be called covered by a sheet not there."""
+    h = box.loch.parse("D3c")
+    cx, cy = h.center
+    sheets = [SheetPose("british", "surface_camera", cx - 6, cy, 90.0),
+              SheetPose("independent", "surface_camera", cx + 6, cy, 90.0),
+              SheetPose("british", "surface_camera", cx - 6, cy + 40, 90.0),
+              SheetPose("american", "surface_camera", cx + 6, cy + 40, 90.0)]
+    scene = _quiet_scene(box, sheets, glare=[{"at_mm": [cx + dx, cy + 20], "radius_mm": 25.0, "strength": strength}])
+    adj, truth = _measure(box, scene)
+    for e, got in adj.coverage.covered.items():
+        t = truth["coverage"].get(e, {})
+        wrong = [a for a in got if not t.get(a, {}).get("covered") and not t.get(a, {}).get("close")]
+        assert not wrong, (e, wrong)
+
+
+def test_added_light_is_measured_in_the_papers_darkest_channel():
+    """White light added over part of the paper shows as its share of the paper's white, spread
+    over the cells round it (where sheets hide the paper); none elsewhere."""
+    from companion.vision.lighting import added_light
+
+    ppm, h, w = 3.0, 240, 720
+    rng = np.random.default_rng(1)
+    Lmin = rng.normal(-0.03, 0.01, (h, w)).astype(np.float32)
+    Lmin[96:144, 336:384] += np.float32(np.log1p(0.2))  # 20 % of white added on a 16 mm square
+    paper = np.ones((h, w), bool)
+    got = added_light(Lmin, paper, ppm)
+    cell = int(8 * ppm)
+    cy, cx = 120 // cell, 360 // cell
+    assert 0.15 < got[cy, cx] < 0.25, got[cy, cx]
+    assert got[cy, cx + 2] > 0.15  # spread 16 mm round it
+    assert got[0, 0] < 0.01 and got[-1, -1] < 0.01
+    assert (got[:, :cx - 3] < 0.01).all()
