@@ -51,17 +51,17 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     """
     masks, dropped, fit = {}, {}, {}
     bridge = int(round(3.5 * ppm))
+    # the expeditions' bits where seen (0 elsewhere): every per-expedition mask is one step from it
+    seen_bits = cv2.bitwise_and(code, 15, mask=seen_flat.view(np.uint8))
     for i, e in enumerate(EXPEDITIONS):
-        has = ((code & (1 << i)) > 0) & seen_flat
+        has = np.bitwise_and(np.right_shift(seen_bits, i), 1).view(bool)  # 0 / 1 bytes: a true bool view
         raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)
         kept = raw
         if suspect_near is not None:
             kept = _roi_apply(_drop_mostly_in, kept, (suspect_near,), 2, 0.25)
         # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
-        others = ((code & (15 & ~(1 << i))) > 0) & seen_flat
-        alone = (code & 15) == (1 << i)
         core = int(round(SLIVER_CORE_MM * ppm))
-        kept, unghosted = _ghosts_then_slivers(kept, others, alone, unknown if hidden is None else hidden,
+        kept, unghosted = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
                                                core, bridge)
         gone = raw & ~unghosted
         masks[e] = kept
@@ -76,7 +76,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             dropped[e] = _grown(gone, np.ones((kd, kd), np.uint8))
     for i, a, b in _lookalikes(cols):
         e = EXPEDITIONS[i]
-        seen_a, seen_b = ((code & (1 << a)) > 0) & seen_flat, ((code & (1 << b)) > 0) & seen_flat
+        seen_a, seen_b = (seen_bits & (1 << a)) > 0, (seen_bits & (1 << b)) > 0
         mix = _roi_apply(_mix_lookalikes, masks[e], (seen_a, seen_b, seen_flat),
                          bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge, int(LOOKALIKE_RING_MM * ppm))
         if mix.any():
@@ -213,16 +213,18 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: in
     return out
 
 
-def _ghosts_then_slivers(mask, others, alone, neutral, core_px: int, bridge_px: int):
+def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridge_px: int):
     """(_drop_slivers(_drop_ghosts(mask)), _drop_ghosts(mask)), in the box round the mask, the
-    parts (joined across printed lines) labelled once when no ghost is dropped."""
+    parts (joined across printed lines) labelled once when no ghost is dropped.  ``seen_bits``:
+    the expeditions' colour bits where seen; ``bit``: this expedition's."""
     b = _bbox(mask.view(np.uint8), max(bridge_px, core_px) + 2)
     if b is None:
         return np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
     sl = np.s_[b[0]:b[1], b[2]:b[3]]
     m = mask[sl]
     parts = _joined_parts(m, bridge_px)
-    m2 = _drop_ghosts(m, others[sl], alone[sl], bridge_px, parts)
+    bits = seen_bits[sl]
+    m2 = _drop_ghosts(m, (bits & (15 & ~bit)) > 0, bits == bit, bridge_px, parts)
     m3 = _drop_slivers(m2, neutral[sl], core_px, bridge_px, parts if m2 is m else None)
     unghosted, out = np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
     unghosted[sl] = m2
