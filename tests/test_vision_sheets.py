@@ -224,3 +224,43 @@ def test_fitting_in_threads_gives_the_same_sheets(box, lay):
     with ThreadPoolExecutor(3) as pool:
         together = list(pool.map(lambda s: [f.pose for f in _fit(box, lay, s)], scenes))
     assert together == alone
+
+
+@pytest.mark.parametrize("eq", ["eye_witness", "sonar"])
+def test_the_fast_path_takes_a_lone_pointed_sheet_and_agrees_with_the_full_search(box, lay, eq, monkeypatch):
+    from companion.vision import sheetsearch
+    taken = []
+    explains = sheetsearch._explains
+
+    def spy(*args):
+        taken.append(explains(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(sheetsearch, "_explains", spy)
+    rng = np.random.default_rng(7 + len(eq))
+    truth = _random_pose(box, rng, eq)
+    fast = _fit(box, lay, [truth])
+    assert taken and all(taken), "a lone pointed sheet seen whole is the blob: the fast path keeps it"
+    monkeypatch.setattr(sheetsearch, "FAST_PATH", False)
+    full = _fit(box, lay, [truth])
+    assert [f.pose.equipment for f in fast] == [f.pose.equipment for f in full] == [eq]
+    assert _corner_error(box, full[0].pose, fast[0].pose) < 0.5
+    assert abs(fast[0].confidence - full[0].confidence) < 0.05
+
+
+def test_the_fast_path_gives_way_for_two_sheets_in_one_blob(box, lay, monkeypatch):
+    from companion.vision import sheetsearch
+    taken = []
+    explains = sheetsearch._explains
+
+    def spy(*args):
+        taken.append(explains(*args))
+        return taken[-1]
+
+    monkeypatch.setattr(sheetsearch, "_explains", spy)
+    north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
+    truth = [SheetPose(E, "sonar", 500, north, 10), SheetPose(E, "underwater_camera", 470, north, 30)]
+    found = _fit(box, lay, truth)
+    assert taken and not taken[0], "one sheet of two cannot explain their blob: the full search runs"
+    sc = score_sheets(box, truth, found)
+    assert (sc.right, sc.wrong, sc.missed, sc.extra) == (2, 0, 0, 0), [f.pose for f in found]

@@ -15,6 +15,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .sheetblob import pointed_heading
 from .sheetgrid import FitGrid, _area, _period
 from .sheets import place
 
@@ -30,6 +31,15 @@ COARSE_TURN_KEEP = 3  # turns on the 2-step grid whose neighbours are matched to
 # instead of a 2-D one over the loch, several times cheaper and with far fewer wrong candidates
 SHORE_REACH_MM = 14.0
 SMALL_SHEET_MM = 15.0
+SWEEP_STEP = 3.0
+SCREEN_STRIDE = 3
+FAST_PATH = True  # see search
+FAST_TURNS = 3  # turns (ANGLE_STEP apart) either side of the blob's heading: a partly hidden blob's middle is off
+# the fast path's sheet must cover this share of the blob's colour (measured on dev seeds 0-19: a
+# sheet alone covers 0.95-1.03 of it, one of two sheets in a blob far less or, reaching into the
+# next blob, more) ...
+FAST_EXPLAINED = (0.92, 1.08)
+FAST_GAIN = 0.82  # ... and gain this share of it (fast and full search agreed above 0.81 there)
 COARSE_MIN_WIDTH_PX = 7.0  # see _coarse_block  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
 
 @lru_cache(maxsize=4096)
@@ -73,7 +83,7 @@ def refine(grid: FitGrid, shape, x, y, ang):
     # the coarse angle is only good to its step; a small sheet's (a few coarse pixels) not at all
     radius = float(np.linalg.norm(np.asarray(shape, float) - mid, axis=1).max())
     span = _period(shape) / 2 if radius < SMALL_SHEET_MM else ANGLE_STEP
-    angles = ang + np.arange(-span, span + 1e-9, 1.5)
+    angles = ang + np.arange(-span, span + 1e-9, SWEEP_STEP)
     gains = [gain(c0[0], c0[1], a) for a in angles]
     cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
     best = max(gains)
@@ -93,15 +103,61 @@ def search(grid: FitGrid, shapes, bbox):
     """Template search over one blob on the coarse grid, then the leading shapes refined on the fine grid.
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
+
+    Fast path first (sheetblob.py): pointed shapes tried only at the turns round the heading from
+    the blob's point on the shore to its middle.  Kept when the best sheet found is the blob alone
+    and whole (see ``_explains``); otherwise every turn is searched.  Both share their windows, the
+    other shapes' matches and every refinement from the same coarse pose.
     """
     levels: dict = {}
-    cppm = grid.ppm / grid.coarse
+    matched: dict = {}
+    polished: dict = {}
 
     def window(k: int) -> "_Window":
         if k not in levels:
             levels[k] = _Window(grid, shapes, bbox, k)
         return levels[k]
 
+    def refined_from(t, start):
+        if (t, start) not in polished:
+            x, y, a, g = refine(grid, shapes[t], *start)
+            polished[t, start] = (g, (x, y, a))
+        return polished[t, start]
+
+    if FAST_PATH:
+        heading = pointed_heading(grid, bbox, SHORE_REACH_MM)
+        if heading is not None:
+            leaders = _leaders(grid, shapes, window, matched, heading.heading_deg)
+            # the likeliest sheet first: if it is not the blob alone, the others need not be refined
+            if leaders and _explains(grid, shapes[leaders[0][0]], refined_from(*leaders[0]), heading.colour_px):
+                refined = {t: refined_from(t, start) for t, start in leaders}
+                best = max(refined, key=lambda t: refined[t][0])
+                if _explains(grid, shapes[best], refined[best], heading.colour_px):
+                    return refined, best
+    leaders = _leaders(grid, shapes, window, matched, None)
+    if not leaders:
+        return None
+    refined = {t: refined_from(t, start) for t, start in leaders}
+    return refined, max(refined, key=lambda t: refined[t][0])
+
+
+def _explains(grid: FitGrid, shape, fit, colour_px: float) -> bool:
+    """Is a fitted sheet the blob, alone and whole: does it cover about all the blob's colour (and
+    not much more: colour beyond the blob is another sheet's), and does its gain (colour less
+    paper shown and parts unseen) come to nearly all of it?"""
+    gain, pose = fit
+    covered = grid.sums(shape, *pose)[0]
+    return (FAST_EXPLAINED[0] * colour_px <= covered <= FAST_EXPLAINED[1] * colour_px
+            and gain >= FAST_GAIN * colour_px)
+
+
+def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None) -> list:
+    """The shapes to refine, best coarse match first, each as (type, coarse pose).
+
+    With a ``heading``, pointed shapes are matched only at the turns within ``FAST_TURNS`` steps
+    of it.  ``matched`` keeps each shape's coarse match between calls (by shape and heading used).
+    """
+    cppm = grid.ppm / grid.coarse
     coarse: dict = {}
     top = 0.0
     # biggest shapes first: a shape whose whole area falls short of LEAD_SHARE of the best match
@@ -110,29 +166,35 @@ def search(grid: FitGrid, shapes, bbox):
         if _area(shape) < LEAD_SHARE * top:
             continue
         on_shore = grid.shore is not None and shape in grid.pointed_shapes
-        turns = None
-        k = _coarse_block(shape, grid.ppm, grid.coarse)
-        if k != grid.coarse:
-            # coarse to fine: every turn screened on the 4 mm grid, only the best few (and their
-            # neighbours) matched again on the 2 mm grid, where a sheet overlapping another shows
-            # its own outline
-            ranked = window(k).scores(shape, on_shore)
-            best = sorted(ranked, key=lambda i: -ranked[i])[:COARSE_TURN_KEEP]
-            turns = sorted({j % len(_turns(shape, cppm)) for i in best for j in (i - 1, i, i + 1)})
-        found = window(grid.coarse).best(shape, on_shore, turns)
+        key = (eq, heading if on_shore else None)
+        if key not in matched:
+            matched[key] = _coarse_match(grid, shape, window, on_shore, heading if on_shore else None, cppm)
+        found = matched[key]
         if found is not None:
             coarse[eq] = found
             top = max(top, found[0])
-    if not coarse:
-        return None
-    if top <= 0:
-        return None
+    if not coarse or top <= 0:
+        return []
     leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
-    refined = {}
-    for t in leaders[:MAX_REFINED]:
-        x, y, a, g = refine(grid, shapes[t], *coarse[t][1])
-        refined[t] = (g, (x, y, a))
-    return refined, max(refined, key=lambda t: refined[t][0])
+    return [(t, coarse[t][1]) for t in leaders[:MAX_REFINED]]
+
+
+def _coarse_match(grid: FitGrid, shape, window, on_shore: bool, heading: float | None, cppm: float):
+    """(score, pose) of a shape's best match on the 2 mm grid, or None."""
+    turns = None
+    k = _coarse_block(shape, grid.ppm, grid.coarse)
+    if heading is not None:
+        n = len(_turns(shape, cppm))
+        mid = int(round(heading / (360.0 / n)))
+        turns = sorted({j % n for j in range(mid - FAST_TURNS, mid + FAST_TURNS + 1)})
+    elif k != grid.coarse:
+        # coarse to fine: every turn screened on the 4 mm grid, only the best few (and their
+        # neighbours) matched again on the 2 mm grid, where a sheet overlapping another shows
+        # its own outline
+        ranked = window(k).scores(shape, on_shore)
+        best = sorted(ranked, key=lambda i: -ranked[i])[:COARSE_TURN_KEEP]
+        turns = sorted({j % len(_turns(shape, cppm)) for i in best for j in (i - 1, i, i + 1)})
+    return window(grid.coarse).best(shape, on_shore, turns)
 
 
 class _Window:
@@ -150,7 +212,7 @@ class _Window:
         cx1, cy1 = -(-(bx + bw) // k) + reach, -(-(by + bh) // k) + reach
         # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
         # shape would ever score; the fine grid judges with the full one
-        self.W = _crop_padded(grid.matchable(k, COARSE_UNCOLOURED_COST), cx0, cy0, cx1, cy1)
+        self.W = grid.matchable(k, COARSE_UNCOLOURED_COST, cx0, cy0, cx1, cy1)
         # the stretches of shore a pointed sheet's point may lie on, in this window
         self.stretches = _shore_stretches(grid.shore_band(SHORE_REACH_MM, k), grid.loch_mask(k), cx0, cy0, cx1, cy1)
 
@@ -193,7 +255,7 @@ class _Window:
             for i in turns:
                 match(i)
         elif len(angles) > 2 * COARSE_TURN_KEEP + 2:
-            sampled = range(0, len(angles), 2)
+            sampled = range(0, len(angles), SCREEN_STRIDE)
             for i in sorted(sampled, key=lambda i: -match(i))[:COARSE_TURN_KEEP]:
                 match(i - 1), match(i + 1)
         else:
