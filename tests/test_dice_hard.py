@@ -103,17 +103,66 @@ def test_dark_dice_on_dark_tables_with_motion_blur():
 
 
 def test_touching_dice_are_read_or_left_unread_never_misread():
-    """Four dice, touching, in any colours: measured 85 % right, none wrong."""
+    """Four dice, touching, in any colours: measured 86 % right, none wrong."""
     score = _score(render_scene(seed, touching=True, n_dice=4) for seed in range(3100, 3120))
     assert score.accuracy >= 0.78, score.line()
     assert score.counts["wrong"] == 0, score.line()
 
 
 def test_glare_makes_dice_unreadable_not_misread():
-    """Every scene with specular glare on the dice: measured 92 % right, none wrong."""
+    """Every scene with specular glare on the dice: measured 100 % right, none wrong (92 % before
+    light-pip faces were read past glare)."""
     score = _score(render_scene(seed, n_dice=4, glare=True, touching=False) for seed in range(60, 75))
-    assert score.accuracy >= 0.85, score.line()
+    assert score.accuracy >= 0.93, score.line()
     assert score.counts["wrong"] == 0, score.line()
+
+
+def _flat_die(body, pip, value_places, glare_at=None, glare_strength=0.0):
+    """A flat die drawn with OpenCV (not the renderer), 80 px, rotated 20 degrees, on grey-green
+    felt; pips at ``value_places`` (face units, -1..1); optionally a soft white glare spot (an
+    elongated ellipse blurred, blended toward white)."""
+    img = np.full((480, 640, 3), (60, 90, 50), np.uint8)
+    centre, side, ang = np.array([320.0, 240.0]), 80.0, np.radians(20)
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    box = cv2.boxPoints(((320, 240), (side, side), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(img, box, body, cv2.LINE_AA)
+    for u in value_places:
+        x, y = centre + rot @ (np.array(u) * side / 2)
+        cv2.circle(img, (int(round(x)), int(round(y))), int(0.085 * side), pip, -1, cv2.LINE_AA)
+    if glare_at is not None:
+        gx, gy = centre + rot @ (np.array(glare_at) * side / 2)
+        spot = np.zeros(img.shape[:2], np.float32)
+        cv2.ellipse(spot, (int(gx), int(gy)), (14, 7), 30.0, 0, 360, 1.0, -1, cv2.LINE_AA)
+        spot = cv2.GaussianBlur(spot, (0, 0), 4.0) * glare_strength
+        img = (img * (1 - spot[..., None]) + 250 * spot[..., None]).astype(np.uint8)
+    noise = np.random.default_rng(2).normal(0, 2, img.shape).astype(np.int8)
+    return cv2.GaussianBlur(cv2.add(img, noise, dtype=cv2.CV_8U), (3, 3), 0)
+
+
+THREE = [(-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)]
+FIVE = [(-0.5, -0.5), (0.5, -0.5), (0.0, 0.0), (-0.5, 0.5), (0.5, 0.5)]
+
+
+@pytest.mark.parametrize("places,value", [(THREE, 3), (FIVE, 5)])
+@pytest.mark.parametrize("strength", [0.5, 0.7])
+def test_white_pips_read_past_a_glare_spot_run_into_one(places, value, strength):
+    """A black die with white pips and a glare spot run into its middle pip (glare only adds light,
+    so the spot is no pip and does not hide the pip it touches)."""
+    img = _flat_die((35, 35, 35), (235, 235, 235), places, glare_at=(0.2, -0.25), glare_strength=strength)
+    assert [d.value for d in read_dice(img)] == [value]
+
+
+@pytest.mark.parametrize("places,value,smaller", [(THREE, 3, 2), (FIVE, 5, 4)])
+@pytest.mark.parametrize("strength", [0.5, 0.7])
+def test_glare_over_a_dark_middle_pip_never_reads_as_fewer_pips(places, value, smaller, strength):
+    """A white die with black pips and a glare spot over its middle pip: glare over a dark pip
+    lifts it toward the face colour; a pip still darker than the glare around it is a doubt, so
+    the die reads its value or is unreadable, never the smaller value. (Glare that hides the pip
+    almost wholly, 0.9 of the way to white, does still read as the smaller value: a known limit.)"""
+    img = _flat_die((235, 235, 232), (25, 25, 25), places, glare_at=(0.0, 0.0), glare_strength=strength)
+    values = [d.value for d in read_dice(img)]
+    assert len(values) == 1 and values[0] in (value, None), values
+    assert smaller not in values
 
 
 # ------------------------------------------------------------------ a big ace, drawn by hand
@@ -142,10 +191,10 @@ def test_an_ace_of_any_common_size_is_a_one(pip_frac, body, pip, table):
 
 def test_wide_renders():
     """Renders drawn from the broader ranges (die size 20-120 px, tilt to 26 degrees, pip shapes,
-    colour temperature, odd die colours, heavier noise and JPEG): measured 81 % right of 102 dice,
+    colour temperature, odd die colours, heavier noise and JPEG): measured 86 % right of 102 dice,
     none wrong. The target of 99.5 % is far off here; this guards the wrong count and regressions."""
     score = _score(render_scene(seed, wide=True) for seed in range(3000, 3030))
     assert score.dice >= 80
-    assert score.accuracy >= 0.75, score.line()
+    assert score.accuracy >= 0.80, score.line()
     assert score.counts["wrong"] <= 0.01 * score.dice, score.line()
     assert score.counts["extra"] <= 0.02 * score.dice, score.line()

@@ -433,7 +433,7 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
     if _dropped_blob_on_a_pip_place(raw, pips, centre, alpha, value):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "a faint mark where a pip could be (glare on a pip?)", filled)
-    if not _vacancies_empty(dist, centre, alpha, value, pips):
+    if not _vacancies_empty(dist, centre, alpha, value, pips, dl):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
@@ -493,7 +493,8 @@ def _rect_frame(filled: np.ndarray) -> complex:
     return half * complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
 
 
-def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int, pips: list[Pip]) -> bool:
+def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int, pips: list[Pip],
+                     dl: np.ndarray | None = None) -> bool:
     """Is every pip position the layout leaves empty really plain face? A five whose centre pip
     was lost, a three that lost its middle to glare, a six seen as a four: each shows a mark
     where the value read has none, and is then not read at all. (Only places where a pip would make
@@ -514,10 +515,36 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
             continue
         patch = dist[y - r:y + r + 1, x - r:x + r + 1]
         yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-        mark = float(patch[(xx * xx + yy * yy) <= r * r].mean())
+        disc = (xx * xx + yy * yy) <= r * r
+        mark = float(patch[disc].mean())
         if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
+        if dl is not None and dl.ndim == 3 and _could_be_more(value, c) and \
+                _local_step(dl, x, y, r) > LOCAL_MARK * contrast:
+            return False
     return True
+
+
+LOCAL_MARK = 0.3  # a spot this part of the pips' contrast away from the face around it is a mark
+
+
+def _local_step(dl: np.ndarray, x: int, y: int, r: int) -> float:
+    """How far the spot of radius ``r`` (0.6 of a pip's) at (x, y) is from the face right around a
+    pip there (a ring from 1.3 to 1.8 pip radii: clear of a pip at the place, short of the nearest
+    pips of any layout), in the same colour distance as the pips' contrast. Glare lifts a patch of
+    the face smoothly, so a dark pip under glare can come near the face colour (the vacancy test
+    against the face colour misses it) while it is still clearly darker than the glare around it."""
+    R = 3 * r
+    h, w = dl.shape[:2]
+    if not (R <= x < w - R and R <= y < h - R):
+        return 0.0
+    win = dl[y - R:y + R + 1, x - R:x + R + 1]
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    d2 = xx * xx + yy * yy
+    spot = win[d2 <= r * r].mean(axis=0)
+    ring = win[(d2 > (2.2 * r) ** 2) & (d2 <= R * R)].mean(axis=0)
+    step = spot - ring
+    return float(math.sqrt(0.6 * step[0] ** 2 + step[1] ** 2 + step[2] ** 2))
 
 
 def alpha_angle(pips: list[Pip], centre: complex) -> float:
