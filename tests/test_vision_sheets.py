@@ -226,21 +226,28 @@ def test_fitting_in_threads_gives_the_same_sheets(box, lay):
     assert together == alone
 
 
+def _spy_searches(monkeypatch):
+    """The headings each search's shape matching ran with (None: the full search)."""
+    from companion.vision import sheetsearch
+    headings = []
+    leaders = sheetsearch._leaders
+
+    def spy(grid, shapes, window, matched, heading):
+        headings.append(heading)
+        return leaders(grid, shapes, window, matched, heading)
+
+    monkeypatch.setattr(sheetsearch, "_leaders", spy)
+    return headings
+
+
 @pytest.mark.parametrize("eq", ["eye_witness", "sonar"])
 def test_the_fast_path_takes_a_lone_pointed_sheet_and_agrees_with_the_full_search(box, lay, eq, monkeypatch):
     from companion.vision import sheetsearch
-    taken = []
-    explains = sheetsearch._explains
-
-    def spy(*args):
-        taken.append(explains(*args))
-        return taken[-1]
-
-    monkeypatch.setattr(sheetsearch, "_explains", spy)
+    headings = _spy_searches(monkeypatch)
     rng = np.random.default_rng(7 + len(eq))
     truth = _random_pose(box, rng, eq)
     fast = _fit(box, lay, [truth])
-    assert taken and all(taken), "a lone pointed sheet seen whole is the blob: the fast path keeps it"
+    assert headings and None not in headings, "a lone pointed sheet seen whole is its blob: the fast path keeps it"
     monkeypatch.setattr(sheetsearch, "FAST_PATH", False)
     full = _fit(box, lay, [truth])
     assert [f.pose.equipment for f in fast] == [f.pose.equipment for f in full] == [eq]
@@ -249,18 +256,10 @@ def test_the_fast_path_takes_a_lone_pointed_sheet_and_agrees_with_the_full_searc
 
 
 def test_the_fast_path_gives_way_for_two_sheets_in_one_blob(box, lay, monkeypatch):
-    from companion.vision import sheetsearch
-    taken = []
-    explains = sheetsearch._explains
-
-    def spy(*args):
-        taken.append(explains(*args))
-        return taken[-1]
-
-    monkeypatch.setattr(sheetsearch, "_explains", spy)
+    headings = _spy_searches(monkeypatch)
     north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
     truth = [SheetPose(E, "sonar", 500, north, 10), SheetPose(E, "underwater_camera", 470, north, 30)]
     found = _fit(box, lay, truth)
-    assert taken and not taken[0], "one sheet of two cannot explain their blob: the full search runs"
+    assert headings[0] is not None and headings[1] is None, "one sheet of two is not their blob: the full search runs"
     sc = score_sheets(box, truth, found)
     assert (sc.right, sc.wrong, sc.missed, sc.extra) == (2, 0, 0, 0), [f.pose for f in found]

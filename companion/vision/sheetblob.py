@@ -21,7 +21,8 @@ import numpy as np
 from .sheetgrid import FitGrid
 
 BLOB_LEVEL = 0.5  # a fine pixel at least this much unexplained colour belongs to the blob
-LINE_CLOSE = np.ones((5, 5), np.uint8)  # bridges gaps up to 2 mm on the 2 px/mm grid (printed lines are 0.8 mm)
+HEADING_BLOCK = 2  # fine pixels a side of the heading's grid
+LINE_CLOSE = np.ones((3, 3), np.uint8)  # bridges gaps up to 2 mm on that grid (printed lines are 0.8 mm)
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,14 @@ def pointed_heading(grid: FitGrid, bbox, reach_mm: float) -> BlobHeading | None:
     x0, y0, x1, y1 = max(bx, 0), max(by, 0), min(bx + bw, w), min(by + bh, h)
     if x1 <= x0 or y1 <= y0:
         return None
-    U = grid.U[y0:y1, x0:x1]
+    # on a grid of 1 mm pixels (block means of 2x2 fine ones): a quarter of the pixels, and a
+    # millimetre is plenty for a heading
+    k = HEADING_BLOCK
+    x0, y0 = x0 // k * k, y0 // k * k
+    x1, y1 = x0 + (x1 - x0) // k * k, y0 + (y1 - y0) // k * k
+    if x1 <= x0 or y1 <= y0:
+        return None
+    U = grid.shrink(np.ascontiguousarray(grid.U[y0:y1, x0:x1]), k)
     # the printed lines split a sheet's colour into cells: closed over before labelling
     mask = (U >= BLOB_LEVEL).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(mask, LINE_CLOSE), connectivity=8)
@@ -50,17 +58,17 @@ def pointed_heading(grid: FitGrid, bbox, reach_mm: float) -> BlobHeading | None:
     ys, xs = np.nonzero((labels == i) & (mask > 0))
     wts = U[ys, xs]
     total = float(wts.sum())
-    shore = grid.shore_mm[y0:y1, x0:x1][ys, xs]
-    k = int(np.argmin(shore))
-    if shore[k] > reach_mm:
+    shore = grid.shore_mm[y0:y1:k, x0:x1:k][ys, xs]
+    j = int(np.argmin(shore))
+    if shore[j] > reach_mm:
         return None
-    # pixel (j, i) spans [j, j + 1] / ppm from the grid's corner
-    px, py = (xs[k] + x0 + 0.5) / grid.ppm + grid.x0, (ys[k] + y0 + 0.5) / grid.ppm + grid.y0
-    cx = float(np.dot(wts, xs)) / total
-    cy = float(np.dot(wts, ys)) / total
-    cx, cy = (cx + x0 + 0.5) / grid.ppm + grid.x0, (cy + y0 + 0.5) / grid.ppm + grid.y0
+    # a block (j, i) spans [j, j + 1] * k fine pixels from the window's corner
+    cell = k / grid.ppm
+    px, py = x0 / grid.ppm + (xs[j] + 0.5) * cell + grid.x0, y0 / grid.ppm + (ys[j] + 0.5) * cell + grid.y0
+    cx = x0 / grid.ppm + (float(np.dot(wts, xs)) / total + 0.5) * cell + grid.x0
+    cy = y0 / grid.ppm + (float(np.dot(wts, ys)) / total + 0.5) * cell + grid.y0
     dx, dy = cx - px, cy - py
     if math.hypot(dx, dy) < 1.0:
         return None  # a speck: no direction
     # the body runs along (-sin, cos) of the turn
-    return BlobHeading(math.degrees(math.atan2(-dx, dy)) % 360.0, total)
+    return BlobHeading(math.degrees(math.atan2(-dx, dy)) % 360.0, total * k * k)

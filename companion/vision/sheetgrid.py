@@ -91,6 +91,7 @@ class FitGrid:
 
     def __init__(self, C, B, x0, y0, ppm, coarse: int):
         self.U, self.B, self.C = C.copy(), B, C
+        self._dirty: list = []  # windows where U differs from C (reset restores just those)
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
         self.pointed_shapes: set = set()
@@ -147,8 +148,12 @@ class FitGrid:
 
     def reset(self, placed, shapes) -> None:
         """Unexplained colour: all of it but what the given sheets explain."""
-        self.U = self.C.copy()
-        self.Q = self.U - self.P
+        # only the windows changed since the last reset: the whole grid is a million pixels, and
+        # the fitter resets once per sheet in its last passes
+        for win in self._dirty:
+            self.U[win] = self.C[win]
+            self.Q[win] = self.C[win] - self.P[win]
+        self._dirty = []
         self.version += 1
         for eq, x, y, ang, *_ in placed:
             self.explain(shapes[eq], x, y, ang)
@@ -162,6 +167,7 @@ class FitGrid:
         x, y, w, h = bbox
         self.U[y:y + h, x:x + w] = 0
         self.Q[y:y + h, x:x + w] = -self.P[y:y + h, x:x + w]
+        self._dirty.append((slice(y, y + h), slice(x, x + w)))
         self.version += 1
 
     def _poly(self, shape, x, y, ang):
@@ -314,4 +320,5 @@ class FitGrid:
         self.U[lo[1]:hi[1], lo[0]:hi[0]][m] = 0
         win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
         self.Q[win][m] = -self.P[win][m]
+        self._dirty.append(win)
         self.version += 1

@@ -39,6 +39,7 @@ FAST_TURNS = 3  # turns (ANGLE_STEP apart) either side of the blob's heading: a 
 # sheet alone covers 0.95-1.03 of it, one of two sheets in a blob far less or, reaching into the
 # next blob, more) ...
 FAST_EXPLAINED = (0.92, 1.08)
+FAST_ROUGH = (0.75, 1.25)  # the coarse pose of sheets kept covered 0.81-1.02 of the blob (dev seeds 0-19)
 FAST_GAIN = 0.82  # ... and gain this share of it (fast and full search agreed above 0.81 there)
 COARSE_MIN_WIDTH_PX = 7.0  # see _coarse_block  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
 
@@ -129,7 +130,9 @@ def search(grid: FitGrid, shapes, bbox):
         if heading is not None:
             leaders = _leaders(grid, shapes, window, matched, heading.heading_deg)
             # the likeliest sheet first: if it is not the blob alone, the others need not be refined
-            if leaders and _explains(grid, shapes[leaders[0][0]], refined_from(*leaders[0]), heading.colour_px):
+            # (nor itself, when even its coarse pose covers far too little or too much of the blob)
+            if (leaders and _roughly_covers(grid, shapes[leaders[0][0]], leaders[0][1], heading.colour_px)
+                    and _explains(grid, shapes[leaders[0][0]], refined_from(*leaders[0]), heading.colour_px)):
                 refined = {t: refined_from(t, start) for t, start in leaders}
                 best = max(refined, key=lambda t: refined[t][0])
                 if _explains(grid, shapes[best], refined[best], heading.colour_px):
@@ -139,6 +142,12 @@ def search(grid: FitGrid, shapes, bbox):
         return None
     refined = {t: refined_from(t, start) for t, start in leaders}
     return refined, max(refined, key=lambda t: refined[t][0])
+
+
+def _roughly_covers(grid: FitGrid, shape, pose, colour_px: float) -> bool:
+    """Before refining: does the coarse pose cover something like the blob's colour?"""
+    covered = grid.sums(shape, *pose)[0]
+    return FAST_ROUGH[0] * colour_px <= covered <= FAST_ROUGH[1] * colour_px
 
 
 def _explains(grid: FitGrid, shape, fit, colour_px: float) -> bool:
