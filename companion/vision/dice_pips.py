@@ -519,8 +519,10 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         mark = float(patch[disc].mean())
         if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
+        # the ring around the place must stay clear of the pips read (big pips crowd a side's middle)
+        clear = min((abs(complex(p.x, p.y) - z) for p in pips), default=math.inf) - 1.2 * pip_r
         if dl is not None and dl.ndim == 3 and _could_be_more(value, c) and \
-                _local_step(dl, x, y, r) > LOCAL_MARK * contrast:
+                _local_step(dl, x, y, r, clear) > LOCAL_MARK * contrast:
             return False
     return True
 
@@ -528,13 +530,16 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
 LOCAL_MARK = 0.3  # a spot this part of the pips' contrast away from the face around it is a mark
 
 
-def _local_step(dl: np.ndarray, x: int, y: int, r: int) -> float:
+def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf) -> float:
     """How far the spot of radius ``r`` (0.6 of a pip's) at (x, y) is from the face right around a
     pip there (a ring from 1.3 to 1.8 pip radii: clear of a pip at the place, short of the nearest
     pips of any layout), in the same colour distance as the pips' contrast. Glare lifts a patch of
     the face smoothly, so a dark pip under glare can come near the face colour (the vacancy test
-    against the face colour misses it) while it is still clearly darker than the glare around it."""
-    R = 3 * r
+    against the face colour misses it) while it is still clearly darker than the glare around it.
+    The ring ends ``clear`` pixels out (short of the pips read); 0 if no ring fits."""
+    R = int(min(3 * r, clear))
+    if R < 2.2 * r + 1:
+        return 0.0
     h, w = dl.shape[:2]
     if not (R <= x < w - R and R <= y < h - R):
         return 0.0
