@@ -31,7 +31,7 @@ COARSE_TURN_KEEP = 3  # turns on the 2-step grid whose neighbours are matched to
 # instead of a 2-D one over the loch, several times cheaper and with far fewer wrong candidates
 SHORE_REACH_MM = 14.0
 SMALL_SHEET_MM = 15.0
-SWEEP_STEP = 3.0
+SWEEP_STEP = 1.5  # the refinement's first sweep of turns (3 degrees lost a sheet's name on dev seed 13)
 SCREEN_STRIDE = 3
 FAST_PATH = True  # see search
 FAST_TURNS = 3  # turns (ANGLE_STEP apart) either side of the blob's heading: a partly hidden blob's middle is off
@@ -135,7 +135,9 @@ def search(grid: FitGrid, shapes, bbox):
                     and _explains(grid, shapes[leaders[0][0]], refined_from(*leaders[0]), heading.colour_px)):
                 refined = {t: refined_from(t, start) for t, start in leaders}
                 best = max(refined, key=lambda t: refined[t][0])
-                if _explains(grid, shapes[best], refined[best], heading.colour_px):
+                # a shape that is not pointed won over pointed ones tried at a few turns only:
+                # not the case the fast path is for, and not a fair contest
+                if shapes[best] in grid.pointed_shapes and _explains(grid, shapes[best], refined[best], heading.colour_px):
                     return refined, best
     leaders = _leaders(grid, shapes, window, matched, None)
     if not leaders:
@@ -264,7 +266,8 @@ class _Window:
             for i in turns:
                 match(i)
         elif len(angles) > 2 * COARSE_TURN_KEEP + 2:
-            sampled = range(0, len(angles), SCREEN_STRIDE)
+            # (every third on the 4 mm screen, every other where a shape is matched on the 2 mm grid only)
+            sampled = range(0, len(angles), SCREEN_STRIDE if self.k != self.grid.coarse else 2)
             for i in sorted(sampled, key=lambda i: -match(i))[:COARSE_TURN_KEEP]:
                 match(i - 1), match(i + 1)
         else:
