@@ -15,20 +15,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
+                         _square_covered, _vacancies_empty, alpha_angle)
+
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
 
-# Canonical pip positions, in units of half the face's side.
-LAYOUTS: dict[int, np.ndarray] = {
-    n: np.array([complex(x, y) for x, y in pts]) for n, pts in {
-        1: [(0, 0)],
-        2: [(-0.5, -0.5), (0.5, 0.5)],
-        3: [(-0.5, -0.5), (0, 0), (0.5, 0.5)],
-        4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
-        5: [(-0.5, -0.5), (0.5, -0.5), (0, 0), (-0.5, 0.5), (0.5, 0.5)],
-        6: [(-0.5, -0.5), (-0.5, 0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0), (0.5, 0.5)],
-    }.items()
-}
-_PERMS = {n: np.array(list(itertools.permutations(range(n)))) for n in range(2, 7)}
+__all__ = ["FACE_PX", "LAYOUTS", "FaceReading", "Pip", "_could_be_more", "_vacancies_empty", "fill_holes",
+           "find_pips", "fit_frame", "fit_layout", "read_face"]
 
 
 @dataclass
@@ -53,35 +47,6 @@ class FaceReading:
     side: float  # face side in crop pixels (as fitted, or estimated)
     reason: str = ""
     face_mask: np.ndarray | None = None
-
-
-def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float]:
-    """Which canonical layout ``points`` make: (value, rms error in half-sides, centre, half-side).
-
-    The error is after the best similarity transform (rotation, scale, shift) and the best pairing
-    of points to layout positions; a reflection is not needed (every layout is symmetric).
-    """
-    value, rms, beta, alpha = fit_frame(points)
-    return value, rms, beta, abs(alpha)
-
-
-def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, complex]:
-    """As :func:`fit_layout`, with the fitted frame: image point = beta + alpha * layout point."""
-    n = len(points)
-    if n < 2 or n > 6:
-        return None, math.inf, complex(0, 0), complex(0, 0)
-    z = np.asarray(points, complex)
-    zc = z - z.mean()
-    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
-    cc = canon - canon.mean(axis=1, keepdims=True)
-    denom = (np.abs(cc) ** 2).sum(axis=1)
-    alpha = (np.conj(cc) * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
-    resid = np.abs(zc[None, :] - alpha[:, None] * cc) ** 2
-    scale = np.abs(alpha)
-    rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)
-    k = int(np.argmin(rms))
-    beta = z.mean() - alpha[k] * canon[k].mean()
-    return n, float(rms[k]), complex(beta), complex(alpha[k])
 
 
 def _colour_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -437,140 +402,6 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
-
-
-_GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
-# every layout in each of its four quarter-turns, as sets of pip places
-_PLACES = {n: [frozenset(complex(round((c * 1j ** k).real, 1), round((c * 1j ** k).imag, 1)) for c in LAYOUTS[n])
-               for k in range(4)] for n in LAYOUTS}
-
-
-def _could_be_more(value: int, place: complex) -> bool:
-    """Would a pip at ``place`` beside the ``value`` read make a layout of more pips (a five that
-    lost its middle read as a four)? A mark where no larger value has a pip (the middle of a six,
-    a side's middle beside a five) cannot hide a pip: it is glare or a speck, not a doubt."""
-    have = _PLACES[value][0] | {place}
-    return any(have <= lay for n in range(value + 1, 7) for lay in _PLACES[n])
-
-
-def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex,
-                                 value: int | None = None) -> bool:
-    """Was a blob left out (too small or too faint: a pip dimmed by glare) that sits on one of the
-    nine pip places of the fitted face, where ``value`` could be short of a pip? (Places that no
-    larger value uses are not counted; with ``value`` None every place is.)"""
-    if abs(alpha) < 1e-6:
-        return False
-    area = float(np.median([p.area for p in kept]))
-    contrast = float(np.median([p.contrast for p in kept]))
-    for b in raw:
-        if any(b is k for k in kept) or b.area < 0.3 * area or b.contrast < 0.4 * contrast:
-            continue
-        u = (complex(b.x, b.y) - beta) / alpha
-        if any(abs(u - g) < 0.2 and (value is None or g in _PLACES[value][0] or _could_be_more(value, g))
-               for g in _GRID):
-            return True
-    return False
-
-
-def _square_covered(filled: np.ndarray, beta: complex, alpha: complex, k: float = 0.8) -> float:
-    """How much of the fitted face (its middle ``k`` of each side) the face region covers. Pips of
-    a tilted die's side face taken with some of the top face's fit a face larger than the die's,
-    hanging over the table or the side face."""
-    corners = [beta + alpha * k * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    square = np.zeros_like(filled)
-    cv2.fillConvexPoly(square, np.array([[round(z.real), round(z.imag)] for z in corners], np.int32), 255)
-    n = cv2.countNonZero(square)
-    return cv2.countNonZero(cv2.bitwise_and(square, filled)) / n if n else 0.0
-
-
-def _rect_frame(filled: np.ndarray) -> complex:
-    """A frame (half-side and rotation as one complex number) from the face region's min-area rect."""
-    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return complex(0, 0)
-    (_, _), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-    half = (rw + rh) / 4
-    return half * complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
-
-
-def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int, pips: list[Pip],
-                     dl: np.ndarray | None = None) -> bool:
-    """Is every pip position the layout leaves empty really plain face? A five whose centre pip
-    was lost, a three that lost its middle to glare, a six seen as a four: each shows a mark
-    where the value read has none, and is then not read at all. (Only places where a pip would make
-    a larger value are looked at: a mark in the middle of a six is no missing pip.)"""
-    if abs(alpha) < 2:
-        return True
-    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
-    contrast = float(np.median([p.contrast for p in pips]))
-    r = max(1, int(round(0.6 * pip_r)))
-    h, w = dist.shape
-    for c in _GRID:
-        if c in occupied:
-            continue
-        z = beta + alpha * c
-        x, y = int(round(z.real)), int(round(z.imag))
-        if not (r <= x < w - r and r <= y < h - r):
-            continue
-        patch = dist[y - r:y + r + 1, x - r:x + r + 1]
-        yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-        disc = (xx * xx + yy * yy) <= r * r
-        mark = float(patch[disc].mean())
-        if mark > 0.5 * contrast and _could_be_more(value, c):
-            return False
-        # the ring around the place must stay clear of the pips read (big pips crowd a side's middle)
-        clear = min((abs(complex(p.x, p.y) - z) for p in pips), default=math.inf) - 1.2 * pip_r
-        if dl is not None and dl.ndim == 3 and _could_be_more(value, c) and \
-                _local_step(dl, x, y, r, clear) > LOCAL_MARK * contrast:
-            return False
-    return True
-
-
-LOCAL_MARK = 0.3  # a spot this part of the pips' contrast away from the face around it is a mark
-
-
-def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf) -> float:
-    """How far the spot of radius ``r`` (0.6 of a pip's) at (x, y) is from the face right around a
-    pip there (a ring from 1.3 to 1.8 pip radii: clear of a pip at the place, short of the nearest
-    pips of any layout), in the same colour distance as the pips' contrast. Glare lifts a patch of
-    the face smoothly, so a dark pip under glare can come near the face colour (the vacancy test
-    against the face colour misses it) while it is still clearly darker than the glare around it.
-    The ring ends ``clear`` pixels out (short of the pips read); 0 if no ring fits."""
-    R = int(min(3 * r, clear))
-    if R < 2.2 * r + 1:
-        return 0.0
-    h, w = dl.shape[:2]
-    if not (R <= x < w - R and R <= y < h - R):
-        return 0.0
-    win = dl[y - R:y + R + 1, x - R:x + R + 1]
-    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
-    d2 = xx * xx + yy * yy
-    spot = win[d2 <= r * r].mean(axis=0)
-    ring = win[(d2 > (2.2 * r) ** 2) & (d2 <= R * R)].mean(axis=0)
-    step = spot - ring
-    return float(math.sqrt(0.6 * step[0] ** 2 + step[1] ** 2 + step[2] ** 2))
-
-
-def alpha_angle(pips: list[Pip], centre: complex) -> float:
-    """Direction (radians) from the centre to the farthest pip: a diagonal of the face for 2 and 3."""
-    far = max(pips, key=lambda p: abs(complex(p.x, p.y) - centre))
-    return math.atan2(far.y - centre.imag, far.x - centre.real)
-
-
-def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: float) -> bool:
-    """For two or three pips (which fit a line too easily): do they run along a diagonal of the
-    face region, with their middle near its centre?"""
-    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return False
-    (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-    side = (rw + rh) / 2
-    if abs(complex(rx, ry) - centre) > 0.16 * side or not 0.6 * side <= 2 * half <= 1.3 * side:
-        return False
-    # the face's diagonals are at ang + 45 (mod 90) degrees
-    rel = (math.degrees(diag) - ang - 45.0) % 90.0
-    return min(rel, 90.0 - rel) < 18.0
 
 
 def _confidence(misfit: float, pips: list[Pip]) -> float:

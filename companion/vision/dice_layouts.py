@@ -1,0 +1,54 @@
+"""The six pip layouts of a die, and fitting observed pip centres to one of them.
+
+A fit is a similarity transform (rotation, scale, shift) found by least squares with complex
+numbers, over every pairing of the points to the layout's places.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+# Canonical pip positions, in units of half the face's side.
+LAYOUTS: dict[int, np.ndarray] = {
+    n: np.array([complex(x, y) for x, y in pts]) for n, pts in {
+        1: [(0, 0)],
+        2: [(-0.5, -0.5), (0.5, 0.5)],
+        3: [(-0.5, -0.5), (0, 0), (0.5, 0.5)],
+        4: [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)],
+        5: [(-0.5, -0.5), (0.5, -0.5), (0, 0), (-0.5, 0.5), (0.5, 0.5)],
+        6: [(-0.5, -0.5), (-0.5, 0), (-0.5, 0.5), (0.5, -0.5), (0.5, 0), (0.5, 0.5)],
+    }.items()
+}
+_PERMS = {n: np.array(list(itertools.permutations(range(n)))) for n in range(2, 7)}
+
+
+def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float]:
+    """Which canonical layout ``points`` make: (value, rms error in half-sides, centre, half-side).
+
+    The error is after the best similarity transform (rotation, scale, shift) and the best pairing
+    of points to layout positions; a reflection is not needed (every layout is symmetric).
+    """
+    value, rms, beta, alpha = fit_frame(points)
+    return value, rms, beta, abs(alpha)
+
+
+def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, complex]:
+    """As :func:`fit_layout`, with the fitted frame: image point = beta + alpha * layout point."""
+    n = len(points)
+    if n < 2 or n > 6:
+        return None, math.inf, complex(0, 0), complex(0, 0)
+    z = np.asarray(points, complex)
+    zc = z - z.mean()
+    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
+    cc = canon - canon.mean(axis=1, keepdims=True)
+    denom = (np.abs(cc) ** 2).sum(axis=1)
+    alpha = (np.conj(cc) * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
+    resid = np.abs(zc[None, :] - alpha[:, None] * cc) ** 2
+    scale = np.abs(alpha)
+    rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)
+    k = int(np.argmin(rms))
+    beta = z.mean() - alpha[k] * canon[k].mean()
+    return n, float(rms[k]), complex(beta), complex(alpha[k])
