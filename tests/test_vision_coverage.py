@@ -340,20 +340,96 @@ def test_glare_over_overlapping_sheets_makes_no_sheet(box, strength, dx):
         assert not wrong, (e, wrong)
 
 
-def test_added_light_is_measured_in_the_papers_darkest_channel():
+def test_added_light_is_measured_in_the_papers_channels():
     """White light added over part of the paper shows as its share of the paper's white, spread
-    over the cells round it (where sheets hide the paper); none elsewhere."""
+    over the cells round it (where sheets hide the paper); none elsewhere -- and noise that varies
+    over the photo (a phone's shot noise, stronger where the light is dim) adds none."""
     from companion.vision.lighting import added_light
 
     ppm, h, w = 3.0, 240, 720
     rng = np.random.default_rng(1)
-    Lmin = rng.normal(-0.03, 0.01, (h, w)).astype(np.float32)
-    Lmin[96:144, 336:384] += np.float32(np.log1p(0.2))  # 20 % of white added on a 16 mm square
+    # noise six times stronger on the left than on the right (the mean of each channel the same)
+    sigma = np.linspace(0.06, 0.01, w, dtype=np.float32)[None, :, None]
+    L = (-0.03 + sigma * rng.normal(0.0, 1.0, (h, w, 3))).astype(np.float32)
+    L[96:144, 336:384] += np.float32(np.log1p(0.2))  # 20 % of white added on a 16 mm square
     paper = np.ones((h, w), bool)
-    got = added_light(Lmin, paper, ppm)
+    got = added_light(L, paper, ppm)
     cell = int(8 * ppm)
     cy, cx = 120 // cell, 360 // cell
     assert 0.15 < got[cy, cx] < 0.25, got[cy, cx]
     assert got[cy, cx + 2] > 0.15  # spread 16 mm round it
     assert got[0, 0] < 0.01 and got[-1, -1] < 0.01
-    assert (got[:, :cx - 3] < 0.01).all()
+    assert (got[:, :cx - 3] < 0.01).all() and (got[:, cx + 4:] < 0.01).all()
+
+
+def _sheet_field(box, picks, shape=(240, 720)):
+    """A log-transmission image of plain paper with single sheets of the ``picks`` expeditions
+    (one band each) and the overlap of the first two, shaded a little, with noise."""
+    from companion.vision.colourmasks import EXPEDITIONS
+
+    rng = np.random.default_rng(4)
+    h, w = shape
+    a = {e: np.log(np.asarray(box.sheet_colours[e], np.float32) / 255.0) for e in EXPEDITIONS}
+    L = np.zeros((h, w, 3), np.float32)
+    band = w // (len(picks) + 2)
+    for k, e in enumerate(picks):
+        L[:, k * band:(k + 1) * band] += a[e]
+    if len(picks) >= 2:
+        L[:, len(picks) * band:(len(picks) + 1) * band] += a[picks[0]] + a[picks[1]]
+    L += np.linspace(-0.2, 0.0, h, dtype=np.float32)[:, None, None]  # shade
+    L += rng.normal(0.0, 0.02, L.shape).astype(np.float32)
+    return L
+
+
+def _phone_colours(L, gamma=1.1, boost=1.15):
+    """What a phone's tone curve (a gamma) and saturation boost do to the light a pixel passes
+    (the paper white: 1)."""
+    T = np.exp(L) ** gamma
+    grey = T.mean(axis=2, keepdims=True)
+    return np.log(np.clip(grey + boost * (T - grey), 1e-3, 1.0)).astype(np.float32)
+
+
+def test_colour_correction_maps_a_phones_colours_back_to_the_profiles(box):
+    from companion.vision.colour_adapt import colour_correction, corrected
+    from companion.vision.colourmasks import EXPEDITIONS
+    from companion.vision.transmission import packed_bins, table
+
+    picks = ["independent", "japanese", "british", "american"]
+    L = _sheet_field(box, picks)
+    seen = _phone_colours(L)
+    usable = np.ones(L.shape[:2], bool)
+    N = colour_correction(seen, usable, box.sheet_colours, EXPEDITIONS, -1.2, 0.25)
+    assert N is not None
+    back = corrected(seen, N)
+    # on the single sheets the hue (each pixel less its mean) is back near the profile's
+    hue = lambda x: x - x.mean(axis=2, keepdims=True)  # noqa: E731
+    single = np.s_[:, :len(picks) * (L.shape[1] // (len(picks) + 2))]
+    before = np.sqrt(np.mean((hue(seen[single]) - hue(L[single])) ** 2))
+    after = np.sqrt(np.mean((hue(back[single]) - hue(L[single])) ** 2))
+    assert after < 0.5 * before, (before, after)
+    # and the colour match names the expeditions of the bands as on the profile's own colours
+    key = tuple(tuple(float(v) for v in box.sheet_colours[e]) for e in EXPEDITIONS)
+    tab = table(key, -1.2, 0.25)
+    want = tab.lookup_packed(packed_bins(L), -0.9) & 15
+    got = tab.lookup_packed(packed_bins(back), -0.9) & 15
+    assert np.mean(got == want) > 0.97, np.mean(got == want)
+
+
+def test_colour_correction_is_left_alone_by_expeditions_not_on_the_board(box):
+    """With the profile's own colours the map is (nearly) the identity; with no sheet at all it is
+    not estimated; one expedition's sheets alone do not pull the others' colours along."""
+    from companion.vision.colour_adapt import colour_correction
+    from companion.vision.colourmasks import EXPEDITIONS
+
+    usable = np.ones((240, 720), bool)
+    L = _sheet_field(box, ["british", "american"])
+    N = colour_correction(L, usable, box.sheet_colours, EXPEDITIONS, -1.2, 0.25)
+    assert N is None or np.abs(N - np.eye(3)).max() < 0.05, N
+    paper = np.random.default_rng(2).normal(0.0, 0.02, (240, 720, 3)).astype(np.float32)
+    assert colour_correction(paper, usable, box.sheet_colours, EXPEDITIONS, -1.2, 0.25) is None
+    one = _phone_colours(_sheet_field(box, ["japanese"]), gamma=1.05, boost=1.1)
+    N = colour_correction(one, usable, box.sheet_colours, EXPEDITIONS, -1.2, 0.25)
+    assert N is not None
+    a = np.log(np.asarray(box.sheet_colours["independent"], np.float32) / 255.0)
+    moved = N @ a - a
+    assert np.sqrt(np.mean((moved - moved.mean()) ** 2)) < 0.1  # another's hue barely moved

@@ -3,7 +3,8 @@
 The photo is resampled onto the board plane (the loch and a margin, ``PPM`` px per mm) and divided
 by a *reference*: the empty board, either a calibration photo or the board rendered from the box
 profile.  A smooth lighting field (uneven light, colour temperature) is fitted to the uncovered
-paper and divided out too, so what remains is each pixel's transmission.  Transparencies multiply
+paper and divided out too, so what remains is each pixel's transmission; a 3x3 colour map fitted
+to the sheets seen (colour_adapt.py) undoes a phone's tone curve and saturation.  Transparencies multiply
 light, so log-transmissions add: a pixel's log-transmission is matched against every combination of
 the four expeditions' sheets (up to two of each, plus a grey term for shading); the best match
 names the expeditions present.  Pixels that are too bright (glare), saturated, too dark (deep
@@ -26,6 +27,7 @@ import numpy as np
 
 from .colourmasks import EXPEDITIONS, LINE_GROW_MM, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import _ARRAYS, _LAYOUTS, PPM, Layout, _load_layout, layout  # noqa: F401 (public here)
+from .colour_adapt import colour_correction, corrected
 from .lighting import added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
@@ -45,6 +47,7 @@ VEIL_SHARE = 0.15  # ... above it a pixel passing less than 1 / this of it is un
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
+GREY_LO, GREY_HI = -1.2, 0.25  # the range of the colour match's grey (shade) term
 UNKNOWN_GROW_MM = 1.0
 LINE_BLUR_PX = 1  # no averaging of line pixels: blur would carry colour past sheet edges (JPEG already blurs colour)
 LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
@@ -108,9 +111,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         med = np.median(L[land][::step], axis=0).astype(np.float32)
         # cv2's masked subtract: numpy's where= over a broadcast mask is ten times slower
         cv2.subtract(L, tuple(float(v) for v in med) + (0.0,), dst=L, mask=lay.land.view(np.uint8))
-    key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    tab = table(key, -1.2, 0.25)
+    # a phone's tone curve and saturation move the sheets' colours off the profile's: map them back
+    # (one pass: a second changed little on the bench and cost another table pass)
+    N = colour_correction(L, flat_area & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+    if N is not None:
+        L = corrected(L, N)
     pb = packed_bins(L)
+    key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
+    tab = table(key, GREY_LO, GREY_HI)
     code = tab.lookup_packed(pb, DEEP_SHADOW_LOG)
     dark = ((code & DARK) > 0) & flat_area
     code[~flat_area] = 0
@@ -125,7 +133,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
-    added = added_light(Lmin, lay.paper & valid & ((code & 15) == 0), ppm)  # uncovered paper, per cell
+    added = added_light(L, lay.paper & valid & ((code & 15) == 0), ppm)  # uncovered paper, per cell
     if added.max() > VEIL_MIN:
         added = cv2.resize(added, lay.shape[::-1], interpolation=cv2.INTER_LINEAR)
         glare |= flat_area & (added > VEIL_MIN) & (added > VEIL_SHARE * cv2.exp(Lmin))

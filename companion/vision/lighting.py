@@ -67,29 +67,34 @@ def _cell_percentiles(D: np.ndarray, paper: np.ndarray, cs: int, ny: int, nx: in
     return V
 
 
-def added_light(Lmin: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
+def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
                 reach_mm: float = 16.0) -> np.ndarray:
     """The white light added on top of the lighting (glare, a veil of reflection), as a share of
     the paper's white, per ``cell_mm`` cell (a small float32 image; resize it to the pixels).
 
-    Light added to a pixel lifts its every channel by the same amount, so the paper shows it in
-    its *darkest* channel (``Lmin``: the log-transmission's minimum over the channels, after the
-    lighting is divided out).  Per cell the mean of the uncovered paper's (``paper``), less the
-    board's usual level; spread ``reach_mm`` over the cells without paper (under sheets), where
-    it matters most: a dark overlap passing a tenth of the light is lifted by ten times the share.
+    ``L``: the log-transmission (h x w x 3), the lighting divided out.  Light added to a pixel
+    lifts every channel, so per cell the uncovered paper's (``paper``) mean in each channel, less
+    the board's usual level of that channel, is that channel's rise; the added light is the
+    channels' mean rise.  Means per channel, not the mean of each pixel's darkest channel: the
+    darkest of three noisy channels is pulled down by the noise, and a phone's noise varies over
+    the photo (with the light), which read as light added where the noise is low.  Spread
+    ``reach_mm`` over the cells without paper (under sheets), where it matters most: a dark
+    overlap passing a tenth of the light is lifted by ten times the share.
     """
     h, w = paper.shape
     cs = max(4, int(cell_mm * ppm))
     size = (max(1, w // cs), max(1, h // cs))
-    p = paper.view(np.uint8) if paper.dtype == bool else paper
-    pf = p.astype(np.float32)
-    lsum = cv2.resize(cv2.multiply(Lmin, pf), size, interpolation=cv2.INTER_AREA)
+    # every other pixel each way: a cell's mean needs no more (a quarter of the work)
+    st = 2 if cs >= 8 else 1
+    p = paper[::st, ::st]
+    pf = (p.view(np.uint8) if p.dtype == bool else p).astype(np.float32)
     share = cv2.resize(pf, size, interpolation=cv2.INTER_AREA)
     ok = share > MIN_PAPER
     if ok.sum() < 10:
         return np.zeros(size[::-1], np.float32)
-    mean = np.where(ok, lsum / np.maximum(share, 1e-6), -1.0).astype(np.float32)
-    usual = float(np.median(mean[ok]))
-    extra = np.where(ok, np.expm1(np.maximum(mean - usual, 0.0)), 0.0).astype(np.float32)
+    Ls = cv2.multiply(np.ascontiguousarray(L[::st, ::st]), cv2.merge([pf, pf, pf]))
+    means = cv2.resize(Ls, size, interpolation=cv2.INTER_AREA) / np.maximum(share, 1e-6)[..., None]
+    rise = np.mean(means - np.median(means[ok], axis=0), axis=2)
+    extra = np.where(ok, np.expm1(np.maximum(rise, 0.0)), 0.0).astype(np.float32)
     r = max(1, int(round(reach_mm / cell_mm)))
     return cv2.dilate(extra, np.ones((2 * r + 1, 2 * r + 1), np.uint8))

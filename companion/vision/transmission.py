@@ -65,6 +65,7 @@ class Table:
         self.done = np.zeros(n, bool)
         self.code = np.zeros(n, np.uint8)
         self.grey = np.zeros(n, np.float32)
+        self.best = np.zeros(n, np.int32)  # the best candidate's index (into vec / bit / pen)
         self._packed: dict = {}  # dark threshold -> code | DARK per packed bin, _NOT_DONE until filled
 
     def lookup(self, flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -114,6 +115,7 @@ class Table:
             sel = need[i:i + 2048]
             self.code[sel] = self.bit[best] | np.where(raw[idx, best] > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
             self.grey[sel] = s[idx, best]
+            self.best[sel] = best
         self.done[need] = True
 
 
