@@ -237,6 +237,7 @@ def _spy_searches(monkeypatch):
         return leaders(grid, shapes, window, matched, heading)
 
     monkeypatch.setattr(sheetsearch, "_leaders", spy)
+    monkeypatch.setattr(sheetsearch, "FAST_PATH", True)
     return headings
 
 

@@ -33,7 +33,10 @@ SHORE_REACH_MM = 14.0
 SMALL_SHEET_MM = 15.0
 SWEEP_STEP = 1.5  # the refinement's first sweep of turns (3 degrees lost a sheet's name on dev seed 13)
 SCREEN_STRIDE = 3
-FAST_PATH = True  # see search
+# see search.  Off: on seeds 0-39 (measured masks) it took ~40 % of the searches at ~6.5 ms
+# against 8-10 ms, but the fast attempts that fail cost as much again, and fitting came out 3-6 %
+# slower with it (same types, same poses).  Kept, and tested, as the frame for a cheaper one.
+FAST_PATH = False
 FAST_TURNS = 3  # turns (ANGLE_STEP apart) either side of the blob's heading: a partly hidden blob's middle is off
 # the fast path's sheet must cover this share of the blob's colour (measured on dev seeds 0-19: a
 # sheet alone covers 0.95-1.03 of it, one of two sheets in a blob far less or, reaching into the
@@ -131,7 +134,8 @@ def search(grid: FitGrid, shapes, bbox):
             leaders = _leaders(grid, shapes, window, matched, heading.heading_deg)
             # the likeliest sheet first: if it is not the blob alone, the others need not be refined
             # (nor itself, when even its coarse pose covers far too little or too much of the blob)
-            if (leaders and _roughly_covers(grid, shapes[leaders[0][0]], leaders[0][1], heading.colour_px)
+            if (leaders and shapes[leaders[0][0]] in grid.pointed_shapes
+                    and _roughly_covers(grid, shapes[leaders[0][0]], leaders[0][1], heading.colour_px)
                     and _explains(grid, shapes[leaders[0][0]], refined_from(*leaders[0]), heading.colour_px)):
                 refined = {t: refined_from(t, start) for t, start in leaders}
                 best = max(refined, key=lambda t: refined[t][0])
