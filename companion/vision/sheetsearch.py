@@ -108,9 +108,9 @@ def search(grid: FitGrid, shapes, bbox):
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
 
-    Fast path first (sheetblob.py): pointed shapes tried only at the turns round the heading from
-    the blob's point on the shore to its middle.  Kept when the best sheet found is the blob alone
-    and whole (see ``_explains``); otherwise every turn is searched.  Both share their windows, the
+    With ``FAST_PATH`` (off), a fast path first (sheetblob.py): pointed shapes tried only at the
+    turns round the heading from the blob's point on the shore to its middle.  Kept when the best
+    sheet found is the blob alone and whole (see ``_explains``); otherwise every turn is searched.  Both share their windows, the
     other shapes' matches and every refinement from the same coarse pose.
     """
     levels: dict = {}
