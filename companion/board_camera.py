@@ -196,15 +196,26 @@ class BoardCamera:
 
     # -- memory across a restart ---------------------------------------------------------------
 
+    def _open_memory(self):
+        """Live mode's memory (companion/live_memory.py), opened on first use; None when there is no
+        file to keep it in, or it cannot be opened (then live mode goes on unremembered)."""
+        if self._memory is None and self.memory_path is not None:
+            from companion.live_memory import LiveMemory
+
+            try:
+                self._memory = LiveMemory(self.memory_path)
+            except (OSError, sqlite3.Error) as exc:
+                log.warning("board camera: cannot keep live mode's memory at %s: %s", self.memory_path, exc)
+                self.memory_path = None
+        return self._memory
+
     def _recall(self, table) -> None:
         """Follow again what live mode followed before the companion stopped (a pulled plug)."""
-        if self.memory_path is None or table is None or table.game_id is None:
+        if table is None or table.game_id is None or self._open_memory() is None:
             return
         from companion.board_watch import pieces_on_board
-        from companion.live_memory import LiveMemory
 
         try:
-            self._memory = LiveMemory(self.memory_path)
             memory = self._memory.load(table.game_id)
             if memory is not None:
                 n = self.live.recall(memory, time.monotonic(), set(pieces_on_board(table.state)))
@@ -220,16 +231,8 @@ class BoardCamera:
         self._memory_key = self.live.memory_key()
 
     def _remember(self, table) -> None:
-        if self._memory is None and self.memory_path is not None and table is not None:
-            from companion.live_memory import LiveMemory
-
-            try:
-                self._memory = LiveMemory(self.memory_path)
-            except (OSError, sqlite3.Error) as exc:
-                log.warning("board camera: cannot keep live mode's memory at %s: %s", self.memory_path, exc)
-                self.memory_path = None
-                return
-        if self._memory is None or table.game_id is None:
+        """Write live mode's memory when what it follows has changed since the last write."""
+        if table is None or table.game_id is None or self._open_memory() is None:
             return
         key = self.live.memory_key()
         if key == self._memory_key:

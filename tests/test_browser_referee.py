@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.vision.sheets import SheetPose
-from tests.test_vision_live import NORTH_SHORE, _to_purchase
+from tests.test_vision_live import NORTH_SHORE, _to_purchase, lay_pointed_end_off_shore
 
 pytestmark = pytest.mark.browser
 
@@ -22,11 +22,7 @@ def test_the_table_screen_shows_a_broken_placement_until_it_is_fixed(chromium, m
         page.wait_for_selector('#referee-state[data-state="still"]', timeout=60000)
         _to_purchase(service.table)
         camera = service.board_camera._camera
-        laid = []
-        # the player puts the sheet down with its pointed end out on the loch
-        real_lay = camera.lay
-        camera.lay = lambda pose, redraw=True: laid.append(pose) or real_lay(
-            SheetPose(pose.expedition, pose.equipment, 300.0, NORTH_SHORE + 18.0, 0.0), redraw)
+        _real_lay, laid = lay_pointed_end_off_shore(camera)
         service.table.submit(Buy("surface_camera"))
         page.wait_for_selector('#referee-problems li[data-kind="violation"]', timeout=60000)
         text = page.inner_text("#referee-problems")

@@ -318,6 +318,15 @@ def _to_purchase(table):
     raise AssertionError("never reached a purchase")
 
 
+def lay_pointed_end_off_shore(camera):
+    """From now on the simulated board's player lays every sheet with its pointed end out on the loch;
+    returns the board's own ``lay`` and the list of poses the game asked for."""
+    real, asked = camera.lay, []
+    camera.lay = lambda pose, redraw=True: asked.append(pose) or real(
+        SheetPose(pose.expedition, pose.equipment, 300.0, NORTH_SHORE + 18.0, 0.0), redraw)
+    return real, asked
+
+
 @pytest.mark.browser
 def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_service, serve):
     from companion.games.nessie_hunt import Buy
@@ -331,9 +340,7 @@ def test_the_calibration_page_shows_live_mode_and_a_rule_broken(chromium, make_s
         _to_purchase(service.table)
         live = service.board_camera.live
         camera = service.board_camera._camera
-        # the player puts the sheet down with its pointed end out on the loch
-        camera.lay = lambda pose, redraw=True, lay=camera.lay: lay(
-            SheetPose(pose.expedition, pose.equipment, 300.0, NORTH_SHORE + 18.0, 0.0), redraw)
+        lay_pointed_end_off_shore(camera)
         service.table.submit(Buy("surface_camera"))
         page.wait_for_selector('#live-problems li[data-kind="violation"]', timeout=60000)
         text = page.inner_text("#live-problems")

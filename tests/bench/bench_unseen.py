@@ -15,7 +15,6 @@ sheets named with the right equipment type (all sheets, and those in clear view)
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from companion.box_profiles import load_box
@@ -24,8 +23,8 @@ from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.evaluate import CoverageScore, near_border_hexes, score_coverage
 from companion.vision.registration import VisionRefusal
 from companion.vision.render import encode_jpeg, random_scene, render
-from tests.phone_pipeline import EFFECTS, phone_pipeline
 from companion.vision.sheetscore import SheetScore, clear_shares, score_sheets
+from tests.phone_pipeline import EFFECTS, phone_pipeline
 
 SEEDS = range(31000, 31024)  # fresh: not in any other bench, test or tuning run
 ABLATION_SEEDS = range(31100, 31108)
