@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, LINE_GROW_MM, MIN_BLOB_MM2, _colour_masks
-from .coverage_layout import _ARRAYS, _LAYOUTS, PPM, Layout, _load_layout, layout  # noqa: F401 (public here)
+from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .colour_adapt import colour_correction, corrected
 from .lighting import added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit

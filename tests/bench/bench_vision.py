@@ -21,7 +21,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from companion.box_profiles import load_box
