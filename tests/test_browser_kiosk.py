@@ -28,7 +28,7 @@ def serve(server):
 def kiosk_server(tmp_path):
     """``nessie-companion kiosk`` as the command builds it, served by waitress on a free port."""
     from companion.commands.kiosk import build
-    from companion.kiosk import load_kiosk_config
+    from companion.kiosk_config import load_kiosk_config
     from companion.web.kiosk import create_kiosk_app, create_server
 
     def start(port=0, **kiosk):

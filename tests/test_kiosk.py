@@ -10,7 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.config import ConfigError
 from companion.games.nessie_hunt import Step
-from companion.kiosk import IdleTimer, KioskController, KioskSettings, load_kiosk_config
+from companion.kiosk import IdleTimer, KioskController
+from companion.kiosk_config import KioskSettings, load_kiosk_config
 from tests.device_helpers import tap, wait_for
 
 

@@ -17,7 +17,7 @@ def register(subparsers) -> None:
 
 
 def build(kc, pin_factory=None, seed: int | None = None):
-    """The running parts for a :class:`companion.kiosk.KioskConfig`: (service, controller, voice, board).
+    """The running parts for a :class:`companion.kiosk_config.KioskConfig`: (service, controller, voice, board).
 
     ``pin_factory`` overrides ``[inputs] gpio_pin_factory`` (tests pass gpiozero's MockFactory).
     """
@@ -46,7 +46,7 @@ def build(kc, pin_factory=None, seed: int | None = None):
 
 
 def cmd_kiosk(args) -> int:
-    from companion.kiosk import load_kiosk_config
+    from companion.kiosk_config import load_kiosk_config
     from companion.watchdog import Watchdog
     from companion.web.kiosk import create_kiosk_app, create_server
 
