@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BoxProfileError
+from companion.games.box_header import document_name
 
 SCHEMA = "loch-lomond-box/1"
 #: The fifteen characters of the rulebook's Card Overview (52 cards).
@@ -72,13 +73,7 @@ def parse_box(data: Any, source: str = "<card values>") -> CardValues:
     def fail(key: str, reason: str) -> BoxProfileError:
         return BoxProfileError(source, key, reason)
 
-    if not isinstance(data, dict):
-        raise fail("(document)", "expected a table at the top level")
-    if data.get("schema") != SCHEMA:
-        raise fail("schema", f"unknown schema {data.get('schema')!r}; this companion reads {SCHEMA!r}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise fail("name", "expected text")
+    name = document_name(data, SCHEMA, source)
     known = {"schema", "name", "victory_tokens", "wrong_freedom_penalty", "monster_from", "converted_priest_value",
              "rounds", "min_players", "max_players", "cards"}
     unknown = set(data) - known

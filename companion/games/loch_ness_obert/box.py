@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BoxProfileError
+from companion.games.box_header import document_name
 
 SCHEMA = "loch-ness-obert-box/1"
 WATER = "water"
@@ -67,13 +68,7 @@ def parse_box(data: Any, source: str = "<Loch Ness board>") -> ObertBox:
     def fail(key: str, reason: str) -> BoxProfileError:
         return BoxProfileError(source, key, reason)
 
-    if not isinstance(data, dict):
-        raise fail("(document)", "expected a table at the top level")
-    if data.get("schema") != SCHEMA:
-        raise fail("schema", f"unknown schema {data.get('schema')!r}; this companion reads {SCHEMA!r}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise fail("name", "expected text")
+    name = document_name(data, SCHEMA, source)
     areas = data.get("areas")
     if not isinstance(areas, dict) or not areas or not all(isinstance(v, str) for v in areas.values()):
         raise fail("areas", "expected a table of Viewing Areas: symbol = \"label\"")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BoxProfileError
+from companion.games.box_header import document_name
 
 SCHEMA = "loch-ness-wettering-box/1"
 KINDS = ("head", "body", "tail")
@@ -89,13 +90,7 @@ def parse_box(data: Any, source: str = "<Loch Ness board>") -> WetteringBox:
             raise fail(key, f"expected a non-empty list of whole numbers {lo}-{hi}")
         return tuple(v)
 
-    if not isinstance(data, dict):
-        raise fail("(document)", "expected a table at the top level")
-    if data.get("schema") != SCHEMA:
-        raise fail("schema", f"unknown schema {data.get('schema')!r}; this companion reads {SCHEMA!r}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise fail("name", "expected text")
+    name = document_name(data, SCHEMA, source)
     score_end = whole("score_end", 1, 999)
     auctions = numbers("auction_spaces", 1, 999)
     player_cards = numbers("player_cards", 0, 20)

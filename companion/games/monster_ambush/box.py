@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import BoxProfileError
+from companion.games.box_header import document_name
 
 SCHEMA = "monster-ambush-box/1"
 
@@ -77,13 +78,7 @@ def parse_box(data: Any, source: str = "<skirmish box>") -> AmbushBox:
             raise fail(full, f"expected a whole number {lo}-{hi}, got {v!r}")
         return v
 
-    if not isinstance(data, dict):
-        raise fail("(document)", "expected a table at the top level")
-    if data.get("schema") != SCHEMA:
-        raise fail("schema", f"unknown schema {data.get('schema')!r}; this companion reads {SCHEMA!r}")
-    name = data.get("name")
-    if not isinstance(name, str) or not name:
-        raise fail("name", "expected text")
+    name = document_name(data, SCHEMA, source)
     tokens = whole(data, "tokens", "", 2, 200)
     limit = whole(data, "stack_limit", "", 1, 50)
     per_turn = whole(data, "actions_per_turn", "", 1, 20)
