@@ -12,7 +12,8 @@ shadow) or fit no combination (a hand) are *unknown*.
 
 A hex counts as covered by an expedition when any cleaned pixel of that expedition's colour lies
 on the hex or on its border lines (polygon grown by half the printed line width); tiny specks of
-colour (under ``MIN_BLOB_MM2``) are noise.  A hex not seen covered, with unknown pixels on it, is
+colour (under ``MIN_BLOB_MM2``) are noise.  Colour seen on paper is carried onto a line only where
+the sheet really reaches it (coverage_lines.py): a phone's blurry colour spreads past sheet edges.  A hex not seen covered, with unknown pixels on it, is
 *unknown*, never "uncovered".
 """
 
@@ -25,11 +26,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .colourmasks import EXPEDITIONS, LINE_GROW_MM, MIN_BLOB_MM2, _colour_masks
+from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
+from .coverage_lines import onto_lines
 from .colour_adapt import colour_correction, corrected
+from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
-from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
+from .maskparts import _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .transmission import DARK, MISFIT, packed_bins, table
 from .unseen import _occluded, _regions
@@ -49,9 +52,7 @@ DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too 
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
 GREY_LO, GREY_HI = -1.2, 0.25  # the range of the colour match's grey (shade) term
 UNKNOWN_GROW_MM = 1.0
-LINE_BLUR_PX = 1  # no averaging of line pixels: blur would carry colour past sheet edges (JPEG already blurs colour)
-LINE_TINT_SHARE = 0.5  # a line pixel takes a sheet's colour when it shows this share of its hue
-NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
+MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -92,6 +93,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         # the camera softens printed lines; soften the drawn reference alike
         scale = _photo_scale(reg, lay)
         sigma = round(max(0.5, 0.5 * ppm / max(scale, 0.5)), 1)
+        if MEASURE_LINE_BLUR:  # a phone or a focus a little off softens the lines more: measured
+            sigma = line_sigma(warped, valid, lay, sigma)
         log_ref = _log_reference(lay, sigma)
     else:
         ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
@@ -187,7 +190,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
 
     _tick('colour')
     line_px = ~flat_area & valid & seen
-    masks = _onto_lines(L, line_px, colour, lay, cols, ppm)
+    masks = onto_lines(L, line_px, colour, lay, cols, ppm)
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
@@ -279,59 +282,6 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     valid = np.bitwise_and(inside, 1, out=inside).view(bool)
     m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
-
-
-def _onto_lines(L, line_px, fit_masks, lay: Layout, cols, ppm):
-    """Each expedition's colour on paper followed into the printed lines next to it.
-
-    On printed lines the light is too dim and the drawing too rough for the full match: each
-    expedition is judged by the hue alone (the log-transmission less its grey part), after taking
-    out the hue of the other expeditions' colour seen on the paper right beside the pixel, and only
-    up to LINE_GROW_MM from colour seen on paper.
-    """
-    tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float64) / 255.0, 1e-3, 1.0))
-    tints -= tints.mean(-1, keepdims=True)
-    norm2 = (tints * tints).sum(1)
-    # the tints have no grey part, so hue . tint = log-transmission . tint: one linear map gives
-    # every expedition's share of its own hue
-    proj = (tints / norm2[:, None]).astype(np.float32)
-    gram = (tints @ tints.T) / norm2[None, :]  # [o, i]: tint o's share of tint i's hue
-    rn = int(round(NEAR_MM * ppm))
-    kn = np.ones((rn * 2 + 1,) * 2, np.uint8)
-    grow = int(np.ceil(LINE_GROW_MM * ppm - 1e-6))  # never short of LINE_GROW_MM (4.5 px would round to 4)
-    # cross and square steps in turn: an octagon, near enough a disc (a cross alone falls short
-    # of the corners where three lines meet, a square alone overshoots along the diagonals)
-    steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))
-    present = [e for e in EXPEDITIONS if fit_masks[e].any()]
-    masks = {}
-    for i, e in enumerate(EXPEDITIONS):
-        out = np.zeros(lay.shape, bool)
-        masks[e] = out
-        if e not in present:
-            continue
-        m = (fit_masks[e] & lay.measured).view(np.uint8)
-        box_ = _bbox(m, grow + 2)
-        if box_ is None:
-            continue
-        # all the work in the box round this colour: the line pixels it may grow into lie there
-        sl = np.s_[box_[0]:box_[1], box_[2]:box_[3]]
-        Ls = L[sl]
-        if LINE_BLUR_PX > 1:
-            Ls = cv2.blur(Ls, (LINE_BLUR_PX, LINE_BLUR_PX))
-        own = cv2.transform(Ls, proj[i:i + 1])
-        for j, o in enumerate(EXPEDITIONS):
-            if o != e and o in present:
-                # the other colour grown by NEAR_MM, from a box that reaches rn past this one
-                y0, y1, x0, x1 = box_
-                Y0, Y1, X0, X1 = max(0, y0 - rn), min(lay.shape[0], y1 + rn), max(0, x0 - rn), min(lay.shape[1], x1 + rn)
-                nb = cv2.dilate(fit_masks[o][Y0:Y1, X0:X1].view(np.uint8), kn)[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
-                own -= nb * np.float32(gram[j, i])
-        mm = m[sl].copy()
-        allowed = ((own > LINE_TINT_SHARE) & line_px[sl]).view(np.uint8) | mm
-        for n in range(grow):
-            mm = cv2.dilate(mm, steps[n % 2]) & allowed
-        out[sl] = mm > 0
-    return masks
 
 
 def _log_reference(lay: Layout, sigma: float) -> np.ndarray:
