@@ -28,7 +28,7 @@ How (docs/dice-camera.md has the long version):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -39,7 +39,7 @@ from companion.errors import CompanionError
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
-from .dice_sizes import doubt_odd_sizes
+from .dice_sizes import doubt_odd_sizes, doubt_overlaps
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -134,6 +134,23 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(H, W) < 16:
         return []
     f = min(1.0, settings.work_px / max(H, W))
+    dice, zoom = _read_at(img, f, settings)
+    if zoom > 1:
+        # every die was too small to find at the working scale (small dice far off in a big
+        # photo): look again at a finer one
+        finer = replace(settings, work_px=settings.work_px * zoom, min_die_frac=settings.min_die_frac / zoom)
+        again, _ = _read_at(img, min(1.0, f * zoom), finer)
+        dice = again
+    return dice
+
+
+ZOOM_TARGET = 1.6  # a zoomed second look makes the small die-like blobs this many least die sides across
+MAX_ZOOM = 4.0
+
+
+def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float]:
+    """The dice read with the photo scaled by ``f``, and the zoom a finer look needs (1: none)."""
+    H, W = img.shape[:2]
     small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
     fore = _Foreground(small, settings.background_sigmas)
     fg = fore.mask
@@ -149,6 +166,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         if x == 0 and y == 0 and bw == sw and bh == sh:
             continue
         blobs.append((i, x, y, bw, bh, area))
+    zoom = 1.0 if blobs or f >= 1 else _zoom_for_small_dice(img, labels, stats, min_side, f)
     typical = _typical_die_side(blobs, labels, stats)
 
     dice: list[Die] = []
@@ -168,7 +186,51 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             failed.append(i)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed)
-    return doubt_odd_sizes(_dedupe(dice))
+    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
+
+
+def _zoom_for_small_dice(img: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_side: float, f: float) -> float:
+    """No blob was die-sized. If some are squarish, full, at least a third of the least die side,
+    and show marks inside at full resolution (small dice far off in a big photo; not the lone
+    pips of dice like their table, which are plain), the zoom that makes the median of them
+    :data:`ZOOM_TARGET` least sides across; else 1."""
+    sides, marked = [], 0
+    for i in range(1, len(stats)):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if min_side / 3 <= math.sqrt(area) < min_side and max(bw, bh) <= 1.5 * min(bw, bh) and area >= 0.6 * bw * bh:
+            sides.append(math.sqrt(area))
+            marked += _marks_inside(img, labels[y:y + bh, x:x + bw] == i, (x, y), f)
+    if not sides or 2 * marked <= len(sides):
+        return 1.0
+    return float(np.clip(ZOOM_TARGET * min_side / float(np.median(sides)), 1.5, min(MAX_ZOOM, 1.0 / f)))
+
+
+def _marks_inside(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
+    """Does a small blob hold marks of its own at full resolution (a die's pips), rather than
+    being one plain mark (a pip)? Its inner pixels must spread over more than most of its step
+    from the table around it (and over a clear amount: noise and a dimple's shading spread too)."""
+    x, y = origin
+    bh, bw = blob.shape
+    X0, Y0 = int(x / f), int(y / f)
+    X1, Y1 = min(img.shape[1], int(math.ceil((x + bw) / f))), min(img.shape[0], int(math.ceil((y + bh) / f)))
+    pad = max(2, (X1 - X0) // 3)
+    xa, ya, xb, yb = max(0, X0 - pad), max(0, Y0 - pad), min(img.shape[1], X1 + pad), min(img.shape[0], Y1 + pad)
+    grey = cv2.cvtColor(img[ya:yb, xa:xb], cv2.COLOR_BGR2GRAY)
+    m = np.zeros(grey.shape, np.uint8)
+    m[Y0 - ya:Y1 - ya, X0 - xa:X1 - xa] = cv2.resize(blob.astype(np.uint8), (X1 - X0, Y1 - Y0),
+                                                      interpolation=cv2.INTER_NEAREST)
+    k = max(3, int(0.15 * (X1 - X0))) | 1
+    inner = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    ring = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
+    if inner.sum() < 16 or ring.sum() < 16:
+        return False
+    inside = grey[inner].astype(np.float32)
+    spread = float(np.percentile(inside, 97) - np.percentile(inside, 3))
+    step = abs(float(np.median(inside)) - float(np.median(grey[ring])))
+    return spread > max(MARKS_SPREAD * step, 30.0)
+
+
+MARKS_SPREAD = 0.6  # pips spread a die's pixels over most of its step from the table; a plain pip's far less
 
 
 def _typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) -> float | None:
@@ -302,11 +364,17 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
         bh, bw = blob_small.shape
         if blob_small.sum() > 1.6 * (est_small ** 2) or max(bh, bw) > 1.5 * min(bh, bw):
             tries += [side_full / math.sqrt(2), side_full / 2]
+        elif blob_small.sum() >= 0.6 * bh * bw:
+            # a die with its shadow or a side face in one full blob: the die is smaller than the blob
+            tries.append(side_full * SHADOWED_DIE)
     for side in tries:
         again = _read_blob_at(img, blob_small, origin, f, side)
         if sum(d.value is not None for d in again) > sum(d.value is not None for d in best):
             best = again
     return best
+
+
+SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
 
 
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,

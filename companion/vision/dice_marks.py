@@ -139,13 +139,24 @@ def alpha_angle(pips: list[Pip], centre: complex) -> float:
 
 def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: float) -> bool:
     """For two or three pips (which fit a line too easily): do they run along a diagonal of the
-    face region, with their middle near its centre?"""
+    face region, with their middle near its centre?
+
+    A tilted die's side face (or, seen near a wide-angle photo's edge, a rounded die's) often
+    joins its top face in one region: it lengthens the region across the edge they share and
+    keeps its axes. So the face's side is the region's shorter side, and the middle may lie off
+    the region's centre along its longer side by half the difference, but not across it."""
     cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:
         return False
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-    side = (rw + rh) / 2
-    if abs(complex(rx, ry) - centre) > 0.16 * side or not 0.6 * side <= 2 * half <= 1.3 * side:
+    short, long_ = min(rw, rh), max(rw, rh)
+    along_dir = complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
+    if rh > rw:
+        along_dir *= 1j
+    off = (centre - complex(rx, ry)) / along_dir  # real: along the longer side, imag: across it
+    if abs(off.imag) > 0.16 * short or abs(off.real) > 0.16 * short + (long_ - short) / 2:
+        return False
+    if not 0.6 * short <= 2 * half <= 1.3 * short:
         return False
     # the face's diagonals are at ang + 45 (mod 90) degrees
     rel = (math.degrees(diag) - ang - 45.0) % 90.0

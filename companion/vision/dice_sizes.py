@@ -54,3 +54,23 @@ def doubt_odd_sizes(dice: list[_Sized]) -> list[_Sized]:
         d.value, d.confidence = None, 0.0
         d.reason = f"read at {d.side_px:.0f} px, the dice beside it are {typical:.0f} px"
     return dice
+
+
+OVERLAP = 0.85  # dice do not overlap: two readings' centres are at least about a side apart
+
+
+def doubt_overlaps(dice: list[_Sized]) -> list[_Sized]:
+    """Two dice read closer together than :data:`OVERLAP` of the larger one's side cannot both be
+    dice: they are parts of one face (a six's two columns read as two threes). Both are made
+    unreadable (in place; returns the list): which part, if either, is the die is not known."""
+    readable = [d for d in dice if d.value is not None]
+    doubted = set()
+    for i, a in enumerate(readable):
+        for b in readable[i + 1:]:
+            if math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < OVERLAP * max(a.side_px, b.side_px):
+                doubted |= {id(a), id(b)}
+    for d in readable:
+        if id(d) in doubted:
+            d.value, d.confidence = None, 0.0
+            d.reason = "overlaps another die read: parts of one face?"
+    return dice
