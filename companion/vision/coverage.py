@@ -28,14 +28,14 @@ import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
-from .coverage_lines import onto_lines
+from .coverage_lines import grey_bins, onto_lines
 from .colour_adapt import colour_correction, corrected
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
 from .maskparts import _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .transmission import DARK, MISFIT, packed_bins, table
-from .unseen import _occluded, _regions
+from .unseen import _occluded, _regions, grey_and_paper
 
 # The grid the photo is judged on (the masks are handed on at PPM): a 12 MP photo has about 2.3 px
 # per board mm, a 1600x1200 one about 1.9, so 3 px/mm loses nothing the camera saw and costs about
@@ -86,6 +86,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     if reference is not None and reference.shape[:2] != lay.shape:
         reference = cv2.resize(reference, lay.shape[::-1], interpolation=cv2.INTER_AREA)
     warped, valid = _warp(photo, reg, lay)
+    grey = None  # the photo's grey and paper by the lines (unseen.grey_and_paper), once
     _tick('warp')
     if bgr:
         warped = cv2.cvtColor(warped, cv2.COLOR_BGR2RGB)
@@ -94,11 +95,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         scale = _photo_scale(reg, lay)
         sigma = round(max(0.5, 0.5 * ppm / max(scale, 0.5)), 1)
         if MEASURE_LINE_BLUR:  # a phone or a focus a little off softens the lines more: measured
-            sigma = line_sigma(warped, valid, lay, sigma)
-        log_ref = _log_reference(lay, sigma)
+            grey = grey_and_paper(warped)
+            sigma = line_sigma(grey, valid, lay, sigma)
+        log_ref, ref_bins = _log_reference(lay, sigma)
     else:
         ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
         log_ref = cv2.log(np.maximum(ref, 1 / 64))
+        ref_bins = grey_bins(log_ref)
     L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
     cv2.subtract(L, log_ref, dst=L)
     _tick('log')
@@ -142,7 +145,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         glare |= flat_area & (added > VEIL_MIN) & (added > VEIL_SHARE * cv2.exp(Lmin))
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
-    occluded = _occluded(warped, lay, valid)
+    occluded = _occluded(warped, lay, valid, grey=grey)
     _tick('occluded')
     haze = _drop_small(flat_area & (Lmin > HAZE_LOG), 4.0 * ppm * ppm)
     # the bright core: too bright, or lines washed out under near-white light
@@ -190,7 +193,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
 
     _tick('colour')
     line_px = ~flat_area & valid & seen
-    masks = onto_lines(L, line_px, colour, lay, cols, ppm)
+    masks = onto_lines(L, line_px, colour, lay, cols, ppm, ref_bins)
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
@@ -284,14 +287,15 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     return cv2.remap(photo, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
 
 
-def _log_reference(lay: Layout, sigma: float) -> np.ndarray:
-    """log of the drawn reference, softened like the camera (cached per layout and blur)."""
+def _log_reference(lay: Layout, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """log of the drawn reference, softened like the camera, and its grey bins (coverage_lines);
+    cached per layout and blur."""
     refs = lay.__dict__.setdefault("_log_refs", {})  # on the layout: an id() could be reused
     if sigma not in refs:
         if len(refs) > 8:
             refs.clear()
-        ref = cv2.GaussianBlur(lay.reference, (0, 0), sigma)
-        refs[sigma] = cv2.log(np.maximum(ref, 1 / 64))
+        ref = cv2.log(np.maximum(cv2.GaussianBlur(lay.reference, (0, 0), sigma), 1 / 64))
+        refs[sigma] = (ref, grey_bins(ref))
     return refs[sigma]
 
 

@@ -34,16 +34,19 @@ LUMA_SHARE = 0.5  # ... and, on the crossing route, this share of its darkening 
 NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
 BRIDGE_MM = 1.5  # closes margin + line + margin (about 2.3 mm) and the hub where three lines meet
 CROSS_MM = 1.0  # the margin by a line is 0.67 mm wide, plus the drawing's antialiased edge
+LUMA_BIAS = True
 ONTO_STEPS = 2  # px into the line from a margin reached (the line's middle at 3 px/mm)
 # luma weights (ITU-R BT.601, as JPEG): the channel mix JPEG keeps at full resolution
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 
 
-def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, cols, ppm: float) -> dict:
+def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, cols, ppm: float,
+               ref_bins: np.ndarray | None = None) -> dict:
     """Per expedition its colour on paper (``masks_on_paper``) plus the line pixels it covers.
 
     ``L``: the log-transmission (h x w x 3, the drawn reference and the light divided out);
-    ``line_px``: the seen pixels off the plain paper (printed lines and the margin beside them).
+    ``line_px``: the seen pixels off the plain paper (printed lines and the margin beside them);
+    ``ref_bins``: grey_bins of the drawn reference, to measure how far off it is by the lines.
     """
     tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float64) / 255.0, 1e-3, 1.0))
     # a sheet's luma transmission: the darkening a pixel under it shows at full resolution
@@ -57,13 +60,14 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
     rn = int(round(NEAR_MM * ppm))
     kn = np.ones((rn * 2 + 1,) * 2, np.uint8)
     rb = int(round(BRIDGE_MM * ppm))
-    bridge_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * rb + 1, 2 * rb + 1))
     cross = int(np.ceil(CROSS_MM * ppm - 1e-6))
-    reach = max(rb, cross + ONTO_STEPS)
+    reach_px = cross + ONTO_STEPS
+    reach = max(rb, reach_px)
     # cross and square steps in turn: an octagon, near enough a disc
     steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))
     margin = line_px & ~lay.printed
     present = [e for e in EXPEDITIONS if masks_on_paper[e].any()]
+    bias = None if ref_bins is None or not LUMA_BIAS else _luma_bias(L, line_px, masks_on_paper, ref_bins, ppm)
     out = {}
     for i, e in enumerate(EXPEDITIONS):
         out[e] = np.zeros(lay.shape, bool)
@@ -86,10 +90,17 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
                 own -= nb * np.float32(gram[j, i])
         mm = m[sl]
         tinted = (own > TINT_SHARE) & line_px[sl]
-        dark = cv2.transform(cv2.exp(Ls), LUMA[None]) < np.float32(np.exp(LUMA_SHARE * sheet_luma[i]))
+        bridged = _closed(mm, rb, steps).view(bool) & tinted
+        # darkened by a sheet: asked only where the hue says so, within reach and not bridged (few pixels)
+        near = cv2.dilate(mm, np.ones((2 * reach_px + 1,) * 2, np.uint8)).view(bool)
+        ys, xs = np.nonzero(tinted & near & ~bridged)
+        limit = np.float32(np.exp(LUMA_SHARE * sheet_luma[i]))
+        if bias is not None:
+            limit = limit * bias[ref_bins[sl][ys, xs]]
+        dark = np.zeros(tinted.shape, bool)
+        dark[ys, xs] = np.exp(Ls[ys, xs]) @ LUMA < limit
         mg = margin[sl]
-        bridged = cv2.morphologyEx(mm, cv2.MORPH_CLOSE, bridge_disc).view(bool) & tinted
-        passable = (tinted & mg & dark).view(np.uint8) | mm
+        passable = (tinted & mg & (dark | bridged)).view(np.uint8) | mm
         r = mm
         for n in range(cross):
             r = cv2.dilate(r, steps[n % 2]) & passable
@@ -99,3 +110,57 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
             onto = cv2.dilate(onto, steps[(n + 1) % 2]) & (lined | onto)
         out[e][sl] = r.view(bool) | bridged | (onto.view(bool) & ~mg)
     return out
+
+
+
+def _closed(mask: np.ndarray, r: int, steps) -> np.ndarray:
+    """A closing by an octagon of radius ``r`` (cross and square steps in turn: near enough a
+    disc, and far cheaper than a disc kernel)."""
+    out = mask
+    for n in range(r):
+        out = cv2.dilate(out, steps[n % 2])
+    for n in range(r):
+        out = cv2.erode(out, steps[n % 2])
+    return out
+
+
+BIAS_BINS = 16  # of the drawing's log grey, from GREY_FLOOR to the paper's white
+GREY_FLOOR = -3.0  # log grey of the darkest drawn line, softened (the bins below it are merged)
+BIAS_CLEAR_MM = 2.0  # line pixels this far from any colour seen on paper: no sheet on them
+BIAS_MIN = 100  # samples per bin to say anything
+BIAS_STEP = 4  # sampled every this many pixels each way (1.3 mm at 3 px/mm): plenty for a median per bin
+
+
+def grey_bins(log_ref: np.ndarray) -> np.ndarray:
+    """Each pixel's bin of the drawing's log grey (uint8), for _luma_bias."""
+    g = cv2.transform(log_ref, np.full((1, 3), 1 / 3, np.float32))
+    return np.clip((g - GREY_FLOOR) * (BIAS_BINS / -GREY_FLOOR), 0, BIAS_BINS - 1).astype(np.uint8)
+
+
+def _luma_bias(L, line_px, masks_on_paper, bins, ppm) -> np.ndarray | None:
+    """Per bin of the drawing's grey (``bins``: grey_bins), the luma the photo shows on uncovered
+    lines and their margins, as a share of the drawing's; None when too few are seen.
+
+    Next to a line the drawing and the photo differ in ways that have nothing to do with sheets: a
+    phone's tone curve bends dark and middle greys, the photo's line may be wider or softer than
+    drawn, or lie a fraction of a pixel off.  Measured on the lines no sheet lies near, per shade
+    of the drawing, and taken out before asking whether a sheet darkens a pixel."""
+    st = BIAS_STEP
+    anywhere = np.zeros(line_px[::st, ::st].shape, np.uint8)
+    for m in masks_on_paper.values():
+        anywhere |= m[::st, ::st].view(np.uint8)
+    k = 2 * int(round(BIAS_CLEAR_MM * ppm / st)) + 1
+    sel = line_px[::st, ::st] & ~cv2.dilate(anywhere, np.ones((k, k), np.uint8)).view(bool)
+    b = bins[::st, ::st][sel]
+    if len(b) < BIAS_MIN * 4:
+        return None
+    luma = np.exp(L[::st, ::st][sel]) @ LUMA
+    # medians from a histogram per bin (levels of 1 % of the paper's luma): no sorting
+    q = np.minimum((luma * 100).astype(np.int32), 299)
+    hist = np.bincount(b.astype(np.int32) * 300 + q, minlength=BIAS_BINS * 300).reshape(BIAS_BINS, 300)
+    counts = hist.sum(1)
+    below = np.cumsum(hist, 1) < (counts[:, None] + 1) // 2
+    out = np.ones(BIAS_BINS, np.float32)
+    ok = counts >= BIAS_MIN
+    out[ok] = (below.sum(1)[ok] + 0.5) / 100
+    return out  # a factor of the linear luma

@@ -19,16 +19,23 @@ def _printed8(lay: Layout) -> np.ndarray:
     return lay._printed8
 
 
-def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: float = 8.0) -> np.ndarray:
+def grey_and_paper(warped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The photo's grey (mean of the channels, uint8) and its brightest within 4 px (the paper
+    beside a line): for _occluded and line_blur.  All in uint8: the channel mean rounds to 8
+    bits anyway, and a local maximum minus the pixel is exact in 8 bits."""
+    g = cv2.transform(warped, np.full((1, 3), 1 / 3))
+    return g, cv2.dilate(g, np.ones((9, 9), np.uint8))
+
+
+def _occluded(warped: np.ndarray, lay: Layout, valid: np.ndarray, block_mm: float = 8.0,
+              grey: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Where the printed hex lines have vanished: something opaque (a hand) lies over the loch.
 
     A transparency darkens a line and the paper beside it alike, so the line's contrast survives
-    under any number of sheets; an opaque object or glare wipes it out.
+    under any number of sheets; an opaque object or glare wipes it out.  ``grey``:
+    grey_and_paper(warped) when already computed.
     """
-    # all in uint8 up to the division: the channel mean rounds to 8 bits anyway, and its local
-    # maximum minus itself is exact in 8 bits
-    g = cv2.transform(warped, np.full((1, 3), 1 / 3))  # mean of the channels (uint8)
-    bg = cv2.dilate(g, np.ones((9, 9), np.uint8))
+    g, bg = grey if grey is not None else grey_and_paper(warped)
     h, w = g.shape
     whole = bool(valid.all())
     line = lay.printed if whole else lay.printed & valid
