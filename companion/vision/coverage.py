@@ -52,6 +52,8 @@ DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too 
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
 GREY_LO, GREY_HI = -1.2, 0.25  # the range of the colour match's grey (shade) term
 UNKNOWN_GROW_MM = 1.0
+DARK_LINES_APART = True
+DARK_LINE_REACH_MM = 2.5  # the unknown round a dark line (1 mm) and a sheet's reach onto a line (1.5 mm)
 MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
@@ -169,8 +171,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     ko = int(round(1.0 * ppm)) | 1
     misfit = cv2.morphologyEx(misfit, cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
     unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit | dim | occluded
-    unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
+    # a printed line under a dark overlap is too dark to read while the paper beside it is not:
+    # it leaves undecided only the expeditions whose colour lies near it (see below), not all
+    dark_lines = too_dark_px & ~flat_area
+    unknown_hex = None
+    if DARK_LINES_APART and dark_lines.any():
+        unknown_hex = _grown(_drop_small(unknown & ~dark_lines, MIN_BLOB_MM2 * ppm * ppm), np.ones((k, k), np.uint8))
+    unknown = _drop_small(unknown, MIN_BLOB_MM2 * ppm * ppm)
     unknown = _grown(unknown, np.ones((k, k), np.uint8))
     seen = ~unknown
     dark_fraction = float(np.count_nonzero(too_dark_px & lay.paper) / max(np.count_nonzero(lay.paper), 1))
@@ -198,11 +206,18 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
     # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
-    bits = unknown.astype(np.uint16) << 4
+    bits = (unknown if unknown_hex is None else unknown_hex).astype(np.uint16) << 4
+    if unknown_hex is not None:
+        only_lines = unknown & ~unknown_hex
+        kd = 2 * int(round(DARK_LINE_REACH_MM * ppm)) + 1
     for i, e in enumerate(EXPEDITIONS):
         _set_bit(bits, masks[e], 1 << i)
         if dropped[e] is not None:
             _set_bit(bits, dropped[e], 1 << (5 + i))
+        if unknown_hex is not None and colour[e].any():
+            # the dark line may be where this colour's sheet ends: undecided for it alone
+            near = _grown(colour[e], np.ones((kd, kd), np.uint8))
+            _set_bit(bits, only_lines & near, 1 << (5 + i))
     per_hex = lay.per_hex_bits(bits)
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0
