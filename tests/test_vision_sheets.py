@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -264,3 +265,70 @@ def test_the_fast_path_gives_way_for_two_sheets_in_one_blob(box, lay, monkeypatc
     assert headings[0] is not None and headings[1] is None, "one sheet of two is not their blob: the full search runs"
     sc = score_sheets(box, truth, found)
     assert (sc.right, sc.wrong, sc.missed, sc.extra) == (2, 0, 0, 0), [f.pose for f in found]
+
+
+@pytest.mark.parametrize("truth", [
+    # an eye witness and a sonar from one point on the south shore: alone, an underwater camera
+    # fits the eye witness's part best
+    [SheetPose(E, "eye_witness", 591.6, 325.6, 212.0), SheetPose(E, "sonar", 591.0, 325.8, 170.5)],
+    # a sonar and a surface camera side by side by the loch's west end
+    [SheetPose(E, "sonar", 98.9, 225.4, -9.7), SheetPose(E, "surface_camera", 118.6, 232.8, -14.0)],
+    # two sonars from the south shore, one across the other
+    [SheetPose(E, "sonar", 363.6, 334.2, 136.3), SheetPose(E, "sonar", 343.4, 327.2, 148.9)],
+])
+def test_with_groups_merged_sheets_of_one_colour_are_told_apart(box, lay, truth, monkeypatch):
+    """sheetgroups (off by default): a blob its best shape explains poorly is explained by the set
+    of sheets whose union explains it best."""
+    from companion.vision import sheetgroups
+    monkeypatch.setattr(sheetgroups, "GROUPS", True)
+    found = _fit(box, lay, truth)
+    sc = score_sheets(box, truth, found)
+    assert (sc.right, sc.wrong, sc.unidentified, sc.missed) == (2, 0, 0, 0), [(f.pose, f.identified) for f in found]
+
+
+def test_a_set_of_sheets_is_scored_over_its_union(box, lay):
+    """Two sheets on one spot explain what one does, less nothing: colour counts once."""
+    from companion.vision.sheetfit import FINE_PPM
+    from companion.vision.sheetgrid import FitGrid
+
+    north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
+    truth = SheetPose(E, "sonar", 400, north, 5)
+    k = int(lay.ppm / FINE_PPM)
+    flat = (lay.paper | lay.land)[:lay.shape[0] // 4 * 4, :lay.shape[1] // 4 * 4]
+    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E][:flat.shape[0], :flat.shape[1]] & flat
+    small = (flat.shape[1] // k, flat.shape[0] // k)
+    C = cv2.resize(mask.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    S = cv2.resize(flat.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    grid = FitGrid(C, np.maximum(S - C, 0), lay.x0, lay.y0, lay.ppm / k, 4)
+    shapes = {"sonar": tuple(map(tuple, box.equipment["sonar"].shape)),
+              "cage": tuple(map(tuple, box.equipment["cage"].shape))}
+    everywhere = np.ones((C.shape[0] // 4, C.shape[1] // 4), bool)
+    one = [("sonar", truth.x, truth.y, truth.angle_deg)]
+    before = grid.save()
+    alone = grid.explained_by(one, shapes, before, everywhere)
+    assert alone > 0.9 * float(C.sum())  # nearly all the colour, little paper or unseen
+    assert grid.explained_by(one * 2, shapes, before, everywhere) == pytest.approx(alone, rel=1e-6)
+    # a cage out on plain paper adds its paper's cost; colour outside the mask given earns nothing
+    assert grid.explained_by(one + [("cage", 600.0, 280.0, 0.0)], shapes, before, everywhere) < alone - 100
+    assert grid.explained_by(one, shapes, before, np.zeros_like(everywhere)) < 0
+
+
+def test_sheets_not_named_right_are_counted_by_cause(box, lay):
+    from companion.vision.sheetscore import error_causes
+
+    shore = np.asarray(box.loch.shore_outline, float)
+    north, south, west = shore[:, 1].min(), shore[:, 1].max(), shore[:, 0].min()
+    on_shore = tuple(shore[np.argmin(np.abs(shore[:, 0] - 420) + 1000 * (shore[:, 1] > north + 20))])
+    truth = [SheetPose(E, "sonar", 300, north, 0), SheetPose(E, "cage", 300, north + 40, 0),  # the cage under the sonar
+             SheetPose(E, "eye_witness", 500, south, 180),  # hidden (below)
+             SheetPose(E, "surface_camera", west + 10, north, 30),  # reaching past the west end
+             SheetPose(E, "underwater_camera", 650, north + 20, 0),  # its point 20 mm out in the loch
+             SheetPose("japanese", "eye_witness", *on_shore, 10)]  # in clear view
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    seen = np.hypot(lay.x0 + (xx + 0.5) / lay.ppm - 500, lay.y0 + (yy + 0.5) / lay.ppm - (south - 40)) > 45
+    found = [SheetPose(E, "sonar", 300, north, 0), SheetPose("japanese", "underwater_camera", *on_shore, 10)]
+    sc = score_sheets(box, truth, found)
+    causes, confusions = error_causes(box, truth, sc, seen, lay.x0, lay.y0, lay.ppm)
+    assert causes == {("under own sheets", "missed"): 1, ("hidden", "missed"): 1, ("by the loch's end", "missed"): 1,
+                      ("point off the shore", "missed"): 1, ("in clear view", "wrong type"): 1}
+    assert confusions[("eye_witness", "underwater_camera")] == 1 and confusions[("cage", "missed")] == 1

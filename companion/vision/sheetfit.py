@@ -23,12 +23,12 @@ import cv2
 import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid
+from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: this module's too)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance
 
 FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
 MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliver
-MIN_PURITY = 0.8  # share of a fitted sheet's visible outline that must show the colour
 MIN_CONFIDENCE = 0.3  # see _confidence
 MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
@@ -120,7 +120,8 @@ def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
 
 
 def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple]:
-    """Sheets as (type, x, y, angle, refined rivals), biggest unexplained blob first, each explaining what it covers."""
+    """Sheets as (type, x, y, angle, refined rivals), biggest unexplained blob first, each blob
+    explained by the set of sheets that explains it best (sheetgroups.py)."""
     placed: list[tuple] = []
     for _ in range(max_sheets * 3):
         if len(placed) >= max_sheets:
@@ -128,27 +129,17 @@ def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple
         blob = grid.largest_blob()
         if blob is None or blob[1] < min_px:
             break
-        found = search(grid, shapes, blob[0])
-        if found is None:
-            grid.drop(blob[0])
-            continue
-        refined, _best = found
+        spare: dict = {}
+        found = search(grid, shapes, blob[0], spare)
         # the best shape showing too much paper (say, one spanning two sheets) leaves the blob
         # to the next best that does not, before the blob is given up
-        eq = next((t for t in sorted(refined, key=lambda t: -refined[t][0]) if _plausible(grid, shapes[t], *refined[t], min_px)), None)
-        if eq is None:
+        group = [] if found is None else explain_blob(
+            grid, shapes, blob, found, min_px, lambda t, fit: plausible_pose(grid, shapes[t], *fit, min_px), spare)
+        if not group:
             grid.drop(blob[0])
             continue
-        x, y, ang = refined[eq][1]
-        grid.explain(shapes[eq], x, y, ang)
-        placed.append((eq, x, y, ang, refined))
+        placed += group[:max_sheets - len(placed)]
     return placed
-
-
-def _plausible(grid: FitGrid, shape, gain: float, pose: tuple, min_px: float) -> bool:
-    """Does a fitted pose explain enough new colour, with little plain paper showing inside it?"""
-    good, paper = grid.plain_paper(shape, *pose)
-    return gain >= min_px and good >= MIN_PURITY * (good + paper)
 
 
 def _prune(grid: FitGrid, shapes, placed: list[tuple], min_px: float) -> list[tuple]:

@@ -130,13 +130,16 @@ class FitGrid:
             out[fy0 - y0 * k:fy1 - y0 * k, fx0 - x0 * k:fx1 - x0 * k] = self.U[win] - paper_cost * self.B[win]
         return self.shrink(out, k)
 
-    def largest_blob(self):
-        """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px) of the biggest patch of colour.
+    def largest_blob(self, within: np.ndarray | None = None):
+        """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px, its pixels on the coarse
+        grid) of the biggest patch of colour (only of the colour ``within`` a coarse mask, if given).
 
         Found on the coarse grid: the printed lines that split a sheet's colour into cells are
         narrower than a coarse pixel, and the labelling is cheap there.
         """
         Uc = self.shrink(self.U)
+        if within is not None:
+            Uc = Uc * within
         m = cv2.dilate((Uc > 0.25).astype(np.uint8), np.ones((3, 3), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
         if n <= 1:
@@ -144,7 +147,60 @@ class FitGrid:
         sums = np.bincount(labels.ravel(), weights=Uc.ravel(), minlength=n) * self.coarse ** 2
         sums[0] = 0
         i = int(np.argmax(sums))
-        return tuple(int(v) * self.coarse for v in stats[i, :4]), float(sums[i])
+        return tuple(int(v) * self.coarse for v in stats[i, :4]), float(sums[i]), labels == i
+
+    def colour_within(self, within: np.ndarray) -> float:
+        """Unexplained colour (fine pixels) in a mask on the coarse grid."""
+        return float(np.vdot(self.shrink(self.U), within.astype(np.float32))) * self.coarse ** 2
+
+    def save(self) -> tuple:
+        """What ``explain`` changes, to try one explanation of a blob and then another (``restore``)."""
+        return self.U.copy(), self.Q.copy(), list(self._dirty), self.version
+
+    def restore(self, state: tuple) -> None:
+        U, Q, dirty, _version = state
+        self.U[...], self.Q[...] = U, Q
+        self._dirty = list(dirty)
+        self.version += 1
+
+    def explained_by(self, placed, shapes, before: tuple, within: np.ndarray) -> float:
+        """How well a set of sheets explains the colour unexplained in ``before`` (a ``save``) that
+        lies ``within`` a mask on the coarse grid (one blob: sets reaching into other blobs are
+        not to earn by it): colour under their union less the cost of paper shown under it and a
+        little for what of it nobody saw, less each pointed sheet's cost for a point off the shore
+        (fine pixels).
+
+        Over the union, not sheet by sheet: where two sheets overlap, the colour is explained once
+        and the paper paid for once, so two sheets are no better than one that explains as much.
+        """
+        if not placed:
+            return 0.0
+        polys = [self._poly(shapes[eq], x, y, ang) for eq, x, y, ang, *_ in placed]
+        allp = np.concatenate(polys)
+        # the union drawn whole (a sheet may reach off the grid: that part is unseen too) ...
+        lo = np.floor(allp.min(0)).astype(int) - 1
+        hi = np.ceil(allp.max(0)).astype(int) + 2
+        union = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+        for poly in polys:
+            m = np.zeros_like(union)
+            cv2.fillPoly(m, [np.round((poly - lo) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+            np.maximum(union, m, out=union)
+        w = union.astype(np.float32) / 255
+        # ... and scored where it lies on the grid
+        h, wd = self.U.shape
+        gx0, gy0 = max(lo[0], 0), max(lo[1], 0)
+        gx1, gy1 = min(hi[0], wd), min(hi[1], h)
+        if gx1 <= gx0 or gy1 <= gy0:
+            return -UNSEEN_COST * float(w.sum())
+        win = (slice(gy0, gy1), slice(gx0, gx1))
+        wg = w[gy0 - lo[1]:gy1 - lo[1], gx0 - lo[0]:gx1 - lo[0]]
+        unseen = float(w.sum()) - float(np.vdot(np.minimum(self.S[win], 1.0), wg))
+        k = self.coarse
+        mine = within[gy0 // k:(gy1 - 1) // k + 1, gx0 // k:(gx1 - 1) // k + 1]
+        mine = np.repeat(np.repeat(mine, k, 0), k, 1)[gy0 % k:gy0 % k + gy1 - gy0, gx0 % k:gx0 % k + gx1 - gx0]
+        colour = np.where(mine, before[0][win], 0.0)
+        score = float(np.vdot(colour - self.P[win], wg)) - UNSEEN_COST * unseen
+        return score - sum(self.off_shore(shapes[eq], x, y) for eq, x, y, *_ in placed)
 
     def reset(self, placed, shapes) -> None:
         """Unexplained colour: all of it but what the given sheets explain."""

@@ -9,12 +9,13 @@ never a wrong type: it counts as "unidentified" when it pairs with a true sheet.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from .sheets import SheetPose, outline, polygon_area, symmetry_deg
+from .sheets import SheetPose, _seg_dist, outline, polygon_area, symmetry_deg
 
 MATCH_IOU = 0.3
 #: a true sheet counts as "in clear view" when at least this share of it is seen and lies under
@@ -22,6 +23,7 @@ MATCH_IOU = 0.3
 #: sheet mostly under its own kind, or under glare, cannot be told by shape)
 CLEAR_SHARE = 0.5
 RASTER_PPM = 2.0  # fine enough to tell a 50 % overlap from a 30 % one
+OFF_SHORE_MM = 6.0  # a pointed sheet's point further than this from the shore line is "off the shore"
 
 
 @dataclass
@@ -144,6 +146,12 @@ def true_masks(box, sheets: list[SheetPose], x0: float, y0: float, ppm: float, s
 
 def clear_shares(box, sheets: list[SheetPose], seen: np.ndarray, x0: float, y0: float, ppm: float) -> list[float]:
     """Per sheet: the share of its area that is seen and under none of its expedition's other sheets."""
+    return [v[2] for v in sheet_views(box, sheets, seen, x0, y0, ppm)]
+
+
+def sheet_views(box, sheets: list[SheetPose], seen: np.ndarray, x0: float, y0: float,
+                ppm: float) -> list[tuple[float, float, float]]:
+    """Per sheet, shares of its area: (under its expedition's other sheets, seen, seen and under none of them)."""
     out = []
     for i, p in enumerate(sheets):
         poly = (outline(box, p) - [x0, y0]) * ppm - 0.5
@@ -158,6 +166,46 @@ def clear_shares(box, sheets: list[SheetPose], seen: np.ndarray, x0: float, y0: 
                 qp = (outline(box, q) - [x0, y0]) * ppm - 0.5 - lo
                 cv2.fillPoly(others, [np.round(qp * 16).astype(np.int32)], 1, shift=4)
         area = max(polygon_area(outline(box, p)) * ppm * ppm, 1.0)
-        view = seen[lo[1]:hi[1], lo[0]:hi[0]]
-        out.append(float(((mine > 0) & (others == 0) & view[:size[0], :size[1]]).sum() / area))
+        view = seen[lo[1]:hi[1], lo[0]:hi[0]][:size[0], :size[1]]
+        mine = mine > 0
+        out.append((float((mine & (others > 0)).sum() / area), float((mine & view).sum() / area),
+                    float((mine & (others == 0) & view).sum() / area)))
     return out
+
+
+#: why a true sheet was not named right, in this order (the first that applies)
+CAUSES = ("under own sheets", "hidden", "by the loch's end", "point off the shore", "in clear view")
+
+
+def error_causes(box, sheets: list[SheetPose], score: SheetScore, seen: np.ndarray, x0: float, y0: float,
+                 ppm: float) -> tuple[Counter, Counter]:
+    """The true sheets not named right (wrong type, unidentified, missed), counted by cause and by
+    confusion.  Causes (``CAUSES``): at least half the sheet under its expedition's other sheets
+    (their colours merge); less than half of it seen (glare, shadow, a hand, off the photo);
+    reaching past either end of the loch (the land beyond is not measured); a pointed sheet's
+    point over ``OFF_SHORE_MM`` from the shore line; else in clear view.  Confusions: (true type,
+    fitted type, or "unidentified" / "missed")."""
+    views = sheet_views(box, sheets, seen, x0, y0, ppm)
+    shore = np.asarray(box.loch.shore_outline, float)
+    west, east = shore[:, 0].min(), shore[:, 0].max()
+    causes: Counter = Counter()
+    confusions: Counter = Counter()
+    for _e, what, t, f in score.errors:
+        if t is None:
+            continue
+        under, seen_share, _clear = views[sheets.index(t)]
+        poly = outline(box, t)
+        pointed = box.equipment[t.equipment].pointed
+        if under >= 0.5:
+            cause = CAUSES[0]
+        elif seen_share < 0.5:
+            cause = CAUSES[1]
+        elif poly[:, 0].min() < west or poly[:, 0].max() > east:
+            cause = CAUSES[2]
+        elif pointed and _seg_dist(np.array([[t.x, t.y]]), shore, np.roll(shore, -1, axis=0)).min() > OFF_SHORE_MM:
+            cause = CAUSES[3]
+        else:
+            cause = CAUSES[4]
+        causes[cause, what] += 1
+        confusions[t.equipment, f.equipment if what == "wrong type" else what] += 1
+    return causes, confusions

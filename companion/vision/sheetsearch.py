@@ -103,10 +103,12 @@ def refine(grid: FitGrid, shape, x, y, ang):
                     cur, best, improved = cand, g, True
     return (*pose(*cur), best)
 
-def search(grid: FitGrid, shapes, bbox):
+def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
     """Template search over one blob on the coarse grid, then the leading shapes refined on the fine grid.
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
+    ``spare``, when given, receives the leading shapes of the full search not refined (beyond
+    ``MAX_REFINED``) as {type: coarse pose}, for a caller that wants to try more of them.
 
     With ``FAST_PATH`` (off), a fast path first (sheetblob.py): pointed shapes tried only at the
     turns round the heading from the blob's point on the shore to its middle.  Kept when the best
@@ -131,7 +133,7 @@ def search(grid: FitGrid, shapes, bbox):
     if FAST_PATH:
         heading = pointed_heading(grid, bbox, SHORE_REACH_MM)
         if heading is not None:
-            leaders = _leaders(grid, shapes, window, matched, heading.heading_deg)
+            leaders = _leaders(grid, shapes, window, matched, heading.heading_deg)[:MAX_REFINED]
             # the likeliest sheet first: if it is not the blob alone, the others need not be refined
             # (nor itself, when even its coarse pose covers far too little or too much of the blob)
             if (leaders and shapes[leaders[0][0]] in grid.pointed_shapes
@@ -146,6 +148,9 @@ def search(grid: FitGrid, shapes, bbox):
     leaders = _leaders(grid, shapes, window, matched, None)
     if not leaders:
         return None
+    if spare is not None:
+        spare.update(dict(leaders[MAX_REFINED:]))
+    leaders = leaders[:MAX_REFINED]
     refined = {t: refined_from(t, start) for t, start in leaders}
     return refined, max(refined, key=lambda t: refined[t][0])
 
@@ -167,7 +172,7 @@ def _explains(grid: FitGrid, shape, fit, colour_px: float) -> bool:
 
 
 def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None) -> list:
-    """The shapes to refine, best coarse match first, each as (type, coarse pose).
+    """The shapes worth refining, best coarse match first, each as (type, coarse pose).
 
     With a ``heading``, pointed shapes are matched only at the turns within ``FAST_TURNS`` steps
     of it.  ``matched`` keeps each shape's coarse match between calls (by shape and heading used).
@@ -191,7 +196,7 @@ def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None
     if not coarse or top <= 0:
         return []
     leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
-    return [(t, coarse[t][1]) for t in leaders[:MAX_REFINED]]
+    return [(t, coarse[t][1]) for t in leaders]
 
 
 def _coarse_match(grid: FitGrid, shape, window, on_shore: bool, heading: float | None, cppm: float):

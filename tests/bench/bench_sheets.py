@@ -10,6 +10,9 @@ colours and rooms: see render.broaden).  Sheets are paired with the truth by out
 "In clear view": at least half the sheet seen and under none of its own expedition's other sheets
 (one expedition's overlaps merge in its colour mask, so a sheet mostly under its own kind cannot
 be told by its shape); the sheets that definition leaves out are counted too.
+Each set's sheets not named right are broken down by cause (sheetscore.error_causes: under their
+own expedition's sheets, hidden, reaching past the loch's end, point off the shore, in clear
+view) and by confusion (true type -> fitted type, unidentified or missed).
 Fitting time: thread CPU time of the four expeditions of a photo on the 4 px/mm board grid (one
 OpenCV thread), against OpenCV's full decode of a 12 MP JPEG timed in the same run.
 """
@@ -17,6 +20,7 @@ OpenCV thread), against OpenCV's full decode of a 12 MP JPEG timed in the same r
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -26,7 +30,7 @@ from companion.vision import coverage as cov
 from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheetfit import fit_expedition
-from companion.vision.sheetscore import SheetScore, clear_shares, score_sheets, true_masks
+from companion.vision.sheetscore import CAUSES, SheetScore, clear_shares, error_causes, score_sheets, true_masks
 
 SEED_SETS = (  # (label, seeds, broadened generator)
     ("development seeds", range(0, 20), False),
@@ -45,6 +49,11 @@ def _fit_all(box, lay, masks, seen, times) -> list:
     return found
 
 
+def _count(into: tuple[Counter, Counter], found: tuple[Counter, Counter]) -> None:
+    into[0].update(found[0])
+    into[1].update(found[1])
+
+
 def _line(name: str, s: SheetScore) -> str:
     c = np.asarray(s.centre_mm or [np.nan])
     a = np.asarray(s.angle_deg or [np.nan])
@@ -55,6 +64,17 @@ def _line(name: str, s: SheetScore) -> str:
             f"(with a type: {s.extra_named}); "
             f"pose error of right ones: centre median {np.median(c):.2f} mm p95 {np.percentile(c, 95):.2f} mm, "
             f"angle median {np.median(a):.2f} deg p95 {np.percentile(a, 95):.2f} deg")
+
+
+def _misses(causes: Counter, confusions: Counter) -> str:
+    """The sheets not named right by cause (and how each went wrong), and the commonest confusions."""
+    parts = []
+    for cause in CAUSES:
+        how = {w: n for (c, w), n in causes.items() if c == cause}
+        if how:
+            parts.append(f"{cause} {sum(how.values())} (" + ", ".join(f"{w} {n}" for w, n in sorted(how.items())) + ")")
+    top = ", ".join(f"{a}->{b} {n}" for (a, b), n in confusions.most_common(8))
+    return "not named right, by cause: " + ("; ".join(parts) or "none") + f"; commonest: {top or 'none'}"
 
 
 def _decode_12mp(box) -> float:
@@ -88,21 +108,28 @@ def _run() -> list[str]:
     times: list[float] = []
     for label, seeds, broad in SEED_SETS:
         ideal, measured = SheetScore(), SheetScore()
+        why = {k: (Counter(), Counter()) for k in ("ideal", "measured")}
         for seed in seeds:
             scene = random_scene(box, seed, 1600, 1200, broad=broad)
             photo, _truth = render(box, scene)
             tm = true_masks(box, scene.sheets, lay.x0, lay.y0, lay.ppm, lay.shape)
             masks = {e: tm[e] & flat if e in tm else np.zeros(lay.shape, bool) for e in cov.EXPEDITIONS}
             everywhere = np.ones(lay.shape, bool)
-            ideal.add(score_sheets(box, scene.sheets, _fit_all(box, lay, masks, flat, []),
-                                   clear_shares(box, scene.sheets, everywhere, lay.x0, lay.y0, lay.ppm)))
+            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, masks, flat, []),
+                              clear_shares(box, scene.sheets, everywhere, lay.x0, lay.y0, lay.ppm))
+            ideal.add(sc)
+            _count(why["ideal"], error_causes(box, scene.sheets, sc, everywhere, lay.x0, lay.y0, lay.ppm))
             adj = adjudicate(decode(encode_jpeg(photo, scene.jpeg_quality)), box, fit_sheets=False)
             r = adj.coverage
             shares = clear_shares(box, scene.sheets, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm)
-            measured.add(score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times), shares))
+            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times), shares)
+            measured.add(sc)
+            _count(why["measured"], error_causes(box, scene.sheets, sc, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm))
         lines.append(f"{label} {seeds.start}-{seeds.stop - 1} ({len(seeds)} rendered scenes):")
         lines.append("  " + _line("true masks    ", ideal))
+        lines.append("    " + _misses(*why["ideal"]))
         lines.append("  " + _line("measured masks", measured))
+        lines.append("    " + _misses(*why["measured"]))
     t = np.asarray(times) * 1000
     decode_ms = 1000 * _decode_12mp(box)
     lines.append(f"fitting CPU time per photo (four expeditions, measured masks, 4 px/mm, one OpenCV thread, "

@@ -1,0 +1,138 @@
+"""One blob of colour, several ways to explain it: keep the set of sheets that explains it best.
+
+The greedy fitter takes the best single shape for a blob first.  Where sheets of one colour
+merge, a shape that none of them is can explain more of their union than any one of them does (a
+hexagonal biological unit inside two pointed sheets side by side, a sonar from the far shore over
+a camera and an eye witness from the near one), and what it leaves is then fitted with scraps or
+not at all.  So when another shape explains the blob nearly as well, each is tried as the blob's
+first sheet, the rest of the blob is fitted greedily after it, and the set whose union explains
+the blob best (``FitGrid.explained_by``: colour explained once, paper shown paid for once), less
+a cost for every sheet it needs, is kept.  A blob its best shape explains well is that shape.
+Switched off (``GROUPS``): see there why.
+
+Pure numpy/OpenCV on masks; no I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .sheetgrid import FitGrid
+from .sheetsearch import refine, search
+
+# Off: on the development seeds (0-19, 9000-9019, 100-159, broadened 300-339: 1230 sheets, masks
+# measured) it named 4-5 more sheets right (of 1230; 3 more of 883 from perfect masks) for ~18 %
+# more searches and ~25 % more refinements, and fitting is to get cheaper, not dearer.  Kept, and
+# tested, for a caller that wants the names more than the time.
+GROUPS = False
+RIVAL_SHARE = 0.5  # a shape whose gain comes to this share of the best one's is tried first too ...
+MAX_RIVALS = 1  # ... the best this many of them
+MAX_SPARE = 1  # shapes the search did not refine, refined for the try (best coarse match first)
+# every sheet of a set must be worth this much colour: of two sets explaining a blob equally, the
+# one with fewer sheets (a sheet more could always mop up a blurred edge); a little over the
+# smallest sheet worth keeping (sheetfit.MIN_SHEET_MM2), well under a cage's 116 mm^2
+SHEET_COST_MM2 = 60.0
+# the best shape explaining this share of its blob's colour is taken as a sheet alone (on the dev
+# seeds a blob's best set differed from its best shape alone only where that explained at most
+# 0.93 of it, two thirds of the blobs lie above 0.9; 0.8 named as many sheets right as 0.9)
+WELL_EXPLAINED = 0.8
+MAX_GROUP = 5  # sheets fitted to one blob in one try (one expedition rarely piles more in one place)
+MIN_PURITY = 0.8  # share of a fitted sheet's visible outline that must show the colour
+
+
+def plausible_pose(grid: FitGrid, shape, gain: float, pose: tuple, min_px: float) -> bool:
+    """Does a fitted pose explain enough new colour, with little plain paper showing inside it?"""
+    good, paper = grid.plain_paper(shape, *pose)
+    return gain >= min_px and good >= MIN_PURITY * (good + paper)
+
+
+def explain_blob(grid: FitGrid, shapes, blob, found, min_px: float,
+                 plausible: Callable[[str, tuple], bool], spare: dict | None = None) -> list[tuple]:
+    """Sheets (type, x, y, angle, refined rivals) explaining one blob, marked explained on the grid.
+
+    ``blob``: ``FitGrid.largest_blob``'s answer; ``found``: ``search``'s over it; ``spare``: the
+    search's leading shapes it did not refine (tried too when the best shape explains the blob
+    poorly); ``plausible(type, (gain, pose))``: does a refined pose explain enough new colour
+    without showing paper.  Returns [] when no shape is plausible (the caller gives the blob up).
+    """
+    refined = dict(found[0])
+    ranked = [t for t in sorted(refined, key=lambda t: -refined[t][0]) if plausible(t, refined[t])]
+    if not ranked:
+        return []
+    region = blob[2]
+    # the best shape explaining most of its blob (what it explains less paper shown): a sheet alone
+    if not GROUPS or grid.explained_by([_sheet(ranked[0], refined)], shapes, (grid.U,), region) >= WELL_EXPLAINED * blob[1]:
+        return _apply(grid, shapes, [_sheet(ranked[0], refined)])
+    before = grid.save()
+    # otherwise the blob holds more than one sheet, or the shape is none of them (it fits inside
+    # their union, or spans them showing paper): the other shapes the search found, refined or
+    # not yet, are tried as its first sheet too
+    top = refined[ranked[0]][0]
+    firsts = [ranked[0]] + [t for t in ranked[1:] if refined[t][0] >= RIVAL_SHARE * top]
+    for t, start in list((spare or {}).items())[:MAX_SPARE]:
+        x, y, ang, gain = refine(grid, shapes[t], *start)
+        refined[t] = (gain, (x, y, ang))
+        if plausible(t, refined[t]) and gain >= RIVAL_SHARE * top:
+            firsts.append(t)
+    firsts = firsts[:1] + sorted(firsts[1:], key=lambda t: -refined[t][0])[:MAX_RIVALS]
+    cost = SHEET_COST_MM2 * grid.ppm ** 2
+    best = None
+    for t in firsts:
+        group = [_sheet(t, refined)]
+        grid.explain(shapes[t], *refined[t][1])
+        if best is not None:
+            # the most the rest of the blob could add: all the colour the first sheet leaves in
+            # it, for one sheet more; a first sheet that cannot win so is not followed up
+            first = grid.explained_by(group, shapes, before, region) - cost
+            if first + max(grid.colour_within(region) - cost, 0.0) <= best[0]:
+                grid.restore(before)
+                continue
+        # (a patch worth less than a sheet cannot raise a set's score: the greedy fitter takes
+        # such patches up afterwards, on their own)
+        group += _rest_of_blob(grid, shapes, region, max(min_px, cost))
+        sheets = [g for g in group if g[0] is not None]
+        score = grid.explained_by(sheets, shapes, before, region) - cost * len(sheets)
+        if best is None or score > best[0]:
+            best = (score, group)
+        grid.restore(before)
+    return _apply(grid, shapes, best[1])
+
+
+def _sheet(t: str, refined) -> tuple:
+    x, y, ang = refined[t][1]
+    return t, x, y, ang, refined
+
+
+def _apply(grid: FitGrid, shapes, group: list[tuple]) -> list[tuple]:
+    """Mark the group's sheets explained (and the patches it gave up dropped); its sheets."""
+    for g in group:
+        if g[0] is None:
+            grid.drop(g[1])
+        else:
+            grid.explain(shapes[g[0]], *g[1:4])
+    return [g for g in group if g[0] is not None]
+
+
+def _rest_of_blob(grid: FitGrid, shapes, region, min_px: float) -> list[tuple]:
+    """Greedy fitting of what one blob's first sheet leaves (its pixels on the coarse grid:
+    ``region``): sheets as (type, x, y, angle, refined), patches given up as (None, bbox)."""
+    out: list[tuple] = []
+    for _ in range(4 * MAX_GROUP):
+        if sum(g[0] is not None for g in out) >= MAX_GROUP - 1:
+            break
+        blob = grid.largest_blob(within=region)
+        if blob is None or blob[1] < min_px:
+            break
+        found = search(grid, shapes, blob[0])
+        eq = None
+        if found is not None:
+            refined = found[0]
+            eq = next((t for t in sorted(refined, key=lambda t: -refined[t][0])
+                       if plausible_pose(grid, shapes[t], *refined[t], min_px)), None)
+        if eq is None:
+            grid.drop(blob[0])
+            out.append((None, blob[0]))
+            continue
+        grid.explain(shapes[eq], *refined[eq][1])
+        out.append(_sheet(eq, refined))
+    return out
