@@ -399,9 +399,12 @@ def test_a_read_under_way_is_dropped_when_the_dice_move_again():
     assert events == [5]
 
 
-def test_reads_start_on_moving_frames_only_when_many_dice_need_it():
-    assert not CameraDice(SimulatedCamera([]), expected_dice=1)._read_while_moving()
-    assert CameraDice(SimulatedCamera([]), expected_dice=6)._read_while_moving()
+def test_reads_start_on_moving_frames_only_when_many_dice_or_an_unknown_size_need_it():
+    one, six = CameraDice(SimulatedCamera([]), expected_dice=1), CameraDice(SimulatedCamera([]), expected_dice=6)
+    assert one._read_while_moving() and six._read_while_moving()  # no die read yet: its size unknown
+    one._side_small = six._side_small = 24.0  # a die read: crops of a known size
+    assert not one._read_while_moving()
+    assert six._read_while_moving()
     assert not unlimited(expected_dice=6)._read_while_moving()  # every read ends in its first frame anyway
 
 
@@ -437,3 +440,34 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
     # two hand frames and the first after them (it differs from the hand), a frame either way for
     # where the slices fall; begun again, the read would need its 3 frames again on top
     assert reported[1] - reported[0] <= 5, reported
+
+
+# ---------------------------------------------------------------- a die only the still reader reads
+
+# black dice on black felt or a dark table whose faces the crop reader did not tell from the tray
+# (found by search over seeds 600-639; none is a bench seed): their reads go to the still reader,
+# on the region around them or on the whole tray, which costs several frames' CPU budget
+HARD_DICE = [(612, 1, "dark_table"), (622, 2, "felt_black"), (625, 2, "dark_table"), (633, 1, "dark_table")]
+
+
+def test_reads_the_still_reader_must_do_end_while_the_dice_lie():
+    """The regression: a read that needs the still reader, spread over frames in slices of the
+    CPU budget, needed 8-15 frames on the whole tray, and the dice were picked up first: nothing
+    was reported. With the default budget the source must report what it reports when every read
+    ends in its first frame: while the dice lie if the read fits, else late (the read of the
+    picture they lay still in goes on after they are picked up; the bench has the frame counts).
+    Which dice the still reader can read is its own business."""
+    fallbacks = 0
+    for seed, n, surface in HARD_DICE:
+        frames = tray_stream(seed, throws=1, n_dice=n, surface=surface, style="black_white", passing=False,
+                             nudge=False)
+        frames += [frames[-1]] * 60  # the tray left empty a while (frames for a late read)
+        free = unlimited(expected_dice=n, frozen_after=1000)
+        want = session(free, frames)
+        budgeted = CameraDice(SimulatedCamera([]), expected_dice=n, frozen_after=1000)
+        got = session(budgeted, frames)
+        assert [sorted(v for _, v in e) for e in got] == [sorted(v for _, v in e) for e in want], (seed, got, want)
+        d = free.health.details
+        fallbacks += d["region_reads"] + d["full_reads"]
+        assert budgeted.health.details.get("reads_unfinished", 0) == 0
+    assert fallbacks >= 1  # the still reader was needed (else this tests nothing)

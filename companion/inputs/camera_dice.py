@@ -52,6 +52,7 @@ from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_r
 
 from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
+from .tray_watch import die_side, difference, motion_gray, moved, same_throw, unchanged
 from companion.sliced_work import SlicedWork
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
@@ -76,15 +77,6 @@ def _warm_up_once() -> None:
         if not _warm:
             warm_up()
             _warm = True
-
-
-def _difference(gray: np.ndarray, prev: np.ndarray) -> tuple[float, bool]:
-    """The fraction of a (small, blurred) grey tray that differs from ``prev``, a change of
-    overall brightness taken out; and whether the two are identical."""
-    gain = (cv2.mean(gray)[0] + 1.0) / (cv2.mean(prev)[0] + 1.0)
-    diff = cv2.absdiff(gray, cv2.convertScaleAbs(prev, alpha=gain) if abs(gain - 1) > 0.004 else prev)
-    changed = cv2.countNonZero(cv2.threshold(diff, 14, 255, cv2.THRESH_BINARY)[1])
-    return changed / diff.size, cv2.countNonZero(diff) == 0
 
 
 class CameraDice(DiceSource):
@@ -139,8 +131,9 @@ class CameraDice(DiceSource):
         self._moving_frames = 0  # frames of motion since the tray was last settled
         self._same_frames = 0
         self._job: SlicedWork | None = None  # the read under way (over the still frames)
-        self._job_gray: np.ndarray | None = None  # the frame it reads, as the motion test sees it
-        self._parked: tuple | None = None  # (job, gray, rested): a read that motion interrupted
+        self._job_small: np.ndarray | None = None  # the tray it reads (small)
+        self._parked: tuple | None = None  # (job, small, rested): a read that motion interrupted
+        self._late: SlicedWork | None = None  # a read of resting dice that moved before it was done
         self._empty = EmptyTray()
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
@@ -150,7 +143,8 @@ class CameraDice(DiceSource):
         self.frames = 0
         self.reads = 0
         self._die_read_ms = DIE_READ_MS  # CPU per die of a read from crops, as measured (ms)
-        self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "full_reads": 0,
+        self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "region_reads": 0,
+                               "full_reads": 0,
                                "empty_tray": "unknown", "camera": camera.describe()}
 
     # ------------------------------------------------------------ per frame (pure, testable)
@@ -167,15 +161,11 @@ class CameraDice(DiceSource):
     def _motion(self, small: np.ndarray) -> float:
         """The fraction of the (downscaled, smoothed) tray that changed since the last frame, after
         taking out a change of overall brightness (lamp flicker, auto-exposure)."""
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        if gray.shape[1] > 160:
-            gray = cv2.resize(gray, (160, max(1, round(gray.shape[0] * 160 / gray.shape[1]))),
-                              interpolation=cv2.INTER_AREA)
-        gray = cv2.GaussianBlur(gray, (5, 5), 0)
+        gray = motion_gray(small)
         prev, self._prev = self._prev, gray
         if prev is None or prev.shape != gray.shape:
             return 1.0
-        changed, identical = _difference(gray, prev)
+        changed, identical = difference(gray, prev)
         self._same_frames = self._same_frames + 1 if identical else 0
         return changed
 
@@ -204,7 +194,9 @@ class CameraDice(DiceSource):
             self._note_bad_frame("blank_frames", "blank frames from the camera (covered or failing?)")
             self._interrupted()
             return []
-        moving = self._motion(view.small) > self.motion_threshold
+        first = self._prev is None  # nothing to compare with: the dice may be resting already
+        moving = moved(self._motion(view.small), self._prev.size, self.motion_threshold,
+                       die_side(self._side_small, view.small.shape, self._prev.shape[1]))
         if self._same_frames >= self.frozen_after:
             self._note_bad_frame("frozen_frames", f"camera frozen: the same frame {self._same_frames} times")
         events: list[InputEvent] = []
@@ -216,25 +208,30 @@ class CameraDice(DiceSource):
                 # a read under way: kept (paused) in case the motion was a hand passing over the
                 # dice; it goes on if the tray is as it was when the motion ends
                 self._drop_parked()
-                self._parked = (self._job, self._job_gray, self._still >= self.rest_frames)
+                self._parked = (self._job, self._job_small, self._still >= self.rest_frames)
                 self._job = None
             self.state, self._still = ROLLING, 0
             self._drop_read()
-            if self._read_while_moving():
-                # the dice may have come to rest in this very frame (the next one will say): its
-                # read starts now, in what the frame has left, and is dropped if they move on
+            if self._late is not None:
+                events = self._lend_late(cpu0)  # before a read of dice that may not be resting
+            elif self.frame_budget_ms is not None and (first or self._read_while_moving()):
+                # the dice may have come to rest in this very frame (the next one will say), or be
+                # resting since before the first frame: its read starts now, in what the frame has
+                # left, and is dropped if they move on
                 self._start_read(view)
                 self._lend(cpu0, MOVING_RESERVE_MS)
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
             self.state = AT_REST
             if self._parked is not None:
-                self._resume_parked()
+                self._resume_parked(view)
             if self._job is None:
                 self._start_read(view)
             events = self._work(cpu0, view)
         elif self.state == EMPTY and self._empty.known:
             self._empty.learn(view.small)  # follow slow changes of the light
+        if not moving and self._job is None:
+            events += self._lend_late(cpu0)
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
         return events
 
@@ -245,7 +242,7 @@ class CameraDice(DiceSource):
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
                             self._empty.unknown, self._side_small, self.expected_dice)
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
-        self._job_gray = self._prev  # this frame, as the motion test sees it
+        self._job_small = view.small
 
     def _read_while_moving(self) -> bool:
         """Whether to start reading on frames with motion too. The frame the dice come to rest in
@@ -256,6 +253,9 @@ class CameraDice(DiceSource):
         at the CPU per die the reads so far took."""
         if self.frame_budget_ms is None:
             return False
+        if self._side_small is None:
+            return True  # no die read yet: the dice's size is a guess, and a die that is only an
+            # edge against the tray may need the still reader (15-45 ms)
         dice = self.expected_dice or max(1, len(self._last_dice or ()))
         return dice * self._die_read_ms > READ_WHILE_MOVING_ABOVE * self.frame_budget_ms
 
@@ -287,15 +287,13 @@ class CameraDice(DiceSource):
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             self.state = READ
             return []
-        self.health.details["crop_reads"] += found.crop_reads
+        self._count_reads(found)
         if found.side_small:
             self._side_small = found.side_small
         if found.unchanged:
             self.state = READ
             return []
         if found.full:
-            self.health.details["full_reads"] += 1
-            self.health.details["full_read_reason"] = found.full
             if found.dice and found.stale:
                 self._empty.forget()  # out of date: learnt again at the next empty tray
         if found.guessed is not None and not self._empty.known:
@@ -311,14 +309,24 @@ class CameraDice(DiceSource):
             return []
         return self._conclude(view, found.dice)
 
+    def _count_reads(self, found: RestRead) -> None:
+        d = self.health.details
+        d["crop_reads"] += found.crop_reads
+        if found.region:
+            d["region_reads"] += 1
+            d["region_read_reason"] = found.region
+        if found.full:
+            d["full_reads"] += 1
+            d["full_read_reason"] = found.full
+
     def _learn_read_cost(self, job: SlicedWork) -> None:
         """Follow the CPU a crop read takes per die (for :meth:`_read_while_moving`)."""
         try:
             found = job.result()
         except Exception:
             return
-        if found.full or found.unchanged or not found.dice:
-            return  # the whole-tray reader's cost is no crop read's
+        if found.full or found.region or found.unchanged or not found.dice:
+            return  # the still reader's cost is no crop read's
         per_die = 1000 * job.cpu_s / len(found.dice)
         self._die_read_ms += 0.3 * (per_die - self._die_read_ms)
 
@@ -337,6 +345,10 @@ class CameraDice(DiceSource):
         if sides:
             self._side_small = float(np.median(sides)) * view.scale
             self.health.details["die_side_px"] = round(float(np.median(sides)), 1)
+        return self._report(dice)
+
+    def _report(self, dice: list) -> list[InputEvent]:
+        """Report ``dice`` (read at rest) if they are a new, good throw."""
         if self._same_as_last(dice):
             return []  # a nudge or a hand passing: the same throw
         self._last_dice = [(d.value, d.center, d.side_px) for d in dice]
@@ -357,22 +369,7 @@ class CameraDice(DiceSource):
         """The same dice with the same values, each near where it was: within a die and a half
         after a brief touch (a nudge), within half a die after a longer motion (a throw moves the
         dice for several frames, and may well land the same value a die's width away)."""
-        last = self._last_dice
-        if not last or len(last) != len(dice):
-            return False
-        reach = 1.5 if self._moving_frames <= NUDGE_FRAMES else 0.5
-        unused = list(last)
-        for d in dice:
-            match = None
-            for k, (v, c, side) in enumerate(unused):
-                near = reach * max(side, d.side_px, 10.0)
-                if v == d.value and math.hypot(c[0] - d.center[0], c[1] - d.center[1]) < near:
-                    match = k
-                    break
-            if match is None:
-                return False
-            unused.pop(match)
-        return True
+        return same_throw(self._last_dice, dice, 1.5 if self._moving_frames <= NUDGE_FRAMES else 0.5)
 
     def _interrupted(self) -> None:
         """The view was lost for a while: a read in progress starts again when the dice are still."""
@@ -381,33 +378,67 @@ class CameraDice(DiceSource):
             self.state, self._still = ROLLING, 0
             self._drop_read()
         self._drop_parked()
+        self._drop_late()
 
     def _drop_read(self) -> None:
         if self._job is not None:
             self._job.cancel()
             self._job = None
 
-    def _resume_parked(self) -> None:
+    def _resume_parked(self, view: TrayView) -> None:
         """Still again after motion that interrupted a read: if the tray looks as it did when the
         read began (a hand passed over the dice), the read goes on; else it is dropped."""
-        job, gray, rested = self._parked
+        job, small, rested = self._parked
         self._parked = None
-        if _difference(self._prev, gray)[0] <= self.motion_threshold:
+        if unchanged(small, view.small, die_side(self._side_small, view.small.shape, view.small.shape[1])):
             self._drop_read()  # a read begun on a moving frame: the parked one is further on
-            self._job, self._job_gray = job, gray
+            self._job, self._job_small = job, small
             return
-        job.cancel()
-        if rested:
-            # at rest long enough to be reported, but the read was not done (a die only the
-            # whole-tray reader reads: tens of ms, spread over frames): no throw, and say so
+        if not rested:
+            job.cancel()
+            return
+        # at rest long enough to be reported, but the read was not done (a die only the still
+        # reader reads: 15-150 ms, spread over frames). What it reads is still the throw -- the
+        # dice lay still in that picture -- so it goes on in the budget no read needs, and is
+        # reported late rather than lost
+        self.health.details["reads_late"] = self.health.details.get("reads_late", 0) + 1
+        if self._late is not None:
+            self._late.cancel()
             self.health.details["reads_unfinished"] = self.health.details.get("reads_unfinished", 0) + 1
-            self.fail("the dice moved before their read was done (a hard die: the whole-tray reader "
-                      "takes several frames): throw again or use the buttons")
+            self.fail("the dice moved before their read was done (a hard die: the still reader takes "
+                      "several frames), twice: throw again or use the buttons")
+        self._late = job
+
+    def _lend_late(self, cpu0: float) -> list[InputEvent]:
+        """What this frame has left goes to a late read (:meth:`_resume_parked`); its throw is
+        reported once it is done, unless it is the last throw again."""
+        if self._late is None or self.frame_budget_ms is None:
+            return []
+        left = self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
+        if left < MIN_SLICE_S or not self._late.run_for(left):
+            return []
+        job, self._late = self._late, None
+        try:
+            found: RestRead = job.result()
+        except Exception as exc:  # a reader bug must not take the source down
+            self.fail(f"reader failed: {type(exc).__name__}: {exc}")
+            return []
+        self._count_reads(found)
+        if found.unmatched or not found.dice:
+            return []
+        if found.side_small and self._side_small is None:
+            self._side_small = found.side_small
+        return self._report(found.dice)
 
     def _drop_parked(self) -> None:
         if self._parked is not None:
             self._parked[0].cancel()
             self._parked = None
+
+    def _drop_late(self) -> None:
+        if self._late is not None:
+            self._late.cancel()
+            self._late = None
 
     def _note_bad_frame(self, counter: str, why: str) -> None:
         self.health.details[counter] = self.health.details.get(counter, 0) + 1
@@ -472,6 +503,7 @@ class CameraDice(DiceSource):
         self._thread = None
         self._drop_read()
         self._drop_parked()
+        self._drop_late()
         try:
             self.camera.close()
         finally:

@@ -29,6 +29,9 @@ from .dice_pips import FACE_PX
 
 WORK_W = 320  # the width the tray is compared at: a 48 px die (640x480 camera) is 24 px here
 DIFF_LEVEL = 30  # a channel this many levels from the (gain-corrected) empty tray has changed
+# ... and a place joined to such a change, when its blob is grown (Changes.grown), differs this many
+# times the tray's own noise (the median difference), at least GROW_LEVEL levels (noise here: 2-3)
+GROW_NOISE, GROW_LEVEL = 4.0, 7.0
 STALE_FRACTION = 0.3  # more of the tray than this changed: not dice, the empty picture is stale
 
 
@@ -67,16 +70,51 @@ class Blob:
     def centre(self) -> tuple[float, float]:
         return self.x + self.w / 2, self.y + self.h / 2
 
+    def holds(self, x: float, y: float) -> bool:
+        """(x, y) (small pixels) is in the blob."""
+        i, j = int(y) - self.y, int(x) - self.x
+        return 0 <= i < self.h and 0 <= j < self.w and bool(self.mask[i, j])
+
 
 @dataclass
 class Changes:
     blobs: list[Blob]
     changed_fraction: float
+    _parts: tuple | None = None  # (diff, changed, shadow, guessed, min_side): for grown()
 
     @property
     def stale(self) -> bool:
         """So much changed that the reference picture, not dice, is the likelier cause."""
         return self.changed_fraction > STALE_FRACTION
+
+    def grown(self, blob: Blob) -> Blob | None:
+        """``blob`` grown over the places joined to it that differ less than ``DIFF_LEVEL`` but
+        clearly more than the tray's noise (hysteresis, as in an edge detector): a black die on
+        black felt differs by 20-25 levels in its body, and only its lit edges and pips by more,
+        so its blob is a fragment. None if it does not grow (by a fifth or more). Only asked for a
+        blob the crop reader read nothing in: on most dice it only makes the crops bigger."""
+        if self._parts is None:
+            return None
+        diff, changed, shadow, guessed, min_side = self._parts
+        noise = float(np.median(diff[::4, ::4]))  # sparse: most of the tray is unchanged
+        low = (diff > max(GROW_LEVEL, GROW_NOISE * noise)).astype(np.uint8)
+        if shadow is not None:
+            low[shadow > 0] = 0  # a soft shadow's rim would make a die look bigger
+        if guessed is not None:
+            low[guessed] = 0  # a guessed picture is too rough for it
+        seed = np.zeros_like(low)
+        box = (slice(blob.y, blob.y + blob.h), slice(blob.x, blob.x + blob.w))
+        seed[box][blob.mask & (changed[box] > 0)] = 1
+        n, labels = cv2.connectedComponents(cv2.bitwise_or(low, seed), connectivity=8)
+        keep = np.zeros(n, np.uint8)
+        keep[labels[seed > 0]] = 255
+        keep[0] = 0
+        region = keep[labels]
+        solid = cv2.bitwise_and(region, cv2.bitwise_not(shadow)) if shadow is not None else region
+        for b in _blobs(region, solid, min_side):
+            if b.area >= 1.2 * blob.area and b.holds(*blob.centre):
+                return b
+        return None
 
 
 def gain_field(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -94,18 +132,26 @@ def gain_field(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return cv2.resize(ratio, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
+def changes(small: np.ndarray, ref: np.ndarray, min_side: float, guessed: np.ndarray | None = None) -> Changes:
     """The blobs where ``small`` differs from the reference picture ``ref`` (float32), lighting
-    changes aside; blobs narrower than ``min_side`` (small pixels) are noise and left out."""
+    changes aside; blobs narrower than ``min_side`` (small pixels) are noise and left out.
+    ``guessed`` (bool): where ``ref`` is a guess, too rough to grow the changes over."""
     expected = ref * gain_field(small, ref)
     diff = cv2.absdiff(small.astype(np.float32), expected)
     if diff.ndim == 3:  # the largest channel's change (cv2.max: numpy's max over an axis is ~50x slower)
         diff = _channel_max(diff)
-    changed = (cv2.blur(diff, (3, 3)) > DIFF_LEVEL).astype(np.uint8) * 255
+    diff = cv2.blur(diff, (3, 3))
+    changed = (diff > DIFF_LEVEL).astype(np.uint8) * 255
     fraction = cv2.countNonZero(changed) / changed.size
     if fraction > STALE_FRACTION:
         return Changes([], fraction)
-    solid = cv2.bitwise_and(changed, cv2.bitwise_not(_shadow(small, expected))) if small.ndim == 3 else changed
+    shadow = _shadow(small, expected) if small.ndim == 3 else None
+    solid = cv2.bitwise_and(changed, cv2.bitwise_not(shadow)) if shadow is not None else changed
+    return Changes(_blobs(changed, solid, min_side), fraction, (diff, changed, shadow, guessed, min_side))
+
+
+def _blobs(changed: np.ndarray, solid: np.ndarray, min_side: float) -> list[Blob]:
+    """The blobs of a mask of changes (``solid``: without shadows)."""
     # a die's pips, edges and shadow are separate specks when its body is like the tray: join them
     k = max(3, int(min_side * 1.2)) | 1  # min_side is half a die: the pips of a dark die on dark felt join
     joined = _hulls(cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
@@ -117,7 +163,7 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float) -> Changes:
             continue
         mask = labels[y:y + bh, x:x + bw] == i
         blobs.append(Blob(x, y, bw, bh, area, mask, _inscribed(mask), _core(solid[y:y + bh, x:x + bw], mask)))
-    return Changes(blobs, fraction)
+    return blobs
 
 
 def _inscribed(mask: np.ndarray) -> float:

@@ -5,9 +5,10 @@ most 3 frames after the dice come to rest. "Come to rest" is the first frame aft
 moves until a hand touches the dice again (``TrayFrame.settled`` in companion/vision/tray_sim.py).
 
 Frames are rendered sessions (tray_stream: several throws each, flicker, noise, passing hands,
-nudges, pick-ups, throws from where the dice lay) of 1 to 6 dice, and sessions that start with the
-dice already resting in the tray (the companion started after the throw; its first frame counts as
-the dice coming to rest). Time is the process's CPU time (``time.process_time``: the frame's own
+nudges, pick-ups, throws from where the dice lay) of 1 to 6 dice, sessions of a black die on black
+felt or a dark table (the crop reader may not tell its face from the tray: the still reader is the
+fallback), and sessions that start with the dice already resting in the tray (the companion started
+after the throw; its first frame counts as the dice coming to rest). Time is the process's CPU time (``time.process_time``: the frame's own
 thread and the reading thread's slices) with OpenCV on one thread; every frame counts, the first
 session's first frames included (no warm-up session), and the worst frame is printed, not only
 percentiles. The source's one-off start-up cost (``CameraDice()``: the reader's first-call costs)
@@ -33,6 +34,9 @@ from companion.vision.tray_sim import tray_stream
 ONE_DIE_SEEDS = range(1000, 1012)
 MANY_DICE_SEEDS = {n: range(2000 + 100 * n, 2003 + 100 * n) for n in range(2, 7)}  # 3 sessions each
 COLD_START_SEEDS = {n: 5000 + n for n in range(1, 7)}  # one session per dice count
+# a black die on black felt or a dark table: its body hardly differs from the tray, and the crop
+# reader may not tell its face from it (the still reader's region or whole-tray read is the fallback)
+DARK_SEEDS = range(1100, 1108)
 TARGET_MS = 10.0
 
 
@@ -58,6 +62,8 @@ class _Tally:
         self.read_frames: Counter = Counter()  # frames a read took
         self.full_reasons: set[str] = set()
         self.full_reads = 0
+        self.region_reads = 0
+        self.region_reasons: set[str] = set()
         self.unfinished = 0  # reads the dice moved away from before they were done
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
@@ -84,6 +90,9 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
             k = max(s for s in settled if s <= i)
             reported[k] += [(i - k, e.value) for e in events]
     tally.full_reads += source.health.details["full_reads"]
+    tally.region_reads += source.health.details["region_reads"]
+    if source.health.details["region_reads"]:
+        tally.region_reasons.add(source.health.details.get("region_read_reason", ""))
     tally.unfinished += source.health.details.get("reads_unfinished", 0)
     if source.health.details["full_reads"]:
         tally.full_reasons.add(source.health.details.get("full_read_reason", ""))
@@ -115,6 +124,10 @@ def _sessions():
     for n, seeds in MANY_DICE_SEEDS.items():
         for seed in seeds:
             yield tray_stream(seed, throws=3, n_dice=n), n, f"{n} dice", f"{n} dice seed {seed}"
+    for seed in DARK_SEEDS:
+        surface = ("felt_black", "dark_table")[seed % 2]
+        yield (tray_stream(seed, throws=3, surface=surface, style="black_white"), 1, "black die, dark tray",
+               f"black die on {surface} seed {seed}")
     for n, seed in COLD_START_SEEDS.items():
         frames = tray_stream(seed, throws=3, n_dice=n)
         first = next(i for i, f in enumerate(frames) if f.settled)
@@ -133,8 +146,9 @@ def _run() -> list[str]:
     blur = statistics.median(tally.blur)
     every = tally.reading + tally.other
     lines = [f"{n_sessions} sessions, {len(every)} frames 640x480, {sum(tally.throws.values())} throws "
-             f"(1 die: {len(ONE_DIE_SEEDS)} sessions; 2..6 dice: 3 each; {len(COLD_START_SEEDS)} started with "
-             f"1..6 dice in the tray); one core, process CPU time, no warm-up session",
+             f"(1 die: {len(ONE_DIE_SEEDS)} sessions; 2..6 dice: 3 each; {len(DARK_SEEDS)} of a black die on a dark "
+             f"tray; {len(COLD_START_SEEDS)} started with 1..6 dice in the tray); one core, process CPU time, "
+             f"no warm-up session",
              f"baseline: one 5x5 GaussianBlur of a frame {blur:.2f} ms (median)",
              f"start-up, once per process (CameraDice(): the reader's first-call costs, before any frame): "
              f"{start_ms:.0f} ms",
@@ -148,6 +162,8 @@ def _run() -> list[str]:
              f"max {max(tally.other):.2f} ms; p50 / GaussianBlur {_pct(tally.other, 50) / blur:.1f}x",
              "frames a read took (its CPU spread over them): "
              + ", ".join(f"{k}: {v}" for k, v in sorted(tally.read_frames.items())),
+             f"still reader on the region around a blob used {tally.region_reads} times (to the end); why: "
+             + ("; ".join(sorted(tally.region_reasons)) or "-"),
              f"whole-tray reader used {tally.full_reads} times (to the end); why: "
              + ("; ".join(sorted(tally.full_reasons)) or "-"),
              f"reads not done when the dice moved again, after resting long enough to be reported: {tally.unfinished}"]
