@@ -433,3 +433,43 @@ def test_colour_correction_is_left_alone_by_expeditions_not_on_the_board(box):
     a = np.log(np.asarray(box.sheet_colours["independent"], np.float32) / 255.0)
     moved = N @ a - a
     assert np.sqrt(np.mean((moved - moved.mean()) ** 2)) < 0.1  # another's hue barely moved
+
+
+@pytest.mark.parametrize("gap", [1.0, -1.0])
+def test_a_sheet_short_of_a_line_through_a_phones_blurry_colour(box, gap):
+    """Through a phone's upscaled sensor, its half-resolution colour and a second JPEG (which
+    spread a sheet's hue about a millimetre past its edge), a corner 1 mm short of a hex's border
+    line still leaves the hex uncovered, and 1 mm over it still covers it."""
+    from tests.phone_pipeline import phone_pipeline
+
+    targets = {"japanese": "B3c", "british": "D3d", "american": "F2c", "independent": "G4b"}
+    photo, truth = render(box, _quiet_scene(box, [_cage_left_of(box, a, e, gap) for e, a in targets.items()]))
+    data = phone_pipeline(photo, np.random.default_rng(1), ("lower resolution", "4:2:0 chroma", "second JPEG"))
+    adj = adjudicate(decode(data), box, fit_sheets=False)
+    for e, a in targets.items():
+        assert truth["coverage"][e].get(a, {"covered": False})["covered"] == (gap < 0)
+        assert (a in adj.coverage.covered[e]) == (gap < 0), (e, a, gap)
+        assert a not in adj.coverage.unknown[e]
+
+
+def test_the_line_blur_is_measured_from_the_photo(box):
+    """A softer photo (a phone's upscaled sensor, a focus a little off) is given a softer drawn
+    reference; never softer than the camera's own scale gives when the lines can't be measured."""
+    import cv2
+
+    from companion.vision import coverage as cov
+    from companion.vision.line_blur import line_sigma
+    from companion.vision.unseen import grey_and_paper
+
+    scene = _quiet_scene(box, [])
+    photo, _ = render(box, scene)
+    lay = cov.layout(box, cov.WORK_PPM)
+    reg = adjudicate(decode(encode_jpeg(photo, 92)), box, fit_sheets=False).registration
+    sigmas = []
+    for blur in (0.0, 2.0):  # the same view, softened: the registration holds for both
+        img = photo if blur == 0 else cv2.GaussianBlur(photo, (0, 0), blur)
+        warped, valid = cov._warp(decode(encode_jpeg(img, 92)).bgr, reg, lay)
+        sigmas.append(line_sigma(grey_and_paper(warped), valid, lay, 0.5))
+    assert sigmas[1] > sigmas[0] + 0.5, sigmas
+    none = np.zeros(lay.shape, bool)
+    assert line_sigma(grey_and_paper(warped), none, lay, 0.7) == 0.7
