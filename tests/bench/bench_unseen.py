@@ -11,6 +11,8 @@ board, so the render's truth (coverage per hex, the sheets) still holds.
 Printed per variant: coverage errors per (hex, expedition) decision (evaluate.py's rules: the 0.5 mm
 too-close-to-call margin; hidden hexes may be unknown), uncovered hexes under glare called covered,
 sheets named with the right equipment type (all sheets, and those in clear view), and photos refused.
+A second phone (tests/phone_pipeline.second_phone: a soft lens, a shadow-lifting tone curve, hard
+colour denoising) is a further check, added after the first one's figures were worked on.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from companion.vision.evaluate import CoverageScore, near_border_hexes, score_co
 from companion.vision.registration import VisionRefusal
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheetscore import SheetScore, clear_shares, score_sheets
-from tests.phone_pipeline import EFFECTS, phone_pipeline
+from tests.phone_pipeline import EFFECTS, phone_pipeline, second_phone
 
 SEEDS = range(31000, 31024)  # fresh: not in any other bench, test or tuning run
 ABLATION_SEEDS = range(31100, 31108)
@@ -62,14 +64,17 @@ def _adjudicate_into(box, data: bytes, scene, truth, tally: Tally) -> None:
 
 def run(seeds=SEEDS, ablation_seeds=ABLATION_SEEDS) -> list[str]:
     box = load_box()
-    plain, phone = Tally(), Tally()
+    plain, phone, other = Tally(), Tally(), Tally()
     for seed in seeds:
         scene = random_scene(box, seed, 1600, 1200, broad=True)
         image, truth = render(box, scene)
         _adjudicate_into(box, encode_jpeg(image, scene.jpeg_quality), scene, truth, plain)
         _adjudicate_into(box, phone_pipeline(image, np.random.default_rng(seed)), scene, truth, phone)
+        _adjudicate_into(box, second_phone(image, np.random.default_rng(seed)), scene, truth, other)
     lines = [plain.line(f"as rendered ({len(seeds)} broad scenes, seeds {seeds.start}-{seeds.stop - 1})", len(seeds)),
-             phone.line("the same through a phone's whole pipeline", len(seeds))]
+             phone.line("the same through a phone's whole pipeline", len(seeds)),
+             other.line("the same through a second phone (soft lens, shadow lift, colour denoising; "
+                        "never tuned on)", len(seeds))]
     scenes = [(scene, *render(box, scene)) for scene in
               (random_scene(box, seed, 1600, 1200, broad=True) for seed in ablation_seeds)]
     for effect in (None, *EFFECTS):  # which step of the pipeline hurts: one at a time
