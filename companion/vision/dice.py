@@ -39,7 +39,7 @@ from companion.errors import CompanionError
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
-from .dice_sizes import doubt_odd_sizes, doubt_overlaps
+from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -181,6 +181,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
         if not any(d.value is not None for d in got):
+            got = _read_hollow(img, blob, (x, y), f, typical, max_side) or got
+        if not any(d.value is not None for d in got):
             got = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
             failed.append(i)
@@ -261,6 +263,29 @@ def _typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray)
     return float(np.array(sides)[order][int(np.searchsorted(cum, cum[-1] / 2))])
 
 
+HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
+
+
+def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
+                 max_side: float) -> list[Die]:
+    """A blob that read nothing and is far from convex (a light die on a light table shows only
+    its shaded sides and shadow, a crescent round the face), read again filled to its hull."""
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    hull = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(np.vstack(cnts))], 1)
+    if blob.sum() >= HOLLOW * hull.sum():
+        return []
+    est = min(math.sqrt(float(hull.sum())), 2.1 * float(cv2.distanceTransform(np.pad(hull, 1), cv2.DIST_L2, 3).max()))
+    if typical is not None:
+        est = min(est, typical * 1.15)
+    got = _read_blob(img, hull > 0, origin, f, min(est, max_side))
+    # only four or more pips: a one, two or three read in a filled outline may be the pips the
+    # fill left of a larger value (a dark die's face, like the table, loses pips to it)
+    return [d for d in got if d.value is not None and d.value not in PART_VALUES]
+
+
 def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tuple[int, int], f: float,
                typical: float | None, max_side: float) -> list[Die]:
     """A blob that read nothing, read once more as the looser foreground around it, filled out to
@@ -290,7 +315,13 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
         est = min(est, typical * 1.15)
     est = min(est, max_side)
     got = _read_blob(img, hull > 0, (x0, y0), f, est)
-    return [d for d in got if d.value is not None and 0.8 <= d.side_px * f / est <= 1.3]
+    # (four or more pips in a square span a whole face: such a reading is no part of a face, only
+    # the hull may have taken in the die's shadow too)
+    return [d for d in got if d.value is not None
+            and (0.8 if d.value in PART_VALUES else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+
+
+WHOLE_FACE_LOWEST = 0.45  # a four, five or six read from a hull of a die and its shadow: its least share
 
 
 def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float,
