@@ -266,6 +266,10 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     neither hides a pip it touches nor counts as one.
     """
     first = _read_face_once(face, dist, dl)
+    if first.value is None and first.reason == "no pips":
+        faint = _read_faint_pips(first.face_mask, dist, dl)
+        if faint is not None and faint.value is not None:
+            return faint
     if first.value is not None or dl is None or dl.ndim != 3:
         return first
     unglared = _read_past_glare(face, dist, dl, first.face_mask)
@@ -290,6 +294,26 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
     return second if second.value is not None else first
+
+
+FAINT_TIMES_FACE = 3.0  # a blurred pip's mark: this many times the face's own median colour distance
+FAINT_LEAST = 8.0  # ... and never under this (Lab units): the face's texture and noise stay face
+
+
+def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading | None:
+    """A face with no pips at the reader's threshold, read once more at one set by the face's own
+    spread: defocus or motion blur spreads a small pip into the face around it until it is only
+    faintly unlike it (the threshold, chosen to keep pips apart from the face's shading, then
+    takes it for face). The layout fit and the vacancy checks still judge what is found."""
+    if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
+        return None
+    inside = dist[filled > 0]
+    level = max(FAINT_LEAST, FAINT_TIMES_FACE * float(np.median(inside)))
+    face2 = ((dist < level) & (filled > 0)).astype(np.uint8) * 255
+    face2 = cv2.morphologyEx(face2, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    if cv2.countNonZero(face2) < 0.5 * cv2.countNonZero(filled):
+        return None  # (the face is no one colour at that level: shading, marbling)
+    return _read_face_once(face2, dist, dl)
 
 
 _DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
