@@ -13,6 +13,8 @@ be told by its shape); the sheets that definition leaves out are counted too.
 Each set's sheets not named right are broken down by cause (sheetscore.error_causes: under their
 own expedition's sheets, hidden, reaching past the loch's end, point off the shore, in clear
 view) and by confusion (true type -> fitted type, unidentified or missed).
+The measured masks are fitted a second time with sheetgroups.GROUPS on (the set of sheets that
+best explains a merged blob; off by default), for its type-right and time against the default.
 Fitting time: thread CPU time of the four expeditions of a photo on the 4 px/mm board grid (one
 OpenCV thread), against OpenCV's full decode of a 12 MP JPEG timed in the same run.
 """
@@ -27,6 +29,7 @@ import numpy as np
 
 from companion.box_profiles import load_box
 from companion.vision import coverage as cov
+from companion.vision import sheetgroups
 from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheetfit import fit_expedition
@@ -52,6 +55,16 @@ def _fit_all(box, lay, masks, seen, times) -> list:
 def _count(into: tuple[Counter, Counter], found: tuple[Counter, Counter]) -> None:
     into[0].update(found[0])
     into[1].update(found[1])
+
+
+def _fit_grouped(box, lay, r, times) -> list:
+    """The measured masks fitted again with sheetgroups' explanation of merged blobs switched on."""
+    was = sheetgroups.GROUPS
+    sheetgroups.GROUPS = True
+    try:
+        return _fit_all(box, lay, r.fit_masks, r.seen_flat, times)
+    finally:
+        sheetgroups.GROUPS = was
 
 
 def _line(name: str, s: SheetScore) -> str:
@@ -106,8 +119,9 @@ def _run() -> list[str]:
     flat = lay.paper | lay.land
     lines = []
     times: list[float] = []
+    grouped_times: list[float] = []
     for label, seeds, broad in SEED_SETS:
-        ideal, measured = SheetScore(), SheetScore()
+        ideal, measured, grouped = SheetScore(), SheetScore(), SheetScore()
         why = {k: (Counter(), Counter()) for k in ("ideal", "measured")}
         for seed in seeds:
             scene = random_scene(box, seed, 1600, 1200, broad=broad)
@@ -124,16 +138,24 @@ def _run() -> list[str]:
             shares = clear_shares(box, scene.sheets, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm)
             sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times), shares)
             measured.add(sc)
+            grouped.add(score_sheets(box, scene.sheets, _fit_grouped(box, lay, r, grouped_times), shares))
             _count(why["measured"], error_causes(box, scene.sheets, sc, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm))
         lines.append(f"{label} {seeds.start}-{seeds.stop - 1} ({len(seeds)} rendered scenes):")
         lines.append("  " + _line("true masks    ", ideal))
         lines.append("    " + _misses(*why["ideal"]))
         lines.append("  " + _line("measured masks", measured))
         lines.append("    " + _misses(*why["measured"]))
+        lines.append(f"    with sheetgroups.GROUPS on (off by default): type right {grouped.right}/{grouped.truth} = "
+                     f"{100 * grouped.type_accuracy:.1f} % ({grouped.right - measured.right:+d}), wrong type "
+                     f"{grouped.wrong}, unidentified {grouped.unidentified}, missed {grouped.missed}, extra "
+                     f"{grouped.extra} (with a type: {grouped.extra_named})")
     t = np.asarray(times) * 1000
     decode_ms = 1000 * _decode_12mp(box)
     lines.append(f"fitting CPU time per photo (four expeditions, measured masks, 4 px/mm, one OpenCV thread, "
                  f"{len(t)} photos): median {np.median(t):.0f} ms, p95 {np.percentile(t, 95):.0f} ms, "
                  f"max {t.max():.0f} ms; OpenCV's full decode of a 12 MP JPEG {decode_ms:.0f} ms CPU: median "
                  f"{np.median(t) / decode_ms:.2f}x that (budget ~20 ms, about 0.5x)")
+    g = np.asarray(grouped_times) * 1000
+    lines.append(f"with sheetgroups.GROUPS on, same photos: median {np.median(g):.0f} ms, p95 {np.percentile(g, 95):.0f} ms; "
+                 f"mean {g.mean() / t.mean():.2f}x the time with it off")
     return lines
