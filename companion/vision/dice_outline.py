@@ -31,23 +31,24 @@ MAX_ASPECT = 1.5
 MIN_BOX_FILL = 0.7
 
 
-def edge_mask(small: np.ndarray) -> np.ndarray:
-    """The strong brightness edges of a BGR work image, relative to its own typical gradient."""
-    lum = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+def edge_mask(lum: np.ndarray) -> np.ndarray:
+    """The strong brightness edges of a (lightly blurred) lightness image, relative to its own
+    typical gradient."""
     gx = cv2.Scharr(lum, cv2.CV_32F, 1, 0)
     gy = cv2.Scharr(lum, cv2.CV_32F, 0, 1)
     grad = cv2.magnitude(gx, gy)
-    typical = float(np.percentile(grad[::2, ::2], 90)) + 1e-3
+    typical = float(np.percentile(grad[::3, ::3], 90)) + 1e-3
     return (grad > EDGE_TIMES_TYPICAL * typical).astype(np.uint8) * 255
 
 
-def outlined_dice(small: np.ndarray, clear: np.ndarray, smallest_side: float, largest_side: float) -> np.ndarray:
+def outlined_dice(lum: np.ndarray, clear: np.ndarray, smallest_side: float, largest_side: float) -> np.ndarray:
     """Regions inside closed strong outlines that are shaped like a die and hold clear pixels.
 
-    ``clear`` is the colour foreground (pips, bevels and glare of a die like its table; whole
-    dice otherwise); sides are in work pixels. Returns a mask of the filled dice outlines found.
+    ``lum`` is the work image's lightness (float, lightly blurred); ``clear`` is the colour
+    foreground (pips, bevels and glare of a die like its table; whole dice otherwise); sides are
+    in work pixels. Returns a mask of the filled dice outlines found.
     """
-    edges = cv2.bitwise_or(edge_mask(small), clear)
+    edges = cv2.bitwise_or(edge_mask(lum), clear)
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (BRIDGE_PX, BRIDGE_PX)))
     filled = fill_holes(closed)
