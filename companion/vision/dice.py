@@ -397,7 +397,7 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
             tries += [side_full / math.sqrt(2), side_full / 2]
         elif blob_small.sum() >= 0.6 * bh * bw:
             # a die with its shadow or a side face in one full blob: the die is smaller than the blob
-            tries.append(side_full * SHADOWED_DIE)
+            tries += [side_full * SHADOWED_DIE] if SHADOWED_DIE else []
     for side in tries:
         again = _read_blob_at(img, blob_small, origin, f, side)
         if sum(d.value is not None for d in again) > sum(d.value is not None for d in best):

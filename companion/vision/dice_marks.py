@@ -137,6 +137,9 @@ def alpha_angle(pips: list[Pip], centre: complex) -> float:
     return math.atan2(far.y - centre.imag, far.x - centre.real)
 
 
+SIDE_FACE_LONGER = 1.15  # a face region this much longer one way than the other has a side face joined
+
+
 def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: float) -> bool:
     """For two or three pips (which fit a line too easily): do they run along a diagonal of the
     face region, with their middle near its centre?
@@ -149,15 +152,19 @@ def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: fl
     if not cnts:
         return False
     (rx, ry), (rw, rh), ang = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-    short, long_ = min(rw, rh), max(rw, rh)
-    along_dir = complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
-    if rh > rw:
-        along_dir *= 1j
-    off = (centre - complex(rx, ry)) / along_dir  # real: along the longer side, imag: across it
-    if abs(off.imag) > 0.16 * short or abs(off.real) > 0.16 * short + (long_ - short) / 2:
-        return False
-    if not 0.6 * short <= 2 * half <= 1.3 * short:
-        return False
+    side = (rw + rh) / 2
+    if abs(complex(rx, ry) - centre) <= 0.16 * side:
+        if not 0.6 * side <= 2 * half <= 1.3 * side:
+            return False
+    else:  # off the middle: only along a clearly longer side, and no part of a face (0.71 of it)
+        short, long_ = min(rw, rh), max(rw, rh)
+        along_dir = complex(math.cos(math.radians(ang)), math.sin(math.radians(ang)))
+        if rh > rw:
+            along_dir *= 1j
+        off = (centre - complex(rx, ry)) / along_dir  # real: along the longer side, imag: across it
+        if long_ < SIDE_FACE_LONGER * short or abs(off.imag) > 0.16 * short \
+                or abs(off.real) > 0.16 * short + (long_ - short) / 2 or not 0.8 * short <= 2 * half <= 1.3 * short:
+            return False
     # the face's diagonals are at ang + 45 (mod 90) degrees
     rel = (math.degrees(diag) - ang - 45.0) % 90.0
     return min(rel, 90.0 - rel) < 18.0
