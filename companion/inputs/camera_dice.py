@@ -242,6 +242,8 @@ class CameraDice(DiceSource):
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
                             self._empty.unknown, self._side_small, self.expected_dice)
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
+        # what its throw is compared with, should it end late (after the dice moved on)
+        self._job.last = (self._last_dice, self._moving_frames)
         self._job_small = view.small
 
     def _read_while_moving(self) -> bool:
@@ -261,8 +263,8 @@ class CameraDice(DiceSource):
 
     @property
     def reading(self) -> bool:
-        """A read is under way (started, not yet done or dropped)."""
-        return self._job is not None
+        """A read is under way (started, not yet done or dropped), or a late one goes on."""
+        return self._job is not None or self._late is not None
 
     def _lend(self, cpu0: float, reserve_ms: float = 0.0) -> bool:
         """Let the read run in what is left of this frame's CPU budget (less ``reserve_ms``); True
@@ -428,6 +430,9 @@ class CameraDice(DiceSource):
             return []
         if found.side_small and self._side_small is None:
             self._side_small = found.side_small
+        last, moving_frames = job.last  # as when the read began: the tray may have been read empty since
+        if same_throw(last, found.dice, 1.5 if moving_frames <= NUDGE_FRAMES else 0.5):
+            return []
         return self._report(found.dice)
 
     def _drop_parked(self) -> None:

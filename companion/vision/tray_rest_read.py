@@ -44,6 +44,7 @@ REGION_MARGIN = 1.5  # a region read takes in this many dice around the blobs it
 REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shorter side (a 4x4-dice box
 # of a 640x480 tray): on smaller crops the reader's background colours and sizes came out wrong
 REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole tray is read instead
+GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
@@ -136,6 +137,8 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
         whole = None
         if not guessed_here and not any(d.value is not None for d in got):
             whole = found.grown(blob)
+            if whole is not None and whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
+                whole = None  # grown over more than a die (a smear, a hand): its crop would be dear
             again = _read_blob(view, whole, out) if whole is not None else []
             if any(d.value is not None for d in again) and _plausible(again, whole, view, out.side_small):
                 grown.append(whole)

@@ -64,7 +64,8 @@ class _Tally:
         self.full_reads = 0
         self.region_reads = 0
         self.region_reasons: set[str] = set()
-        self.unfinished = 0  # reads the dice moved away from before they were done
+        self.unfinished = 0  # reads the dice moved away from before they were done, dropped
+        self.late = 0  # ... that went on and ended late
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
 
@@ -90,10 +91,11 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
             k = max(s for s in settled if s <= i)
             reported[k] += [(i - k, e.value) for e in events]
     tally.full_reads += source.health.details["full_reads"]
-    tally.region_reads += source.health.details["region_reads"]
-    if source.health.details["region_reads"]:
+    tally.region_reads += source.health.details.get("region_reads", 0)
+    if source.health.details.get("region_reads"):
         tally.region_reasons.add(source.health.details.get("region_read_reason", ""))
     tally.unfinished += source.health.details.get("reads_unfinished", 0)
+    tally.late += source.health.details.get("reads_late", 0)
     if source.health.details["full_reads"]:
         tally.full_reasons.add(source.health.details.get("full_read_reason", ""))
     for s in settled:
@@ -166,7 +168,8 @@ def _run() -> list[str]:
              + ("; ".join(sorted(tally.region_reasons)) or "-"),
              f"whole-tray reader used {tally.full_reads} times (to the end); why: "
              + ("; ".join(sorted(tally.full_reasons)) or "-"),
-             f"reads not done when the dice moved again, after resting long enough to be reported: {tally.unfinished}"]
+             f"reads not done when the dice moved again, after resting long enough to be reported: {tally.late} "
+             f"went on (reported late, or found the same throw), {tally.unfinished} dropped"]
     for group in sorted(tally.throws, key=lambda g: (not g[0].isdigit(), g)):
         lags = tally.lags[group]
         spread = ", ".join(f"{k}: {v}" for k, v in sorted(Counter(lags).items()))
