@@ -32,7 +32,7 @@ from .coverage_lines import grey_bins, onto_lines
 from .colour_adapt import colour_correction, corrected
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
-from .maskparts import _drop_small, _grown, _labelled, _set_bit
+from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .transmission import DARK, MISFIT, packed_bins, table
 from .unseen import _occluded, _regions, grey_and_paper
@@ -207,17 +207,20 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
     # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
     bits = (unknown if unknown_hex is None else unknown_hex).astype(np.uint16) << 4
+    lines_box = None
     if unknown_hex is not None:
         only_lines = unknown & ~unknown_hex
         kd = 2 * int(round(DARK_LINE_REACH_MM * ppm)) + 1
+        lines_box = _bbox(only_lines.view(np.uint8), kd)
     for i, e in enumerate(EXPEDITIONS):
         _set_bit(bits, masks[e], 1 << i)
         if dropped[e] is not None:
             _set_bit(bits, dropped[e], 1 << (5 + i))
-        if unknown_hex is not None and colour[e].any():
+        if lines_box is not None:
             # the dark line may be where this colour's sheet ends: undecided for it alone
-            near = _grown(colour[e], np.ones((kd, kd), np.uint8))
-            _set_bit(bits, only_lines & near, 1 << (5 + i))
+            sl = np.s_[lines_box[0]:lines_box[1], lines_box[2]:lines_box[3]]
+            near = cv2.dilate(colour[e][sl].view(np.uint8), np.ones((kd, kd), np.uint8)).view(bool)
+            bits[sl] |= (only_lines[sl] & near).astype(np.uint16) << np.uint16(5 + i)
     per_hex = lay.per_hex_bits(bits)
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0

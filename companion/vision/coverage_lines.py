@@ -87,7 +87,7 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
                 y0, y1, x0, x1 = box_
                 Y0, Y1, X0, X1 = max(0, y0 - rn), min(lay.shape[0], y1 + rn), max(0, x0 - rn), min(lay.shape[1], x1 + rn)
                 nb = cv2.dilate(masks_on_paper[o][Y0:Y1, X0:X1].view(np.uint8), kn)[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
-                own -= nb * np.float32(gram[j, i])
+                cv2.subtract(own, float(gram[j, i]), dst=own, mask=nb)  # masked: no float copy of nb
         mm = m[sl]
         tinted = (own > TINT_SHARE) & line_px[sl]
         bridged = _closed(mm, rb, steps).view(bool) & tinted
