@@ -262,23 +262,13 @@ def _plausible(dice: list[Die], blob: Blob, view: TrayView, side_small: float | 
 
 
 def _explains(dice: list[Die], blob: Blob, scale: float) -> bool:
-    """The readable ``dice`` (tray pixels) cover what changed in ``blob`` (small pixels; without
-    its shadow where that is known): at least 80 % of it lies within 0.6 of a die's side of a
-    die's centre. A pip or a corner read as a small die does not; the die whose change it is does."""
-    if blob.core is not None:
-        cx, cy, mask, _ = blob.core
-        x0, y0 = blob.x + cx, blob.y + cy
-    else:
-        x0, y0, mask = blob.x, blob.y, blob.mask
-    ys, xs = np.nonzero(mask)
-    if xs.size == 0:
-        return True
-    xs, ys = (xs + x0 + 0.5) / scale, (ys + y0 + 0.5) / scale
-    near = np.zeros(xs.shape, bool)
-    for d in dice:
-        if d.value is not None:  # 0.6: between the inscribed and the circumscribed circle, any turn
-            near |= np.hypot(xs - d.center[0], ys - d.center[1]) <= 0.6 * d.side_px
-    return float(near.mean()) >= 0.8
+    """The readable ``dice`` (tray pixels) are what changed in ``blob`` (small pixels): one lies in
+    it, and none is narrower than 0.8 of the widest circle inside it (its inscribed circle: a
+    die's shadow makes a blob longer, hardly wider). A pip or a corner read as a small die is."""
+    readable = [d for d in dice if d.value is not None]
+    if not any(blob.holds(d.center[0] * scale, d.center[1] * scale) for d in readable):
+        return False
+    return all(d.side_px * scale >= 0.8 * blob.inscribed for d in readable)
 
 
 def _overlapping(dice: list[Die]) -> bool:
