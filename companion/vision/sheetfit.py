@@ -5,7 +5,8 @@ Greedy: take the biggest unexplained blob of colour, find the shape and pose tha
 repeat.  Two overlapping sheets of one colour merge into one blob; the penalty for paper shown
 keeps a bigger shape from spanning both, and each is found in turn.  Then sheets the others
 explain anyway are dropped, and each sheet touching another is searched again against the colour
-the others leave.
+the others leave.  (sheetgroups.py can explain a merged blob by the best set of sheets instead of
+its best single shape; off, see ``sheetgroups.GROUPS``.)
 
 Each sheet carries a confidence: how much better its shape explains the colour than the best
 other shape does (evidence only, the cost of unseen parts aside).  A sheet whose shape is not
@@ -23,7 +24,7 @@ import cv2
 import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid
-from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: this module's too)
+from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance
 
@@ -121,7 +122,8 @@ def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
 
 def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple]:
     """Sheets as (type, x, y, angle, refined rivals), biggest unexplained blob first, each blob
-    explained by the set of sheets that explains it best (sheetgroups.py)."""
+    explained by its best plausible shape (or, with sheetgroups.GROUPS on, a blob that shape
+    explains poorly by the set of sheets that explains it best)."""
     placed: list[tuple] = []
     for _ in range(max_sheets * 3):
         if len(placed) >= max_sheets:
