@@ -150,15 +150,17 @@ def _drop_unlike_sheets(mask, packed, seen_flat, tab, bridge_px: int, ring_px: i
     if n <= 1:
         return mask
     spans = np.bincount(labels[seen_flat], minlength=n)
-    blotchy = np.bincount(labels[mask], minlength=n) < BLOTCH_FILL * spans
+    in_mask = labels[mask]  # each label list read once (boolean indexing is a full pass)
+    inside_n = np.bincount(in_mask, minlength=n)
+    blotchy = inside_n < BLOTCH_FILL * spans
     # the grey term only where it is asked for (unpacking every pixel of the box costs more)
-    inside_n = np.bincount(labels[mask], minlength=n)
-    inside = np.bincount(labels[mask], weights=tab.grey[unpack(packed[mask])], minlength=n) / np.maximum(inside_n, 1)
+    inside = np.bincount(in_mask, weights=tab.grey[unpack(packed[mask])], minlength=n) / np.maximum(inside_n, 1)
     k = np.ones((2 * ring_px + 1,) * 2, np.uint8)
     near = cv2.dilate(np.where(mask, labels, 0).astype(np.float32), k).astype(np.int32)
     ring = (near > 0) & ~mask & seen_flat
-    ring_n = np.bincount(near[ring], minlength=n)
-    around = np.bincount(near[ring], weights=tab.grey[unpack(packed[ring])], minlength=n) / np.maximum(ring_n, 1)
+    in_ring = near[ring]
+    ring_n = np.bincount(in_ring, minlength=n)
+    around = np.bincount(in_ring, weights=tab.grey[unpack(packed[ring])], minlength=n) / np.maximum(ring_n, 1)
     drop = blotchy | (ring_n >= ring_px * ring_px) & (inside < around - UNLIT_JUMP)
     drop[0] = False
     if not drop.any():
