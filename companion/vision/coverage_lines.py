@@ -9,12 +9,14 @@ brightness (luma, Y) is kept at full resolution.  So a line pixel takes a sheet'
 two routes, each asking for the sheet's hue *and* a sheet's darkening where the hue alone misleads:
 
 - bridged: the sheet's colour lies on the paper on both sides of the line (a closing of the colour
-  by a disc of BRIDGE_MM: a sheet is a polygon with straight edges, and a closing extends a
+  by an octagon of BRIDGE_MM: a sheet is a polygon with straight edges, and a closing extends a
   straight edge across a line no further than the edge itself goes);
 - crossed: the sheet reaches the line through the paper next to it (the margin the colour match
   leaves out by each line), CROSS_MM at most, every margin pixel on the way darkened by the
   sheet's luma transmission; then ONTO_STEPS pixels into the line, dark too.  Hue spread past
-  an edge is not dark: the luma stops it where the sheet stops.
+  an edge is not dark: the luma stops it where the sheet stops.  "Dark" is judged after taking
+  out what the photo shows on uncovered lines, per shade of the drawing (_luma_bias): a phone's
+  tone curve, a line printed wider or lying a fraction of a pixel off darken a margin too.
 
 The hue test takes out the hue of other expeditions' colour seen on the paper right beside a
 pixel (their sheets may lie on the line too).
@@ -34,7 +36,7 @@ LUMA_SHARE = 0.5  # ... and, on the crossing route, this share of its darkening 
 NEAR_MM = 1.5  # another expedition's colour this close to a line pixel is taken to lie on it too
 BRIDGE_MM = 1.5  # closes margin + line + margin (about 2.3 mm) and the hub where three lines meet
 CROSS_MM = 1.0  # the margin by a line is 0.67 mm wide, plus the drawing's antialiased edge
-LUMA_BIAS = True
+LUMA_BIAS = True  # take out the luma by the lines that no sheet explains (_luma_bias)
 ONTO_STEPS = 2  # px into the line from a margin reached (the line's middle at 3 px/mm)
 # luma weights (ITU-R BT.601, as JPEG): the channel mix JPEG keeps at full resolution
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
@@ -110,7 +112,6 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
             onto = cv2.dilate(onto, steps[(n + 1) % 2]) & (lined | onto)
         out[e][sl] = r.view(bool) | bridged | (onto.view(bool) & ~mg)
     return out
-
 
 
 def _closed(mask: np.ndarray, r: int, steps) -> np.ndarray:
