@@ -48,7 +48,7 @@ import cv2
 import numpy as np
 
 from companion.vision.tray_reader import EmptyTray, TrayView
-from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up
+from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up_once
 
 from .base import DiceSource, InputEvent
 from .camera_source import CameraError, CameraSource
@@ -63,20 +63,6 @@ READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs mor
 MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops,
 # whose single numpy steps (one is not paused in) run longer
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
-
-
-_warmed = threading.Lock()
-_warm = False
-
-
-def _warm_up_once() -> None:
-    """The reader's first-call costs (tens of ms) are paid once per process, when a source is
-    made, not in a frame."""
-    global _warm
-    with _warmed:
-        if not _warm:
-            warm_up()
-            _warm = True
 
 
 class CameraDice(DiceSource):
@@ -118,7 +104,7 @@ class CameraDice(DiceSource):
         self.stale_after_s = stale_after_s
         self.frozen_after = frozen_after
         self.frame_budget_ms = frame_budget_ms
-        _warm_up_once()
+        warm_up_once()
         if reader is None:
             from companion.vision.dice import read_dice as reader
         self._reader = reader
@@ -470,14 +456,9 @@ class CameraDice(DiceSource):
                     self.camera.open()
                     opened = True
                 frame = self.camera.read()
-            except CameraError as exc:
-                self._camera_down(str(exc), last_frame)
-                opened = False
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 2.0)
-                continue
-            except Exception as exc:  # a driver's own exception: same handling
-                self._camera_down(f"camera: {type(exc).__name__}: {exc}", last_frame)
+            except Exception as exc:  # a CameraError, or a driver's own exception: handled alike
+                self._camera_down(str(exc) if isinstance(exc, CameraError) else
+                                  f"camera: {type(exc).__name__}: {exc}", last_frame)
                 opened = False
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, 2.0)

@@ -25,6 +25,7 @@ runs as one piece of work that the streaming source spreads over frames in slice
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -312,3 +313,16 @@ def warm_up() -> None:
     cv2.rectangle(mask, (12, 12), (116, 116), 255, -1)
     read_crop(img, mask)
     guess_empty(img, foreground_mask(img, BACKGROUND_SIGMAS))
+
+
+_warmed = threading.Lock()
+_warm = False
+
+
+def warm_up_once() -> None:
+    """:func:`warm_up`, once per process (a source calls it when it is made, not in a frame)."""
+    global _warm
+    with _warmed:
+        if not _warm:
+            warm_up()
+            _warm = True
