@@ -4,8 +4,9 @@ The table's colours are learnt from the image border (k-means in Lab, after a sm
 gradient is taken out); a pixel far from all of them, relative to their spread, is clearly
 foreground. The reader's mask (:class:`_Foreground`) grows that into faintly unlike regions
 (hysteresis): a black die on black felt shows clearly only by its pips, bevel and glare, but its
-whole body still differs from the felt by several times the felt's own variation, measured in
-the image itself, so the die is found as one region rather than as loose specks.
+whole body may still differ from the felt by several times the felt's own variation, measured in
+the image itself, so the die is found as one region rather than as loose specks. Where even the
+body does not differ, the die's closed outline may (:mod:`.dice_outline`).
 """
 
 from __future__ import annotations
@@ -99,6 +100,29 @@ def _clean(mask: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
 
 
+# A grown region replaces the clear pixels in it when they are less than this share of it. Growing
+# adds a fringe to a die found clearly: its clear share was 0.84-0.90 (10th-90th percentile, 61
+# die-sized regions of ordinary renders); a black die on black felt or a dark table, its body
+# unseen, was down to 0.3 (a quarter of such regions under 0.7).
+GROW_WHEN_CLEAR_BELOW = 0.7
+# ... and only when the grown region is at least a die of the smallest size the reader looks for
+# (ReaderSettings.min_die_frac of the shorter side): a crumb or a speck of dust gains a halo of a
+# pixel or two when grown, a large share of its small area, and is no die's body.
+SMALLEST_DIE_FRAC = 0.03
+LARGEST_DIE_FRAC = 0.45  # ReaderSettings.max_die_frac
+# The faint level: this many times the typical table pixel's distance (its 90th percentile), and
+# never below FAINT_FLOOR spreads. The bodies of black dice on black felt, a dark table and dark
+# wood sat at 2.6-3.1 spreads (10th percentile; medians 4-10; 18 renders), their tables' own pixels
+# under 1.3-2.5 (99.9th percentile); a textured table raises its own typical distance and so its
+# faint level with it.
+FAINT_TIMES_TYPICAL = 2.5
+FAINT_FLOOR = 1.5
+# The distance is smoothed over about a pip's width before the faint test: a die's face is one
+# coherent region, the table's noise (fibres, sensor noise, JPEG) is not, so smoothing keeps the
+# first and lowers the second; less than a pip's width keeps the gap between two dice.
+FAINT_SMOOTH_PX = 1.5
+
+
 class _Foreground:
     """The reader's foreground: the clearly unlike pixels, and where those are only a die's pips,
     edges and highlights, the faintly unlike region around them (:func:`_grow_into_faint`), so a
@@ -138,18 +162,6 @@ class _Foreground:
         return self._loose
 
 
-# A grown region replaces the clear pixels in it when they are less than this share of it. Growing
-# adds a fringe to a die found clearly: its clear share was 0.84-0.90 (10th-90th percentile, 61
-# die-sized regions of ordinary renders); a black die on black felt or a dark table, its body
-# unseen, was down to 0.3 (a quarter of such regions under 0.7).
-GROW_WHEN_CLEAR_BELOW = 0.7
-# ... and only when the grown region is at least a die of the smallest size the reader looks for
-# (ReaderSettings.min_die_frac of the shorter side): a crumb or a speck of dust gains a halo of a
-# pixel or two when grown, a large share of its small area, and is no die's body.
-SMALLEST_DIE_FRAC = 0.03
-LARGEST_DIE_FRAC = 0.45  # ReaderSettings.max_die_frac
-
-
 def _add_outlined(mask: np.ndarray, outlined: np.ndarray) -> np.ndarray:
     """Add the dice found by their outline (:mod:`.dice_outline`) where the colour foreground
     found less than ``GROW_WHEN_CLEAR_BELOW`` of them (where it found them, it keeps its shape)."""
@@ -161,16 +173,6 @@ def _add_outlined(mask: np.ndarray, outlined: np.ndarray) -> np.ndarray:
     add = found < GROW_WHEN_CLEAR_BELOW * area
     add[0] = False
     return np.where(add[labels], 255, mask).astype(np.uint8)
-# The faint level: this many times the typical table pixel's distance (its 90th percentile), and
-# never below FAINT_FLOOR spreads. A die's body like its table still sits at 2.5-6 spreads where
-# the table's own pixels stay under about 1.5 (measured on black dice on black felt, a dark table,
-# dark wood); a textured table raises its own typical distance and so its faint level with it.
-FAINT_TIMES_TYPICAL = 2.5
-FAINT_FLOOR = 1.5
-# The distance is smoothed over about a pip's width before the faint test: a die's face is one
-# coherent region, the table's noise (fibres, sensor noise, JPEG) is not, so smoothing keeps the
-# first and lowers the second; less than a pip's width keeps the gap between two dice.
-FAINT_SMOOTH_PX = 1.5
 
 
 def _grow_into_faint(strong: np.ndarray, dist: np.ndarray) -> np.ndarray:
