@@ -136,8 +136,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     f = min(1.0, settings.work_px / max(H, W))
     dice, zoom = _read_at(img, f, settings)
     if zoom > 1:
-        # every die was too small to find at the working scale (small dice far off in a big
-        # photo): look again at a finer one
+        # small blobs with marks inside lay on no die read (small dice far off in a big photo,
+        # too small to find at the working scale): look again at a finer one
         finer = replace(settings, work_px=settings.work_px * zoom, min_die_frac=settings.min_die_frac / zoom)
         again, _ = _read_at(img, min(1.0, f * zoom), finer)
         dice = again
@@ -166,7 +166,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if x == 0 and y == 0 and bw == sw and bh == sh:
             continue
         blobs.append((i, x, y, bw, bh, area))
-    zoom = 1.0 if blobs or f >= 1 else _zoom_for_small_dice(img, labels, stats, min_side, f)
+    marked = _small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
     typical = _typical_die_side(blobs, labels, stats)
 
     dice: list[Die] = []
@@ -187,24 +187,38 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
-    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed)
+    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
+    zoom = _zoom_for(marked, stats, dice, min_side, f) if marked else 1.0
     return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
 
 
-def _zoom_for_small_dice(img: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_side: float, f: float) -> float:
-    """No blob was die-sized. If some are squarish, full, at least a third of the least die side,
-    and show marks inside at full resolution (small dice far off in a big photo; not the lone
-    pips of dice like their table, which are plain), the zoom that makes the median of them
-    :data:`ZOOM_TARGET` least sides across; else 1."""
-    sides, marked = [], 0
+def _small_marked_blobs(img: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_side: float,
+                        f: float) -> list[int]:
+    """Blobs under the least die side that are squarish, full, at least a third of that side, and
+    show marks inside at full resolution: small dice far off in a big photo (not pips: a lone
+    plain pip of a dark die on dark felt shows no marks inside)."""
+    out = []
     for i in range(1, len(stats)):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if min_side / 3 <= math.sqrt(area) < min_side and max(bw, bh) <= 1.5 * min(bw, bh) and area >= 0.6 * bw * bh:
-            sides.append(math.sqrt(area))
-            marked += _marks_inside(img, labels[y:y + bh, x:x + bw] == i, (x, y), f)
-    if not sides or 2 * marked <= len(sides):
+        if min_side / 3 <= math.sqrt(area) < min_side and max(bw, bh) <= 1.5 * min(bw, bh) and area >= 0.6 * bw * bh \
+                and _marks_inside(img, labels[y:y + bh, x:x + bw] == i, (x, y), f):
+            out.append(i)
+    return out
+
+
+def _zoom_for(marked: list[int], stats: np.ndarray, dice: list[Die], min_side: float, f: float) -> float:
+    """The zoom that makes the small marked blobs no die was read on :data:`ZOOM_TARGET` least
+    die sides across (their median), or 1 when every one lies on a die read."""
+    left = []
+    for i in marked:
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        cx, cy = (x + bw / 2) / f, (y + bh / 2) / f
+        if not any(d.value is not None and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.75 * d.side_px
+                   for d in dice):
+            left.append(math.sqrt(area))
+    if not left:
         return 1.0
-    return float(np.clip(ZOOM_TARGET * min_side / float(np.median(sides)), 1.5, min(MAX_ZOOM, 1.0 / f)))
+    return float(np.clip(ZOOM_TARGET * min_side / float(np.median(left)), 1.5, min(MAX_ZOOM, 1.0 / f)))
 
 
 def _marks_inside(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
@@ -325,7 +339,7 @@ WHOLE_FACE_LOWEST = 0.45  # a four, five or six read from a hull of a die and it
 
 
 def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: float,
-                       failed: list[int] = ()) -> list[Die]:
+                       failed: list[int] = (), dice_like: list[int] = ()) -> list[Die]:
     """A second look for dice whose body hardly differs from the table (a black die on black
     felt, a white die on white paper): their pips still stand out as small round specks. Specks
     not on a die already found are grouped by distance, and each group is read as a blob."""
@@ -340,7 +354,7 @@ def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: fl
     specks = []
     for i in range(1, len(stats)):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if 4 <= area < min_side * min_side and max(bw, bh) <= 2.2 * max(1, min(bw, bh)):
+        if 4 <= area < min_side * min_side and max(bw, bh) <= 2.2 * max(1, min(bw, bh)) and i not in dice_like:
             if not covered[y + bh // 2, x + bw // 2]:
                 specks.append(i)
     if not specks:
