@@ -129,15 +129,20 @@ class SlicedWork:
             self.done = True
             self._paused.set()
 
+    def _held_back(self) -> float:
+        """What a slice keeps back for a long step: the reserve said, but at most half the slice
+        (a slice smaller than the reserve would otherwise end at once, time after time)."""
+        return min(self._reserve, self._slice / 2)
+
     def _start_slice(self) -> None:
         self._cpu_end = time.thread_time() + self._slice
-        self._check_at = time.perf_counter() + self._slice - self._reserve
+        self._check_at = time.perf_counter() + self._slice - self._held_back()
 
     def _hook(self, frame, event, arg):
         # never pause in a generator's frame: one is also entered to be closed, where the
         # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
         if not (frame.f_code.co_flags & _GENERATORS) and time.perf_counter() >= self._check_at:
-            left = self._cpu_end - time.thread_time() - self._reserve
+            left = self._cpu_end - time.thread_time() - self._held_back()
             if left > 0:
                 self._check_at = time.perf_counter() + left
             else:

@@ -129,3 +129,18 @@ def test_cancelled_work_full_of_closed_generators_stops():
         w._thread.join(timeout=10)
         assert not w._thread.is_alive()
     assert not finished
+
+
+def test_a_reserve_bigger_than_the_slice_still_lets_the_work_on():
+    """A whole-tray step reserve (2.5-4.5 ms) lent 1 ms slices: each slice keeps back at most
+    half of itself, so the work gets on (before, each slice ended at its first call)."""
+    def told():
+        expect_long_steps(0.005)
+        return busy(300_000)
+
+    work, plain = SlicedWork(told), SlicedWork(busy, 300_000)
+    while not plain.run_for(0.001):
+        pass
+    while not work.run_for(0.001):
+        assert work.slices < 20 * plain.slices + 100, "the work does not get on"
+    assert work.result() == plain.result()
