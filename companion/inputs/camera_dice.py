@@ -28,9 +28,11 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
 Where the dice are comes from the difference against the empty tray's picture
 (:mod:`companion.vision.tray_reader`), and each die is read from a small crop
 (:mod:`companion.vision.tray_rest_read`). Started with dice in the tray, the empty tray is guessed
-around what stands out in it until it is seen empty. When the picture no longer fits (the camera
-was moved) or a crop does not read cleanly, the whole tray goes to the still-photo reader instead:
-slower (spread over more frames), counted in the health record as ``full_reads`` with the reason.
+around what stands out in it until it is seen empty. A crop that does not read cleanly is read
+again grown over a die's faint body, then by the still-photo reader on the region around it
+(``region_reads``); when the picture no longer fits (the camera was moved) or that does not settle
+it, the whole tray goes to the still-photo reader (``full_reads``): slower, spread over more
+frames. A read of resting dice that move before it is done goes on and is reported late.
 
 A die the reader cannot read, or more dice than ``expected_dice``, reports no throw: the health
 record says why, and the players use the on-screen buttons or throw again. Frames that are not
