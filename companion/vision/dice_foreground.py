@@ -105,6 +105,10 @@ def _clean(mask: np.ndarray) -> np.ndarray:
 # die-sized regions of ordinary renders); a black die on black felt or a dark table, its body
 # unseen, was down to 0.3 (a quarter of such regions under 0.7).
 GROW_WHEN_CLEAR_BELOW = 0.7
+# ... and only when its largest clear piece is less than this share of it: a die found whole by
+# its colour, with a long faint shadow grown onto it, is one clear piece of half the region or
+# more; a die like its table is clear in pieces (pips, bevel, a glare spot), each a small part.
+LARGEST_CLEAR_PART = 1 / 3
 # ... and only when the grown region is at least a die of the smallest size the reader looks for
 # (ReaderSettings.min_die_frac of the shorter side): a crumb or a speck of dust gains a halo of a
 # pixel or two when grown, a large share of its small area, and is no die's body.
@@ -129,10 +133,10 @@ class _Foreground:
     die like its table is one blob, body and all.
 
     The growing is used only for a die-sized grown region of which the clear pixels are a small
-    part (under ``GROW_WHEN_CLEAR_BELOW``): there the clear pixels were the specks of a die too like
-    the table. Where they already fill most of the region the die was found, and growing would
-    only join it to its shadow or to the faint die touching it (a chain of touching dice read as
-    one blob reads worse).
+    part, in small pieces (``GROW_WHEN_CLEAR_BELOW``, ``LARGEST_CLEAR_PART``): there the clear
+    pixels were the specks of a die too like the table. Where they already fill most of the
+    region, or one piece of it does, the die was found, and growing would only join it to its
+    shadow or to the faint die touching it (a chain of touching dice read as one blob reads worse).
 
     A die whose body is found neither way but whose closed outline is (:mod:`.dice_outline`) is
     added as its filled outline.
@@ -148,29 +152,44 @@ class _Foreground:
         clear = _clean(self.strong)
         self._loose = _clean(_grow_into_faint(self.strong, self.dist))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(self._loose, connectivity=8)
-        clear_in = np.bincount(labels[clear > 0].ravel(), minlength=n)
         area = stats[:, cv2.CC_STAT_AREA]
+        clear_in, largest_clear = _clear_parts(clear, labels, n)
         smallest_die = SMALLEST_DIE_FRAC * min(small.shape[:2])
-        grow = (clear_in < GROW_WHEN_CLEAR_BELOW * area) & (area >= smallest_die ** 2)
+        grow = ((clear_in < GROW_WHEN_CLEAR_BELOW * area) & (largest_clear < LARGEST_CLEAR_PART * area)
+                & (area >= smallest_die ** 2))
         grow[0] = False
         mask = np.where(grow[labels], self._loose, clear).astype(np.uint8)
-        self.mask = _add_outlined(mask, outlined_dice(lab[..., 0], clear, smallest_die,
-                                                           LARGEST_DIE_FRAC * min(small.shape[:2])))
+        self.mask = _add_outlined(mask, clear, outlined_dice(lab[..., 0], clear, smallest_die,
+                                                                  LARGEST_DIE_FRAC * min(small.shape[:2])))
 
     @property
     def loose(self) -> np.ndarray:
         return self._loose
 
 
-def _add_outlined(mask: np.ndarray, outlined: np.ndarray) -> np.ndarray:
+def _clear_parts(clear: np.ndarray, labels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per region of ``labels``: its clear pixels, and the area of its largest clear piece."""
+    clear_in = np.bincount(labels[clear > 0].ravel(), minlength=n)
+    m, pieces, stats, _ = cv2.connectedComponentsWithStats(clear, connectivity=8)
+    largest = np.zeros(n, np.int64)
+    if m > 1:
+        region_of = np.zeros(m, np.int64)
+        on = clear > 0  # (a clear piece lies in one region, or partly outside every region)
+        np.maximum.at(region_of, pieces[on], labels[on])
+        np.maximum.at(largest, region_of[1:], stats[1:, cv2.CC_STAT_AREA])
+    return clear_in, largest
+
+
+def _add_outlined(mask: np.ndarray, clear: np.ndarray, outlined: np.ndarray) -> np.ndarray:
     """Add the dice found by their outline (:mod:`.dice_outline`) where the colour foreground
-    found less than ``GROW_WHEN_CLEAR_BELOW`` of them (where it found them, it keeps its shape)."""
+    found them only in pieces (where it found them whole, it keeps its shape)."""
     if not cv2.countNonZero(outlined):
         return mask
     n, labels = cv2.connectedComponents(outlined, connectivity=8)
     found = np.bincount(labels[mask > 0].ravel(), minlength=n)
     area = np.bincount(labels.ravel(), minlength=n)
-    add = found < GROW_WHEN_CLEAR_BELOW * area
+    _, largest_clear = _clear_parts(clear, labels, n)
+    add = (found < GROW_WHEN_CLEAR_BELOW * area) & (largest_clear < LARGEST_CLEAR_PART * area)
     add[0] = False
     return np.where(add[labels], 255, mask).astype(np.uint8)
 
