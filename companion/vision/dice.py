@@ -136,8 +136,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     f = min(1.0, settings.work_px / max(H, W))
     dice, zoom = _read_at(img, f, settings)
     if zoom > 1:
-        # small blobs with marks inside lay on no die read (small dice far off in a big photo,
-        # too small to find at the working scale): look again at a finer one
+        # small blobs with marks inside, away from the die-sized ones, lay on no die read (small
+        # dice far off in a big photo, too small to find at the working scale): look again finer
         finer = replace(settings, work_px=settings.work_px * zoom, min_die_frac=settings.min_die_frac / zoom)
         again, _ = _read_at(img, min(1.0, f * zoom), finer)
         dice = again
@@ -188,7 +188,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             failed.append(i)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
-    zoom = _zoom_for(marked, stats, dice, min_side, f) if marked else 1.0
+    # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
+    # touching dice's faces, and a finer look reads such pieces as ones)
+    alone = [i for i in marked if not _beside_a_blob(stats[i], blobs)]
+    zoom = _zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
 
 
@@ -204,6 +207,14 @@ def _small_marked_blobs(img: np.ndarray, labels: np.ndarray, stats: np.ndarray, 
                 and _marks_inside(img, labels[y:y + bh, x:x + bw] == i, (x, y), f):
             out.append(i)
     return out
+
+
+def _beside_a_blob(st: np.ndarray, blobs: list[tuple]) -> bool:
+    """Does a die-sized blob come within twice this small blob's size of it?"""
+    x, y, bw, bh = (int(v) for v in st[:4])
+    r = 2 * max(bw, bh)
+    return any(bx < x + bw + r and x - r < bx + bbw and by < y + bh + r and y - r < by + bbh
+               for _, bx, by, bbw, bbh, _ in blobs)
 
 
 def _zoom_for(marked: list[int], stats: np.ndarray, dice: list[Die], min_side: float, f: float) -> float:
