@@ -39,7 +39,8 @@ from companion.errors import CompanionError
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
-from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps
+from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
+from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
 
@@ -144,10 +145,6 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     return dice
 
 
-ZOOM_TARGET = 1.6  # a zoomed second look makes the small die-like blobs this many least die sides across
-MAX_ZOOM = 4.0
-
-
 def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float]:
     """The dice read with the photo scaled by ``f``, and the zoom a finer look needs (1: none)."""
     H, W = img.shape[:2]
@@ -166,8 +163,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if x == 0 and y == 0 and bw == sw and bh == sh:
             continue
         blobs.append((i, x, y, bw, bh, area))
-    marked = _small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
-    typical = _typical_die_side(blobs, labels, stats)
+    marked = small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
+    typical = typical_die_side(blobs, labels, stats)
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
@@ -190,102 +187,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
     # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
     # touching dice's faces, and a finer look reads such pieces as ones)
-    alone = [i for i in marked if not _beside_a_blob(stats[i], blobs)]
-    zoom = _zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
+    alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
+    zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
-
-
-def _small_marked_blobs(img: np.ndarray, labels: np.ndarray, stats: np.ndarray, min_side: float,
-                        f: float) -> list[int]:
-    """Blobs under the least die side that are squarish, full, at least a third of that side, and
-    show marks inside at full resolution: small dice far off in a big photo (not pips: a lone
-    plain pip of a dark die on dark felt shows no marks inside)."""
-    out = []
-    for i in range(1, len(stats)):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        if min_side / 3 <= math.sqrt(area) < min_side and max(bw, bh) <= 1.5 * min(bw, bh) and area >= 0.6 * bw * bh \
-                and _marks_inside(img, labels[y:y + bh, x:x + bw] == i, (x, y), f):
-            out.append(i)
-    return out
-
-
-def _beside_a_blob(st: np.ndarray, blobs: list[tuple]) -> bool:
-    """Does a die-sized blob come within twice this small blob's size of it?"""
-    x, y, bw, bh = (int(v) for v in st[:4])
-    r = 2 * max(bw, bh)
-    return any(bx < x + bw + r and x - r < bx + bbw and by < y + bh + r and y - r < by + bbh
-               for _, bx, by, bbw, bbh, _ in blobs)
-
-
-def _zoom_for(marked: list[int], stats: np.ndarray, dice: list[Die], min_side: float, f: float) -> float:
-    """The zoom that makes the small marked blobs no die was read on :data:`ZOOM_TARGET` least
-    die sides across (their median), or 1 when every one lies on a die read."""
-    left = []
-    for i in marked:
-        x, y, bw, bh, area = (int(v) for v in stats[i])
-        cx, cy = (x + bw / 2) / f, (y + bh / 2) / f
-        if not any(d.value is not None and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.75 * d.side_px
-                   for d in dice):
-            left.append(math.sqrt(area))
-    if not left:
-        return 1.0
-    return float(np.clip(ZOOM_TARGET * min_side / float(np.median(left)), 1.5, min(MAX_ZOOM, 1.0 / f)))
-
-
-def _marks_inside(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
-    """Does a small blob hold marks of its own at full resolution (a die's pips), rather than
-    being one plain mark (a pip)? Its inner pixels must spread over more than most of its step
-    from the table around it (and over a clear amount: noise and a dimple's shading spread too)."""
-    x, y = origin
-    bh, bw = blob.shape
-    X0, Y0 = int(x / f), int(y / f)
-    X1, Y1 = min(img.shape[1], int(math.ceil((x + bw) / f))), min(img.shape[0], int(math.ceil((y + bh) / f)))
-    pad = max(2, (X1 - X0) // 3)
-    xa, ya, xb, yb = max(0, X0 - pad), max(0, Y0 - pad), min(img.shape[1], X1 + pad), min(img.shape[0], Y1 + pad)
-    grey = cv2.cvtColor(img[ya:yb, xa:xb], cv2.COLOR_BGR2GRAY)
-    m = np.zeros(grey.shape, np.uint8)
-    m[Y0 - ya:Y1 - ya, X0 - xa:X1 - xa] = cv2.resize(blob.astype(np.uint8), (X1 - X0, Y1 - Y0),
-                                                      interpolation=cv2.INTER_NEAREST)
-    k = max(3, int(0.15 * (X1 - X0))) | 1
-    inner = cv2.erode(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
-    ring = cv2.dilate(m, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) == 0
-    if inner.sum() < 16 or ring.sum() < 16:
-        return False
-    inside = grey[inner].astype(np.float32)
-    spread = float(np.percentile(inside, 97) - np.percentile(inside, 3))
-    step = abs(float(np.median(inside)) - float(np.median(grey[ring])))
-    return spread > max(MARKS_SPREAD * step, 30.0)
-
-
-MARKS_SPREAD = 0.6  # pips spread a die's pixels over most of its step from the table; a plain pip's far less
-
-
-def _typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) -> float | None:
-    """The typical die's side (work pixels), from blobs that look like one die (squarish, full).
-
-    The pips of a big dark die on a dark table are squarish, full blobs too: a blob with a bigger
-    blob right beside it (within its own size) is taken for a pip, not a die, and the median is
-    weighted by area, so a die outweighs its pips.
-    """
-    h, w = labels.shape
-    sides, weights = [], []
-    for i, x, y, bw, bh, area in blobs:
-        cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
-                                   cv2.CHAIN_APPROX_SIMPLE)
-        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-        if not (rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7):
-            continue
-        r = max(bw, bh)
-        near = np.unique(labels[max(0, y - r):min(h, y + bh + r), max(0, x - r):min(w, x + bw + r)])
-        if any(j not in (0, i) and stats[j, cv2.CC_STAT_AREA] >= 2 * area for j in near):
-            continue
-        sides.append(math.sqrt(area))
-        weights.append(area)
-    if not sides:
-        return None
-    order = np.argsort(sides)
-    cum = np.cumsum(np.array(weights, float)[order])
-    return float(np.array(sides)[order][int(np.searchsorted(cum, cum[-1] / 2))])
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 PART_VALUES = (1, 2, 3)  # values a part of a larger die can be read as
@@ -74,3 +75,31 @@ def doubt_overlaps(dice: list[_Sized]) -> list[_Sized]:
             d.value, d.confidence = None, 0.0
             d.reason = "overlaps another die read: parts of one face?"
     return dice
+
+
+def typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) -> float | None:
+    """The typical die's side (work pixels), from blobs that look like one die (squarish, full).
+
+    The pips of a big dark die on a dark table are squarish, full blobs too: a blob with a bigger
+    blob right beside it (within its own size) is taken for a pip, not a die, and the median is
+    weighted by area, so a die outweighs its pips.
+    """
+    h, w = labels.shape
+    sides, weights = [], []
+    for i, x, y, bw, bh, area in blobs:
+        cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+        (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+        if not (rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7):
+            continue
+        r = max(bw, bh)
+        near = np.unique(labels[max(0, y - r):min(h, y + bh + r), max(0, x - r):min(w, x + bw + r)])
+        if any(j not in (0, i) and stats[j, cv2.CC_STAT_AREA] >= 2 * area for j in near):
+            continue
+        sides.append(math.sqrt(area))
+        weights.append(area)
+    if not sides:
+        return None
+    order = np.argsort(sides)
+    cum = np.cumsum(np.array(weights, float)[order])
+    return float(np.array(sides)[order][int(np.searchsorted(cum, cum[-1] / 2))])
