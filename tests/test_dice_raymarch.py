@@ -1,4 +1,4 @@
-"""The ray-marched dice generator (tests/dice_raymarch.py): seeded, well-formed truth, varied scenes."""
+"""The ray-marched dice generator (tests/dice_raymarch.py, tests/dice_raymarch_table.py): seeded, well-formed truth, varied scenes."""
 
 from __future__ import annotations
 
