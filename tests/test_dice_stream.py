@@ -430,16 +430,20 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
     hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * k), 48.0, np.random.default_rng(k)) for k in range(2)]
     before = [f.image for f in frames[:settled + 4]]  # 3 still frames: the read is under way
     after = [rest] * 30 + [f.image for f in frames[settled + 4:]]
-    reported = []
-    for sequence in (before + after, before + hand + after):
-        source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
-        got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
-        assert [v for _, v in got] == [6]
-        assert source.health.details.get("reads_unfinished", 0) == 0
-        reported.append(got[0][0])
+    reported = {"no hand": [], "hand": []}
+    for _ in range(3):
+        for kind, sequence in (("no hand", before + after), ("hand", before + hand + after)):
+            source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
+            got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
+            assert [v for _, v in got] == [6]
+            assert source.health.details.get("reads_unfinished", 0) == 0
+            reported[kind].append(got[0][0])
     # two hand frames and the first after them (it differs from the hand), a frame either way for
-    # where the slices fall; begun again, the read would need its 3 frames again on top
-    assert reported[1] - reported[0] <= 5, reported
+    # where the slices fall; begun again, the read would need its 3 frames again on top.  The
+    # slices are CPU time, so one run's read may take a few frames more (a hiccup in a 1 ms
+    # budget; seen once in CI: 9 frames): the quickest of three runs each is compared, which a
+    # read begun again after every hand still fails
+    assert min(reported["hand"]) - min(reported["no hand"]) <= 5, reported
 
 
 # ---------------------------------------------------------------- a die only the still reader reads
