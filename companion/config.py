@@ -65,6 +65,16 @@ from pathlib import Path
 from companion.errors import CompanionError
 
 
+
+def read_toml(path: Path) -> dict:
+    """A config file's tables, or :class:`ConfigError` saying why not (missing, not TOML)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
 class ConfigError(CompanionError, ValueError):
     pass
 
@@ -140,12 +150,7 @@ class Config:
     @classmethod
     def from_file(cls, path: str | Path) -> "Config":
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: no such config file") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        data = read_toml(path)
         config = cls()
         types = {f.name: f.type for f in fields(cls)}
         for section, table in data.items():

@@ -6,11 +6,10 @@ so a museum's config can be read and checked without starting a game.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from companion.config import Config, ConfigError, default_data_dir
+from companion.config import Config, ConfigError, default_data_dir, read_toml
 
 # "The player chooses from the AMERICAN, BRITISH or JAPANESE expeditions."
 SOLITAIRE_EXPEDITIONS = ("american", "british", "japanese")
@@ -90,12 +89,7 @@ def load_kiosk_config(path: str | Path | None) -> KioskConfig:
     config, kiosk, voice, inputs = Config(), KioskSettings(), {}, {}
     if path is not None:
         path = Path(path)
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: no such config file") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        data = read_toml(path)
         known = {**Config.SECTIONS, "kiosk": (), "voice": (), "inputs": ()}
         for section, table in data.items():
             if section not in known or not isinstance(table, dict):

@@ -83,17 +83,23 @@ def test_a_black_die_on_black_felt_is_found_whole_by_its_outline(seed, pip):
     assert sorted(d.value for d in found) == sorted(v for v, *_ in FOUR), [d.as_dict() for d in found]
 
 
+def _crumbs_on(rng: np.random.Generator, table) -> np.ndarray:
+    """An empty 800x600 table with twelve light or dark crumbs of 2-5 px radius."""
+    img = _felt(rng, (600, 800), table)
+    for _ in range(12):
+        centre = (int(rng.integers(40, 760)), int(rng.integers(40, 560)))
+        shade = float(rng.choice([20.0, 235.0]))
+        cv2.circle(img, centre, int(rng.integers(2, 6)), (shade, shade, shade), -1, cv2.LINE_AA)
+    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    return img
+
+
 def test_specks_on_a_table_are_not_grown_into_dice():
     """Crumbs and dust on felt and wood: the foreground keeps them as specks (a speck grown by its
     halo must not become a die-sized region)."""
     for surface_seed, table in ((1, BLACK_FELT), (2, (40, 70, 110)), (3, (40, 110, 30))):
         rng = np.random.default_rng(surface_seed)
-        img = _felt(rng, (600, 800), table)
-        for _ in range(12):
-            centre = (int(rng.integers(40, 760)), int(rng.integers(40, 560)))
-            shade = float(rng.choice([20.0, 235.0]))
-            cv2.circle(img, centre, int(rng.integers(2, 6)), (shade, shade, shade), -1, cv2.LINE_AA)
-        img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+        img = _crumbs_on(rng, table)
         fore = _Foreground(img, 4.0)
         n, _, stats, _ = cv2.connectedComponentsWithStats(fore.mask, connectivity=8)
         smallest_die = (0.03 * 600) ** 2
@@ -135,10 +141,5 @@ def test_crumbs_on_an_empty_table_are_no_dice(table):
     """A lone light or dark speck (a crumb, lint, a knot) with no die round it is not a die showing
     a one: these tables gave four to eleven false ones each before the reader asked for more."""
     rng = np.random.default_rng(sum(table))
-    img = _felt(rng, (600, 800), table)
-    for _ in range(12):
-        centre = (int(rng.integers(40, 760)), int(rng.integers(40, 560)))
-        shade = float(rng.choice([20.0, 235.0]))
-        cv2.circle(img, centre, int(rng.integers(2, 6)), (shade, shade, shade), -1, cv2.LINE_AA)
-    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    img = _crumbs_on(rng, table)
     assert [d.as_dict() for d in read_dice(img)] == []
