@@ -59,7 +59,7 @@ class SlicedWork:
         self._thread: threading.Thread | None = None
         self._slice = 0.0
         self._cpu_end = 0.0  # the worker's CPU clock at which this slice is spent
-        self._check_at = 0.0  # perf_counter before which the slice cannot be spent (CPU <= wall time)
+        self._check_box = [0.0]  # perf_counter before which the slice cannot be spent (CPU <= wall time)
         self._cancel = False
         self._reserve = 0.0  # a slice ends when this much of it is left (expect_long_steps)
         self._chained: Callable | None = None  # a tracer already on the thread (coverage), kept working
@@ -116,7 +116,7 @@ class SlicedWork:
         self._chained = sys.gettrace()
         cpu0 = time.thread_time()
         self._start_slice()
-        sys.settrace(self._hook)
+        sys.settrace(self._fast_hook())
         try:
             self._result = self._fn(*self._args)
         except Cancelled:
@@ -138,16 +138,42 @@ class SlicedWork:
         self._cpu_end = time.thread_time() + self._slice
         self._check_at = time.perf_counter() + self._slice - self._held_back()
 
-    def _hook(self, frame, event, arg):
+    def _fast_hook(self) -> Callable:
+        """The trace hook: called at every Python call of the work (10-15 thousand in a 6-dice
+        read), so its common path is one clock read and one comparison on local names -- a closure
+        over a one-item list rather than attributes of ``self`` (163 against 226 ns a call
+        measured: 0.7 ms of a 6-dice read)."""
+        clock, check_at, slow, chained = time.perf_counter, self._check_box, self._hook, self._chained
+        if chained is None:
+            def hook(frame, event, arg):
+                if clock() >= check_at[0]:
+                    slow(frame)
+        else:
+            def hook(frame, event, arg):
+                if clock() >= check_at[0]:
+                    slow(frame)
+                return chained(frame, event, arg)
+        return hook
+
+    @property
+    def _check_at(self) -> float:
+        return self._check_box[0]
+
+    @_check_at.setter
+    def _check_at(self, value: float) -> None:
+        self._check_box[0] = value
+
+    def _hook(self, frame) -> None:
+        """The slice could be spent (by the wall clock): look at the CPU clock, pause if it is."""
         # never pause in a generator's frame: one is also entered to be closed, where the
         # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
-        if not (frame.f_code.co_flags & _GENERATORS) and time.perf_counter() >= self._check_at:
-            left = self._cpu_end - time.thread_time() - self._held_back()
-            if left > 0:
-                self._check_at = time.perf_counter() + left
-            else:
-                self._pause()
-        return self._chained(frame, event, arg) if self._chained is not None else None
+        if frame.f_code.co_flags & _GENERATORS:
+            return
+        left = self._cpu_end - time.thread_time() - self._held_back()
+        if left > 0:
+            self._check_at = time.perf_counter() + left
+        else:
+            self._pause()
 
     def _pause(self) -> None:
         self._resume.clear()  # before _paused is set: the lender's next set() must not be lost
