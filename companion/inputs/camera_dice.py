@@ -65,6 +65,7 @@ READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs mor
 MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops,
 # whose single numpy steps (one is not paused in) run longer
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
+MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
 
 
 class CameraDice(DiceSource):
@@ -121,7 +122,8 @@ class CameraDice(DiceSource):
         self._job: SlicedWork | None = None  # the read under way (over the still frames)
         self._job_small: np.ndarray | None = None  # the tray it reads (small)
         self._parked: tuple | None = None  # (job, small, rested): a read that motion interrupted
-        self._late: SlicedWork | None = None  # a read of resting dice that moved before it was done
+        self._late_ran = False
+        self._late: list[SlicedWork] = []  # reads of resting dice that moved before they were done, oldest first
         self._empty = EmptyTray()
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
@@ -166,6 +168,7 @@ class CameraDice(DiceSource):
             return []
         cpu0 = time.thread_time()
         self.frames += 1
+        self._late_ran = False  # whether a late read had some of this frame
         view = TrayView.of(self._tray(frame))
         if self._shape != view.full.shape:
             self._odd_size += 1
@@ -200,8 +203,12 @@ class CameraDice(DiceSource):
                 self._job = None
             self.state, self._still = ROLLING, 0
             self._drop_read()
-            if self._late is not None:
+            if self._late:
                 events = self._lend_late(cpu0)  # before a read of dice that may not be resting
+            elif self._parked is not None and self._parked[2] and self.frame_budget_ms is not None:
+                # a read of dice that had rested long enough to be reported: its throw stands
+                # whatever this motion is (a hand passing, a pick-up), so it goes on meanwhile
+                self._parked[0].run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
             elif self.frame_budget_ms is not None and (first or self._read_while_moving()):
                 # the dice may have come to rest in this very frame (the next one will say), or be
                 # resting since before the first frame: its read starts now, in what the frame has
@@ -215,10 +222,13 @@ class CameraDice(DiceSource):
                 self._resume_parked(view)
             if self._job is None:
                 self._start_read(view)
-            events = self._work(cpu0, view)
+            # a late read first: its throw is older (reported before this one) and already overdue
+            events = self._lend_late(cpu0)
+            if not self._late:
+                events += self._work(cpu0, view, at_least=0.0 if events or self._late_ran else MIN_SLICE_S)
         elif self.state == EMPTY and self._empty.known:
             self._empty.learn(view.small)  # follow slow changes of the light
-        if not moving and self._job is None:
+        if not moving and self._job is None and not self._late_ran:
             events += self._lend_late(cpu0)
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
         return events
@@ -252,21 +262,22 @@ class CameraDice(DiceSource):
     @property
     def reading(self) -> bool:
         """A read is under way (started, not yet done or dropped), or a late one goes on."""
-        return self._job is not None or self._late is not None
+        return self._job is not None or bool(self._late)
 
-    def _lend(self, cpu0: float, reserve_ms: float = 0.0) -> bool:
+    def _lend(self, cpu0: float, reserve_ms: float = 0.0, at_least: float = MIN_SLICE_S) -> bool:
         """Let the read run in what is left of this frame's CPU budget (less ``reserve_ms``); True
-        once it is done."""
+        once it is done. At least ``at_least``: a read always moves on, however dear the frame was
+        already -- unless a late read had the frame (then it waits its turn)."""
         if self.frame_budget_ms is None:
             return self._job.run_for(math.inf)
         left = (self.frame_budget_ms - reserve_ms) / 1000 - (time.thread_time() - cpu0)
-        return self._job.run_for(max(left, MIN_SLICE_S))  # at least a little: a read always moves on
+        return self._job.run_for(max(left, at_least))
 
-    def _work(self, cpu0: float, view: TrayView) -> list[InputEvent]:
+    def _work(self, cpu0: float, view: TrayView, at_least: float = MIN_SLICE_S) -> list[InputEvent]:
         """This frame's share of the read, and the throw once the read is done and the dice have
         rested ``rest_frames`` frames."""
         job = self._job
-        if not self._lend(cpu0) or self._still < self.rest_frames:
+        if not self._lend(cpu0, at_least=at_least) or self._still < self.rest_frames:
             return []
         self._job = None
         self.health.details["read_frames"] = job.slices
@@ -364,11 +375,18 @@ class CameraDice(DiceSource):
     def _interrupted(self) -> None:
         """The view was lost for a while: a read in progress starts again when the dice are still."""
         self._prev = None
+        # a read of dice that had rested long enough to be reported reads a picture they lay still
+        # in: its throw stands, and it goes on late (a blank frame or a camera hiccup loses nothing)
+        if self._job is not None and self.state == AT_REST and self._still >= self.rest_frames:
+            self._go_late(self._job)
+            self._job = None
+        if self._parked is not None and self._parked[2]:
+            self._go_late(self._parked[0])
+            self._parked = None
         if self.state in (ROLLING, AT_REST):
             self.state, self._still = ROLLING, 0
             self._drop_read()
         self._drop_parked()
-        self._drop_late()
 
     def _drop_read(self) -> None:
         if self._job is not None:
@@ -391,23 +409,34 @@ class CameraDice(DiceSource):
         # reader reads: 15-150 ms, spread over frames). What it reads is still the throw -- the
         # dice lay still in that picture -- so it goes on in the budget no read needs, and is
         # reported late rather than lost
+        self._go_late(job)
+
+    def _go_late(self, job: SlicedWork) -> None:
+        """``job`` goes on as a late read: first in every frame's budget (its throw is older than any
+        read under way), reported when it ends."""
         self.health.details["reads_late"] = self.health.details.get("reads_late", 0) + 1
-        if self._late is not None:
-            self._late.cancel()
+        if len(self._late) >= MAX_LATE_READS:  # only when reads keep failing to end: give up the oldest
+            self._late.pop(0).cancel()
             self.health.details["reads_unfinished"] = self.health.details.get("reads_unfinished", 0) + 1
-            self.fail("the dice moved before their read was done (a hard die: the still reader takes "
-                      "several frames), twice: throw again or use the buttons")
-        self._late = job
+            self.fail(f"the dice moved before their read was done, {MAX_LATE_READS + 1} times running (hard "
+                      "dice: the still reader takes many frames): throw again or use the buttons")
+        self._late.append(job)
 
     def _lend_late(self, cpu0: float) -> list[InputEvent]:
-        """What this frame has left goes to a late read (:meth:`_resume_parked`); its throw is
-        reported once it is done, unless it is the last throw again."""
-        if self._late is None or self.frame_budget_ms is None:
-            return []
-        left = self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
-        if left < MIN_SLICE_S or not self._late.run_for(left):
-            return []
-        job, self._late = self._late, None
+        """What this frame has left goes to the late reads (:meth:`_resume_parked`), oldest first;
+        each one's throw is reported once it is done, unless it is the last throw again."""
+        events: list[InputEvent] = []
+        while self._late and self.frame_budget_ms is not None:
+            left = self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
+            if left < MIN_SLICE_S and self._late_ran:
+                break
+            self._late_ran = True
+            if not self._late[0].run_for(max(left, MIN_SLICE_S)):  # at least a little, as any read
+                break
+            events += self._conclude_late(self._late.pop(0))
+        return events
+
+    def _conclude_late(self, job: SlicedWork) -> list[InputEvent]:
         try:
             found: RestRead = job.result()
         except Exception as exc:  # a reader bug must not take the source down
@@ -421,7 +450,10 @@ class CameraDice(DiceSource):
         last, moving_frames = job.last  # as when the read began: the tray may have been read empty since
         if same_throw(last, found.dice, 1.5 if moving_frames <= NUDGE_FRAMES else 0.5):
             return []
-        return self._report(found.dice)
+        events = self._report(found.dice)
+        for later in self._late:  # they began after this throw: it is the one they follow
+            later.last = (self._last_dice, later.last[1])
+        return events
 
     def _drop_parked(self) -> None:
         if self._parked is not None:
@@ -429,9 +461,9 @@ class CameraDice(DiceSource):
             self._parked = None
 
     def _drop_late(self) -> None:
-        if self._late is not None:
-            self._late.cancel()
-            self._late = None
+        for job in self._late:
+            job.cancel()
+        self._late = []
 
     def _note_bad_frame(self, counter: str, why: str) -> None:
         self.health.details[counter] = self.health.details.get(counter, 0) + 1

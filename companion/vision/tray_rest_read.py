@@ -47,6 +47,7 @@ REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shor
 # of a 640x480 tray): on smaller crops the reader's background colours and sizes came out wrong
 REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole tray is read instead
 GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
+SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
@@ -137,7 +138,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
-        got = _read_blob(view, blob, out)
+        got = _read_split(view, blob, out, found) or _read_blob(view, blob, out)
         whole = None
         if not guessed_here and not any(d.value is not None for d in got):
             whole = found.grown(blob)
@@ -186,6 +187,22 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead) -> list:
         return [Nothing(blob)]
     out.side_small = float(np.median(sides)) * view.scale  # the next blobs' size, measured
     return dice
+
+
+def _read_split(view: TrayView, blob: Blob, out: RestRead, found) -> list:
+    """A blob of several dice's squares that joins die-sized things apart from each other (two dice
+    and a stain between them: :meth:`Changes.split`), read thing by thing: the dice read in them,
+    as reading the whole blob would give, at the cost of a crop a die (a 6 x 6-dice crop costs 25
+    dice's). Things that read as no die are left out, as the whole blob's read leaves them out;
+    if none reads a die, [] (the whole blob is read as ever)."""
+    side = out.side_small
+    if not side or blob.area <= SPLIT_ABOVE_DICE * side * side:
+        return []
+    parts = found.split(blob, side)
+    if not parts:
+        return []
+    dice = [d for part in parts for d in _read_blob(view, part, out) if not isinstance(d, Nothing)]
+    return dice if any(d.value is not None for d in dice) else []
 
 
 def _unsure(dice: list, expected_dice: int) -> str:
