@@ -238,22 +238,27 @@ class FitGrid:
     def _weights(self, shape, x, y, ang):
         """The outline's anti-aliased mask (0..255, float) over its window of the grid, or None off the grid."""
         # the refinement's inner loop (hundreds of calls per sheet): ``_poly`` and ``_window``
-        # inlined, with the shape's points cached as an array
+        # inlined, the corners turned in plain Python (six points: numpy's per-call overhead
+        # cost more than the arithmetic), rounded to the 1/16 px fixed point by truncating a
+        # shifted value (the window's corner keeps every coordinate positive)
         a = math.radians(ang)
-        c, s = math.cos(a), math.sin(a)
         ppm = self.ppm
-        poly = _points(shape) @ np.array([[c * ppm, s * ppm], [-s * ppm, c * ppm]]) \
-            + ((x - self.x0) * ppm - 0.5, (y - self.y0) * ppm - 0.5)
+        c, s = math.cos(a) * ppm, math.sin(a) * ppm
+        ox, oy = (x - self.x0) * ppm - 0.5, (y - self.y0) * ppm - 0.5
+        xs = [px * c - py * s + ox for px, py in shape]
+        ys = [px * s + py * c + oy for px, py in shape]
         h, w = self.U.shape
-        pmin, pmax = poly.min(0), poly.max(0)
-        lx, ly = max(math.floor(pmin[0]) - 1, 0), max(math.floor(pmin[1]) - 1, 0)
-        hx, hy = min(math.ceil(pmax[0]) + 2, w), min(math.ceil(pmax[1]) + 2, h)
+        lx, ly = max(math.floor(min(xs)) - 1, 0), max(math.floor(min(ys)) - 1, 0)
+        hx, hy = min(math.ceil(max(xs)) + 2, w), min(math.ceil(max(ys)) + 2, h)
         if hx <= lx or hy <= ly:
             return None, None
         # anti-aliased: a pixel counts by the share of it inside the outline, so the score moves
         # smoothly with the pose and the local search can settle to a fraction of a pixel
         m = np.zeros((hy - ly, hx - lx), np.uint8)
-        cv2.fillPoly(m, [np.round((poly - (lx, ly)) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+        bx, by = lx - 0.5 / 16, ly - 0.5 / 16  # round half up: truncation of a value at least 1/32
+        pts = np.array([[int((px - bx) * 16), int((py - by) * 16)] for px, py in zip(xs, ys)], np.int32) \
+            if lx > 0 and ly > 0 else np.round((np.array([xs, ys]).T - (lx, ly)) * 16).astype(np.int32)
+        cv2.fillPoly(m, [pts], 255, lineType=cv2.LINE_AA, shift=4)
         return m.astype(np.float32), (slice(ly, hy), slice(lx, hx))
 
     def sums(self, shape, x, y, ang) -> tuple[float, float, float, float]:
