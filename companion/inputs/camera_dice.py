@@ -42,7 +42,6 @@ images, blank frames (a covered or failing sensor) and a frozen stream are count
 from __future__ import annotations
 
 import math
-import threading
 import time
 from collections.abc import Callable
 
@@ -52,8 +51,9 @@ import numpy as np
 from companion.vision.tray_reader import EmptyTray, TrayView
 from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up_once
 
-from .base import DiceSource, InputEvent
-from .camera_source import CameraError, CameraSource
+from .base import InputEvent
+from .camera_source import CameraSource
+from .camera_thread import CameraThread
 from .tray_watch import die_side, difference, motion_gray, moved, same_throw, unchanged
 from companion.sliced_work import SlicedWork
 
@@ -68,7 +68,7 @@ MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear t
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
 
 
-class CameraDice(DiceSource):
+class CameraDice(CameraThread):
     """A :class:`DiceSource` reading thrown dice from an overhead camera's dice tray.
 
     :param camera: where frames come from (:mod:`companion.inputs.camera_source`).
@@ -128,8 +128,6 @@ class CameraDice(DiceSource):
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
         self._last_dice: list | None = None  # what the last read saw (values and centres)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
         self.frames = 0
         self.reads = 0
         self._die_read_ms = DIE_READ_MS  # CPU per die of a read from crops, as measured (ms)
@@ -261,8 +259,8 @@ class CameraDice(DiceSource):
 
     @property
     def reading(self) -> bool:
-        """A read is under way (started, not yet done or dropped), or a late one goes on."""
-        return self._job is not None or bool(self._late)
+        """A read is under way (started, not yet done or dropped), paused by motion, or a late one goes on."""
+        return self._job is not None or bool(self._late) or self._parked is not None
 
     def _lend(self, cpu0: float, reserve_ms: float = 0.0, at_least: float = MIN_SLICE_S) -> bool:
         """Let the read run in what is left of this frame's CPU budget (less ``reserve_ms``); True
@@ -469,62 +467,8 @@ class CameraDice(DiceSource):
         self.health.details[counter] = self.health.details.get(counter, 0) + 1
         self.fail(why)
 
-    # ------------------------------------------------------------ the thread
-
-    def start(self, callback) -> None:
-        super().start(callback)
-        self.health.connected = False  # until the first frame arrives
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"{self.name} reader", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        period = 1.0 / self.fps if self.fps > 0 else 0.0
-        last_frame = time.monotonic()
-        backoff = 0.1
-        opened = False
-        while not self._stop.is_set():
-            t0 = time.monotonic()
-            try:
-                if not opened:
-                    self.camera.open()
-                    opened = True
-                frame = self.camera.read()
-            except Exception as exc:  # a CameraError, or a driver's own exception: handled alike
-                self._camera_down(str(exc) if isinstance(exc, CameraError) else
-                                  f"camera: {type(exc).__name__}: {exc}", last_frame)
-                opened = False
-                self._stop.wait(backoff)
-                backoff = min(backoff * 2, 2.0)
-                continue
-            backoff = 0.1
-            last_frame = time.monotonic()
-            if not self.health.connected:
-                self.health.connected = True
-                self.health.details["recovered_at"] = time.time()
-            try:
-                self.process_frame(frame)
-            except Exception as exc:  # never let one frame end the thread
-                self.fail(f"frame failed: {type(exc).__name__}: {exc}")
-            if period:
-                self._stop.wait(max(0.0, period - (time.monotonic() - t0)))
-
-    def _camera_down(self, message: str, last_frame: float) -> None:
-        self.fail(message)
-        self.health.details["camera_errors"] = self.health.details.get("camera_errors", 0) + 1
-        if time.monotonic() - last_frame >= self.stale_after_s or self.health.connected:
-            self.health.connected = False
-        self._interrupted()  # the view may have changed while the camera was away
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5)
-        self._thread = None
+    def _release(self) -> None:
+        """The reads under way are dropped (the source closes)."""
         self._drop_read()
         self._drop_parked()
         self._drop_late()
-        try:
-            self.camera.close()
-        finally:
-            super().close()
