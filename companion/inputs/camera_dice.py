@@ -203,16 +203,18 @@ class CameraDice(CameraThread):
             self._drop_read()
             if self._late:
                 events = self._lend_late(cpu0)  # before a read of dice that may not be resting
-            elif self._parked is not None and self._parked[2] and self.frame_budget_ms is not None:
-                # a read of dice that had rested long enough to be reported: its throw stands
-                # whatever this motion is (a hand passing, a pick-up), so it goes on meanwhile
-                self._parked[0].run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
-            elif self.frame_budget_ms is not None and (first or self._read_while_moving()):
-                # the dice may have come to rest in this very frame (the next one will say), or be
-                # resting since before the first frame: its read starts now, in what the frame has
-                # left, and is dropped if they move on
-                self._start_read(view)
-                self._lend(cpu0, MOVING_RESERVE_MS)
+            elif self.frame_budget_ms is not None:
+                parked = self._parked is not None and self._parked[2] and not self._parked[0].done
+                if parked:
+                    # a read of dice that had rested long enough to be reported: its throw stands
+                    # whatever this motion is (a hand passing, a pick-up), so it goes on meanwhile
+                    self._parked[0].run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
+                if first or self._read_while_moving():
+                    # the dice may have come to rest in this very frame (the next one will say), or
+                    # be resting since before the first frame: its read starts now, in what the
+                    # frame has left, and is dropped if they move on
+                    self._start_read(view)
+                    self._lend(cpu0, MOVING_RESERVE_MS, at_least=0.0 if parked else MIN_SLICE_S)
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
             self.state = AT_REST
