@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from companion.vision import coverage as cov
-from companion.vision.sheetfit import fit_expedition
+from companion.vision.sheetfit import fit_expedition, prepare_seen
+from companion.vision.sheetgrid import FitGrid
 from companion.vision.sheets import outline, point_in_polygon, symmetry_deg
 from companion.vision.sheets import SheetPose
 from companion.vision.sheetscore import score_sheets, true_masks
@@ -332,3 +333,35 @@ def test_sheets_not_named_right_are_counted_by_cause(box, lay):
     assert causes == {("under own sheets", "missed"): 1, ("hidden", "missed"): 1, ("by the loch's end", "missed"): 1,
                       ("point off the shore", "missed"): 1, ("in clear view", "wrong type"): 1}
     assert confusions[("eye_witness", "underwater_camera")] == 1 and confusions[("cage", "missed")] == 1
+
+
+def test_a_photos_seen_mask_prepared_once_gives_the_same_sheets(box, lay):
+    """adjudicate puts the seen mask on the fitter's grid once for the four expeditions: the same
+    fits as from the bool mask, glare (the halo round it) included; a grid of another size is refused."""
+    shore = np.asarray(box.loch.shore_outline, float)
+    north = shore[:, 1].min()
+    truth = [SheetPose(E, "sonar", 300, north, 10), SheetPose(E, "eye_witness", 520, north + 97, 185)]
+    yy, xx = np.mgrid[0:lay.shape[0], 0:lay.shape[1]]
+    glare = np.hypot(lay.x0 + (xx + 0.5) / lay.ppm - 330, lay.y0 + (yy + 0.5) / lay.ppm - (north + 60)) < 15
+    seen = (lay.paper | lay.land) & ~glare
+    mask = true_masks(box, truth, lay.x0, lay.y0, lay.ppm, lay.shape)[E] & seen
+    plain = fit_expedition(box, E, mask, seen, lay.x0, lay.y0, lay.ppm, unidentified=True)
+    prepared = prepare_seen(box, seen, lay.x0, lay.y0, lay.ppm)
+    assert prepared.halo is not None and prepared.halo.any()  # the glare is wide enough to have one
+    shared = fit_expedition(box, E, mask, prepared, lay.x0, lay.y0, lay.ppm, unidentified=True)
+    assert [(f.pose, f.identified) for f in shared] == [(f.pose, f.identified) for f in plain]
+    assert score_sheets(box, truth, shared).right == 2
+    with pytest.raises(ValueError):
+        fit_expedition(box, E, mask[:, :-8], prepared, lay.x0, lay.y0, lay.ppm)
+
+
+def test_a_pose_wholly_off_the_grid_explains_nothing(box):
+    """A refit may wander off a small grid (a window of the board): marking it explained or looking
+    for its edge must not fail."""
+    grid = FitGrid(np.ones((40, 40), np.float32), np.zeros((40, 40), np.float32), 0.0, 0.0, 2.0, 4)
+    cage = tuple(map(tuple, box.equipment["cage"].shape))
+    grid.explain(cage, -100.0, -100.0, 0.0)
+    assert grid.U.min() == 1.0
+    assert np.isnan(grid.edge_support(cage, -100.0, -100.0, 0.0))
+    grid.explain(cage, 10.0, 10.0, 0.0)  # on the grid: explained
+    assert grid.U.min() == 0.0

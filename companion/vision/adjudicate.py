@@ -32,7 +32,7 @@ from . import gridfit
 from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import Registration, VisionRefusal, board_maps, detect_board_markers, register
-from .sheetfit import fit_expedition
+from .sheetfit import fit_expedition, prepare_seen
 from .sheets import LINE_MM, outline, polygon_distance
 
 SCHEMA = "nessie-vision-adjudication/1"
@@ -278,17 +278,20 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         raise VisionRefusal("too dark", "most of the loch is too dark to see")
     sheets = {}
     if fit_sheets:
+        t = time.perf_counter()
+        # what is seen is the same for the four expeditions: put on the fitter's grid once
+        seen = st.run("sheets seen", prepare_seen, box, result.seen_flat, lay.x0, lay.y0, lay.ppm)
+
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
-            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks[e], result.seen_flat,
+            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks[e], seen,
                           lay.x0, lay.y0, lay.ppm, unidentified=True)
 
-        t = time.perf_counter()
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))
         sheets = dict(zip(cov.EXPEDITIONS, done))
         st.wall["sheets"] = time.perf_counter() - t
-        st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in cov.EXPEDITIONS)
-        for e in cov.EXPEDITIONS:
+        st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in (*cov.EXPEDITIONS, "seen"))
+        for e in (*cov.EXPEDITIONS, "seen"):
             del st.wall[f"sheets {e}"]
     return Adjudication(reg, result, sheets, quality, "calibration" if reference is not None else "profile",
                         time.perf_counter() - t0, st.wall, st.cpu)

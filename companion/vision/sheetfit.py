@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .sheetgrid import EXPLAIN_GROW_MM, FitGrid
+from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance
@@ -49,29 +49,74 @@ class FittedSheet:
                 "confidence": round(self.confidence, 3), "edge_seen": None if np.isnan(self.edge_seen) else round(self.edge_seen, 3),
                 "identified": self.identified}
 
-def fit_expedition(box, expedition: str, colour: np.ndarray, seen: np.ndarray, x0: float, y0: float,
+@dataclass(frozen=True)
+class SeenGrid:
+    """What one photo's expeditions share on the fine grid (see :func:`prepare_seen`)."""
+
+    seen: np.ndarray  # share of each fine pixel seen (plain paper or colour), padded to whole coarse pixels
+    halo: np.ndarray | None  # sheetgrid.washed_out_halo of it
+    k: int  # input pixels per fine pixel
+    source_shape: tuple  # the input masks' shape
+
+
+def prepare_seen(box, seen: np.ndarray, x0: float, y0: float, ppm: float) -> SeenGrid:
+    """The seen mask on the fitter's fine grid, and the halo round what is unseen: the same for
+    every expedition of a photo, so worked out once (``fit_expedition`` takes it for ``seen``)."""
+    k, kc = _blocks(ppm)
+    S = _fine(seen, k, kc)
+    ppm_fine = ppm / k
+    key = (tuple(map(tuple, np.round(np.asarray(box.loch.shore_outline, float), 6))), float(x0), float(y0),
+           float(ppm_fine), S.shape)
+    halo = washed_out_halo(S, _loch_mask(*key, kc), ppm_fine, kc)
+    return SeenGrid(S, halo, k, seen.shape)
+
+
+def _blocks(ppm: float) -> tuple[int, int]:
+    """(input pixels per fine pixel, fine pixels per coarse pixel)."""
+    return max(1, int(round(ppm / FINE_PPM))), max(1, int(round(FINE_PPM / COARSE_PPM)))
+
+
+def _fine(mask: np.ndarray, k: int, kc: int) -> np.ndarray:
+    """A bool mask as the share of each fine pixel (whole blocks of ``k`` input pixels) it covers,
+    padded with zeros to whole coarse pixels (``kc`` fine pixels a side)."""
+    h, w = (mask.shape[0] // k) * k, (mask.shape[1] // k) * k
+    m = mask[:h, :w]
+    if m.dtype != bool:  # shares already: averaged as floats
+        out = cv2.resize(m.astype(np.float32), (w // k, h // k), interpolation=cv2.INTER_AREA)
+        return cv2.copyMakeBorder(out, 0, -out.shape[0] % kc, 0, -out.shape[1] % kc, cv2.BORDER_CONSTANT, value=0.0)
+    m = m.view(np.uint8)
+    # block means in bytes, exact: every input pixel weighs a whole number of steps (a quarter of
+    # the float work of resizing the mask as floats)
+    step = 255 // (k * k)
+    if k > 1:
+        m = cv2.resize(m * np.uint8(step * k * k), (w // k, h // k), interpolation=cv2.INTER_AREA)
+    out = m.astype(np.float32) * np.float32(1.0 / (step * k * k) if k > 1 else 1.0)
+    return cv2.copyMakeBorder(out, 0, -out.shape[0] % kc, 0, -out.shape[1] % kc, cv2.BORDER_CONSTANT, value=0.0)
+
+
+def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0: float,
                    ppm: float, candidates=None, max_sheets: int = 12,
                    unidentified: bool = False) -> list[FittedSheet]:
     """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm).
 
-    Only sheets whose equipment is clear are returned, unless ``unidentified`` asks for the others
-    too (``FittedSheet.identified`` false): a caller that credits evidence by equipment must not
-    take their type at its word.
+    ``seen``: the bool mask of what is seen, or :func:`prepare_seen`'s answer for it (a photo's
+    expeditions share it).  Only sheets whose equipment is clear are returned, unless
+    ``unidentified`` asks for the others too (``FittedSheet.identified`` false): a caller that
+    credits evidence by equipment must not take their type at its word.
     """
     types = list(candidates or box.equipment)
     shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
-    # the fine grid: whole blocks of the input's pixels, padded to whole coarse pixels
-    k = max(1, int(round(ppm / FINE_PPM)))
-    kc = max(1, int(round(FINE_PPM / COARSE_PPM)))
-    h, w = (colour.shape[0] // k) * k, (colour.shape[1] // k) * k
-    fine = (w // k, h // k)
-    C = cv2.resize(colour[:h, :w].astype(np.float32), fine, interpolation=cv2.INTER_AREA)
-    S = cv2.resize(seen[:h, :w].astype(np.float32), fine, interpolation=cv2.INTER_AREA)
-    ph, pw = -fine[1] % kc, -fine[0] % kc
-    C = cv2.copyMakeBorder(C, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
-    S = cv2.copyMakeBorder(S, 0, ph, 0, pw, cv2.BORDER_CONSTANT, value=0.0)
+    k, kc = _blocks(ppm)
+    if not isinstance(seen, SeenGrid):
+        seen = SeenGrid(_fine(seen, k, kc), False, k, seen.shape)
+    if seen.k != k or seen.source_shape != colour.shape:
+        raise ValueError(f"the seen grid ({seen.source_shape}, {seen.k}) does not match the colour mask "
+                         f"({colour.shape}, {k})")
+    C = _fine(colour, k, kc)
+    S = seen.seen
     grid = FitGrid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
-    grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed})
+    grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
+                   seen.halo)
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)

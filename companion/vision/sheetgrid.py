@@ -47,6 +47,39 @@ def _shore_distance(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple
     return out
 
 
+@lru_cache(maxsize=32)
+def _shore_band(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple, reach_mm: float, k: int) -> np.ndarray:
+    """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line."""
+    d = np.ascontiguousarray(_shore_distance(shore, x0, y0, ppm, shape), np.float32)
+    out = cv2.resize(d, (shape[1] // k, shape[0] // k), interpolation=cv2.INTER_AREA) <= reach_mm
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=32)
+def _loch_mask(shore: tuple, x0: float, y0: float, ppm: float, shape: tuple, k: int) -> np.ndarray:
+    """Pixels of ``k`` fine pixels a side inside the shore line."""
+    m = np.zeros((shape[0] // k, shape[1] // k), np.uint8)
+    q = np.round(((np.asarray(shore, float) - [x0, y0]) * (ppm / k) - 0.5) * 16).astype(np.int32)
+    cv2.fillPoly(m, [q], 1, shift=4)
+    out = m > 0
+    out.flags.writeable = False
+    return out
+
+
+def washed_out_halo(seen: np.ndarray, loch: np.ndarray, ppm: float, k: int) -> np.ndarray | None:
+    """Fine pixels within ``WASHED_OUT_MM`` of a wide unseen patch of the loch (see
+    ``FitGrid.set_shore``), from the seen share of each fine pixel; None when there are none.
+    Found on the grid of ``k`` fine pixels a side (``loch``: that grid's loch mask)."""
+    h, w = seen.shape
+    unseen = (cv2.resize(seen, (w // k, h // k), interpolation=cv2.INTER_AREA) < 0.5) & loch
+    halo = _halo(unseen, ppm / k)
+    if not halo.any():
+        return None
+    halo = cv2.resize(halo.astype(np.uint8), (w // k * k, h // k * k), interpolation=cv2.INTER_NEAREST)
+    return cv2.copyMakeBorder(halo, 0, h - halo.shape[0], 0, w - halo.shape[1], cv2.BORDER_CONSTANT, value=0) > 0
+
+
 @lru_cache(maxsize=64)
 def _period(shape: tuple) -> float:
     return symmetry_deg(shape)
@@ -95,7 +128,6 @@ class FitGrid:
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
         self.pointed_shapes: set = set()
-        self._cache: dict = {}  # masks derived from the shore, per pixel size
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
@@ -287,47 +319,32 @@ class FitGrid:
         u, _b, _c, p = self.sums(shape, x, y, ang)
         return u - p - self.off_shore(shape, x, y)
 
-    def set_shore(self, shore: np.ndarray, pointed_shapes: set) -> None:
-        """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule."""
+    def set_shore(self, shore: np.ndarray, pointed_shapes: set, halo=False) -> None:
+        """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule.
+
+        ``halo``: :func:`washed_out_halo` of this grid's seen pixels when the caller has it (one
+        photo's four expeditions share it); by default worked out here."""
         self.shore, self.pointed_shapes = shore, pointed_shapes
-        key = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
-        self.shore_mm = _shore_distance(*key)
+        self._board = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
+        self.shore_mm = _shore_distance(*self._board)
         # round a wide patch of the loch nobody can see (glare, a hand, a deep shadow), colour is
         # washed out before it is lost: paper seen there may be a sheet's pale colour, and costs
         # no more than colour earns.  The printed lines are unseen too, but narrow (an opening
         # drops them); beyond the shore the unseen is the board's edge, not glare.
         # (found on the coarse grid: millimetres do not matter to an 8 mm halo)
-        k = self.coarse
-        unseen = (self.shrink(self.B + self.C) < 0.5) & self.loch_mask(k)
-        halo = _halo(unseen, self.ppm / k)
-        if halo.any():
-            h, w = self.C.shape
-            halo = cv2.resize(halo.astype(np.uint8), (w // k * k, h // k * k), interpolation=cv2.INTER_NEAREST)
-            halo = cv2.copyMakeBorder(halo, 0, h - halo.shape[0], 0, w - halo.shape[1], cv2.BORDER_CONSTANT, value=0) > 0
+        if halo is False:
+            halo = washed_out_halo(self.B + self.C, self.loch_mask(self.coarse), self.ppm, self.coarse)
+        if halo is not None:
             self.P = np.where(halo, self.B, self.P).astype(np.float32)
             self.Q = self.U - self.P
 
     def shore_band(self, reach_mm: float, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line (None: no shore known)."""
-        if self.shore is None:
-            return None
-        key = ("band", reach_mm, k)
-        if key not in self._cache:
-            d = self.shrink(np.ascontiguousarray(self.shore_mm[:self.C.shape[0], :self.C.shape[1]], np.float32), k)
-            self._cache[key] = d <= reach_mm
-        return self._cache[key]
+        return None if self.shore is None else _shore_band(*self._board, reach_mm, k)
 
     def loch_mask(self, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side inside the shore line (the loch); None: no shore known."""
-        if self.shore is None:
-            return None
-        key = ("loch", k)
-        if key not in self._cache:
-            m = np.zeros((self.C.shape[0] // k, self.C.shape[1] // k), np.uint8)
-            q = np.round(((self.shore - [self.x0, self.y0]) * (self.ppm / k) - 0.5) * 16).astype(np.int32)
-            cv2.fillPoly(m, [q], 1, shift=4)
-            self._cache[key] = m > 0
-        return self._cache[key]
+        return None if self.shore is None else _loch_mask(*self._board, k)
 
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,
@@ -363,6 +380,8 @@ class FitGrid:
         """
         poly = self._poly(shape, x, y, ang)
         lo, hi = self._window(poly, pad=int(np.ceil(EDGE_BAND_MM[1] * self.ppm)) + 1)
+        if (hi <= lo).any():
+            return float("nan")  # wholly off the grid: nothing seen
         m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
         k0, k1 = (int(round(r * self.ppm)) * 2 + 1 for r in EDGE_BAND_MM)
         band = (cv2.dilate(m, np.ones((k1, k1), np.uint8)) > 0) & ~(cv2.dilate(m, np.ones((k0, k0), np.uint8)) > 0)
@@ -375,6 +394,8 @@ class FitGrid:
     def explain(self, shape, x, y, ang) -> None:
         poly = self._poly(shape, x, y, ang)
         lo, hi = self._window(poly, pad=4)
+        if (hi <= lo).any():
+            return  # wholly off the grid: nothing here to explain
         m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
         k = int(round(EXPLAIN_GROW_MM * self.ppm)) * 2 + 1
         m = cv2.dilate(m, np.ones((k, k), np.uint8)) > 0

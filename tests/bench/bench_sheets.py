@@ -32,7 +32,7 @@ from companion.vision import coverage as cov
 from companion.vision import sheetgroups
 from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.render import encode_jpeg, random_scene, render
-from companion.vision.sheetfit import fit_expedition
+from companion.vision.sheetfit import fit_expedition, prepare_seen
 from companion.vision.sheetscore import CAUSES, SheetScore, clear_shares, error_causes, score_sheets, true_masks
 
 SEED_SETS = (  # (label, seeds, broadened generator)
@@ -46,6 +46,7 @@ SEED_SETS = (  # (label, seeds, broadened generator)
 def _fit_all(box, lay, masks, seen, times) -> list:
     found = []
     t = time.thread_time()  # CPU time of this thread: the machine is shared, wall time is noise
+    seen = prepare_seen(box, seen, lay.x0, lay.y0, lay.ppm)  # as adjudicate does: once per photo
     for e in cov.EXPEDITIONS:
         found += fit_expedition(box, e, masks[e], seen, lay.x0, lay.y0, lay.ppm, unidentified=True)
     times.append(time.thread_time() - t)
