@@ -84,6 +84,9 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
     pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
     contrast = float(np.median([p.contrast for p in pips]))
     r = max(1, int(round(0.6 * pip_r)))
+    # (a hidden pip makes its place more like the pips: a place only lighter than a darker ring
+    # around it, as a face's middle is where the face darkens to its edges, hides no dark pip)
+    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0) if pips else None
     h, w = dist.shape
     for c in _GRID:
         if c in occupied:
@@ -101,7 +104,7 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         # the ring around the place must stay clear of the pips read (big pips crowd a side's middle)
         clear = min((abs(complex(p.x, p.y) - z) for p in pips), default=math.inf) - 1.2 * pip_r
         if dl is not None and dl.ndim == 3 and _could_be_more(value, c) and \
-                _local_step(dl, x, y, r, clear) > LOCAL_MARK * contrast:
+                _local_step(dl, x, y, r, clear, towards) > LOCAL_MARK * contrast:
             return False
     return True
 
@@ -109,13 +112,16 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
 LOCAL_MARK = 0.3  # a spot this part of the pips' contrast away from the face around it is a mark
 
 
-def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf) -> float:
+def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf,
+                towards: np.ndarray | None = None) -> float:
     """How far the spot of radius ``r`` (0.6 of a pip's) at (x, y) is from the face right around a
     pip there (a ring from 1.3 to 1.8 pip radii: clear of a pip at the place, short of the nearest
     pips of any layout), in the same colour distance as the pips' contrast. Glare lifts a patch of
     the face smoothly, so a dark pip under glare can come near the face colour (the vacancy test
     against the face colour misses it) while it is still clearly darker than the glare around it.
-    The ring ends ``clear`` pixels out (short of the pips read); 0 if no ring fits."""
+    The ring ends ``clear`` pixels out (short of the pips read); 0 if no ring fits. With
+    ``towards`` (the pips' colour offset from the face), only the part of the step towards the
+    pips' colour counts."""
     R = int(min(3 * r, clear))
     if R < 2.2 * r + 1:
         return 0.0
@@ -127,8 +133,13 @@ def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf)
     d2 = xx * xx + yy * yy
     spot = win[d2 <= r * r].mean(axis=0)
     ring = win[(d2 > (2.2 * r) ** 2) & (d2 <= R * R)].mean(axis=0)
-    step = spot - ring
-    return float(math.sqrt(0.6 * step[0] ** 2 + step[1] ** 2 + step[2] ** 2))
+    weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
+    step = (spot - ring) * weight
+    size = float(np.linalg.norm(step))
+    if towards is None or not np.any(towards):
+        return size
+    unit = towards * weight / max(float(np.linalg.norm(towards * weight)), 1e-6)
+    return max(0.0, float(step @ unit))
 
 
 def alpha_angle(pips: list[Pip], centre: complex) -> float:
@@ -168,3 +179,32 @@ def _agrees_with_face(filled: np.ndarray, centre: complex, half: float, diag: fl
     # the face's diagonals are at ang + 45 (mod 90) degrees
     rel = (math.degrees(diag) - ang - 45.0) % 90.0
     return min(rel, 90.0 - rel) < 18.0
+
+
+def plain_mark(face: np.ndarray, filled: np.ndarray, dl: np.ndarray, centre: tuple[float, float]) -> bool:
+    """Is the mark at ``centre`` (a hole of ``face`` in ``filled``) plain inside, as a pip is?
+
+    A blurred die in a halo of its own blur (the halo taken for the face) shows its whole top face
+    as one round mark in the halo's middle, a one to the layout test; but that mark holds the
+    die's own pips. A pip, even blurred, is one colour in its core."""
+    hole = ((filled > 0) & (face == 0)).astype(np.uint8)
+    n, labels = cv2.connectedComponents(hole, connectivity=8)
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    if not (0 <= y < hole.shape[0] and 0 <= x < hole.shape[1]) or labels[y, x] == 0:
+        return True  # (no mark there to look into)
+    mark = (labels == labels[y, x]).astype(np.uint8)
+    r = math.sqrt(cv2.countNonZero(mark) / math.pi)
+    k = max(3, int(0.5 * r)) | 1  # the core: the outer half of the radius is the blur's ramp
+    core = cv2.erode(mark, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    if np.count_nonzero(core) < 12:
+        return True
+    vals = dl[core]
+    med = np.median(vals, axis=0)
+    step = float(math.sqrt(0.6 * med[0] ** 2 + med[1] ** 2 + med[2] ** 2))  # the mark against the face
+    d = vals - med
+    dev = np.sqrt(0.6 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
+    return float(np.mean(dev > MARK_INSIDE * max(step, 1e-6))) < MARKED_SHARE
+
+
+MARK_INSIDE = 0.5  # a core pixel this part of the mark's step from the core's colour is a mark of its own
+MARKED_SHARE = 0.06  # a pip's core has fewer such pixels than this share (noise, a dimple's shading)

@@ -16,8 +16,9 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_side_faces import alike_marks_beside, beyond_the_face, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
-                         _square_covered, _vacancies_empty, alpha_angle)
+                         _square_covered, _vacancies_empty, alpha_angle, plain_mark)
 
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
 
@@ -37,6 +38,8 @@ class Pip:
     colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
     aspect: float = 1.0  # the fitted ellipse's long over short axis
     piece_of: int = -1  # for a piece of a blob split at its necks: the blob's number
+    minor: float = 0.0  # direction (radians) of the fitted ellipse's short axis
+    peak: float = 0.0  # the 95th percentile of the colour distance inside: a pip cut by the face's edge keeps it
 
 
 @dataclass
@@ -107,19 +110,22 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
         per = cv2.arcLength(c, True)
         circ = 4 * math.pi * a / max(per * per, 1e-6)
         if len(c) >= 5:
-            (_, _), (ea, eb), _ = cv2.fitEllipse(c)
+            (_, _), (ea, eb), eang = cv2.fitEllipse(c)
             aspect = max(ea, eb) / max(min(ea, eb), 1e-6)
+            minor = math.radians(eang if ea <= eb else eang + 90.0)  # (the first axis is at eang)
         else:
-            aspect = 1.0
+            aspect, minor = 1.0, 0.0
         inside = dist[labels == i]
         contrast = float(np.median(inside))
-        fill = float(inside.mean() / max(np.percentile(inside, 95), 1e-6))
+        peak = float(np.percentile(inside, 95))
+        fill = float(inside.mean() / max(peak, 1e-6))
         offset = tuple(float(v) for v in np.median(dl[labels == i], axis=0)) if dl is not None else (0.0, 0.0, 0.0)
         lighter = offset[0]
         # (a big ace, up to a third of the face across, is a very round blob; other pips are smaller)
         if circ >= 0.5 and aspect <= 1.8 and (a <= 0.1 * area_face or (a <= 0.18 * area_face and circ >= 0.75
                                                                       and aspect <= 1.3)):
-            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset, aspect))
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset, aspect,
+                            minor=minor, peak=peak))
             continue
         # pips that run together (big pips, blur): a chain of round blobs, split at the necks
         for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
@@ -130,7 +136,8 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             own_contrast = float(np.median(patch)) if patch.size else contrast
             own = tuple(float(v) for v in np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
                                                    .reshape(-1, 3), axis=0)) if dl is not None else (0.0, 0.0, 0.0)
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own, 1.0, i))
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own, 1.0, i,
+                            peak=own_contrast))
     return pips
 
 
@@ -313,7 +320,11 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
     face2 = cv2.morphologyEx(face2, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if cv2.countNonZero(face2) < 0.5 * cv2.countNonZero(filled):
         return None  # (the face is no one colour at that level: shading, marbling)
-    return _read_face_once(face2, dist, dl)
+    got = _read_face_once(face2, dist, dl)
+    if got.value == 1 and dl is not None and not plain_mark(face2, filled, dl, got.center):
+        # a lone "pip" with marks inside is a die's face in a halo of its own blur, not an ace
+        return FaceReading(None, got.center, 0.0, got.side, "a lone mark with marks inside it", filled)
+    return got
 
 
 _DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
@@ -378,14 +389,41 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
     cx, cy = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (0.0, 0.0)
     raw = find_pips(filled, face, dist, side, dl)
     pips = _consistent(raw)
+    got = _judge(raw, pips, filled, dist, dl, (cx, cy), side)
+    if got.value is not None or len(pips) < 2:
+        return got
+    # a tilted die's side face joined to its top face: its foreshortened pips taken as well spoil
+    # the top face's layout; read once more without them (every check still applies)
+    side_pips = side_face_pips(pips)
+    if not side_pips or len(side_pips) == len(pips):
+        return got
+    rest = [p for p in pips if not any(p is q for q in side_pips)]
+    marks = [b for b in raw if any(b is p for p in rest) or not any(b is q for q in side_face_pips(rest + [b]))]
+    if len(pips) <= 6 and fit_layout([complex(p.x, p.y) for p in pips])[1] <= 0.16 and len(pips) >= 3:
+        return got  # (all of them make a layout: the squeezed ones are the top face's, cut by its edge)
+    if len(rest) == 1 and len(side_pips) < 2:
+        return got  # (a two with one pip cut by the edge is a lone pip and a squeezed one too)
+    again = _judge(marks, rest, filled, dist, dl, (cx, cy), side)
+    if again.value is None or (again.value >= 2 and not beyond_the_face(side_pips, rest, again.value)):
+        return got
+    return again
+
+
+def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
+           centroid: tuple[float, float], side: float) -> FaceReading:
+    """The value the pips make on the face region ``filled``, or why they make none. ``raw`` are
+    all marks found on the face, ``pips`` the ones taken for pips."""
+    cx, cy = centroid
     if not pips:
         return FaceReading(None, (cx, cy), 0.0, side, "no pips", filled)
     if len(pips) == 1:
         p = pips[0]
         # a mark as contrasted as the pip is a pip whatever its size (a glare spot merged with the
-        # middle pip of a three is bigger than the real corner pips); a fainter one counts if large
+        # middle pip of a three is bigger than the real corner pips); a fainter one counts if large,
+        # or if at its strongest it is as strong (a pip cut by the face's edge, half table)
         if any(b is not p and ((b.area >= 0.4 * p.area and b.contrast >= 0.4 * p.contrast)
-                               or (b.area >= 0.15 * p.area and b.contrast >= 0.75 * p.contrast)) for b in raw):
+                               or (b.area >= 0.15 * p.area and b.contrast >= 0.75 * p.contrast)
+                               or (b.area >= 0.4 * p.area and b.peak >= CUT_PIP_PEAK * p.peak)) for b in raw):
             # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
             return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
@@ -410,12 +448,20 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
     ok_geometry = True
     inside = 0 <= int(centre.imag) < filled.shape[0] and 0 <= int(centre.real) < filled.shape[1] \
         and filled[int(centre.imag), int(centre.real)] > 0
-    if value in (2, 3) and ok_geometry and not _agrees_with_face(filled, centre, half, alpha_angle(pips, centre)):
-        ok_geometry = False
-    if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
-        why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f})"
-        return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
     alpha = fit_frame([complex(p.x, p.y) for p in pips])[3]
+    if value in (2, 3) and ok_geometry and not _agrees_with_face(filled, centre, half, alpha_angle(pips, centre)):
+        # the face region is no clean square (side faces, a shadow or the table of the same
+        # colour joined on, marbling): judged by the fitted face itself, a two or three must be
+        # of the die's size (the crop makes a die FACE_PX across) with no pip like its own beside
+        ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / FACE_PX <= ALONE_WITHOUT_REGION[1] \
+            and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha)
+    if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
+        failed = ", ".join(name for name, bad in (("misfit", rms > (0.1 if value == 3 else 0.16)),
+                                                  ("pip size", not 0.06 <= ratio <= 0.4), ("face size", not size_ok),
+                                                  ("centre off the face", not inside),
+                                                  ("not along the face's diagonal", not ok_geometry)) if bad)
+        why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f}: {failed})"
+        return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
     if _square_covered(filled, centre, alpha) < 0.7:
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "the pips fit a face that is not there (pips of a side face taken?)", filled)
@@ -426,6 +472,11 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
+
+
+CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
+#: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within these
+ALONE_WITHOUT_REGION = (0.7, 1.4)
 
 
 def _confidence(misfit: float, pips: list[Pip]) -> float:
