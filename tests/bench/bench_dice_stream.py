@@ -199,7 +199,7 @@ def _run() -> list[str]:
                      f"not reported (health says why), {tally.wrong[group]} wrong; frames from rest to report "
                      + (f"max {max(lags)} (target <= 3), by count {spread}" if lags else "-"))
     if tally.first_frame_lags:
-        lines.append(f"  (started with dice in the tray, first throw only, counted from frame 0 instead of 1: "
+        lines.append("  (started with dice in the tray, first throw only, counted from frame 0 instead of 1: "
                      + ", ".join(f"{k}: {v}" for k, v in sorted(Counter(tally.first_frame_lags).items())) + ")")
     # before: the still-photo reader on the whole tray at rest, the same rest frames
     old = [_cpu_ms(lambda img=img: read_dice(img))[0] for img in rest]

@@ -1,0 +1,61 @@
+"""The camera dice source's hard cases: a throw is never lost, and a stain beside dice costs no more than a die."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.inputs.camera_dice import CameraDice
+from companion.inputs.camera_source import SimulatedCamera
+from companion.vision.tray_reader import changes
+from companion.vision.tray_sim import tray_stream
+
+
+
+def test_a_rested_read_cut_short_by_blank_frames_and_a_pick_up_is_still_reported():
+    """The dice rest long enough to be reported, but their read (a 1 ms budget: several frames) is
+    not done when the camera sends blank frames and the dice are picked up: the read reads a
+    picture they lay still in, so it goes on late and its throw is reported, once."""
+    frames = tray_stream(74, throws=1, values=[[3]], passing=False, nudge=False, pick_up="always")
+    settled = next(i for i, f in enumerate(frames) if f.settled)
+    black = np.zeros_like(frames[0].image)
+    gone = [f.image for f in frames if f.phase == "gone"]
+    sequence = [f.image for f in frames[:settled + 3]] + [black] * 2 + [f.image for f in frames if f.phase == "hand"]
+    sequence += gone + [gone[-1]] * 25  # (fewer than frozen_after: not a frozen camera)
+    source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
+    got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
+    assert [v for _, v in got] == [3], (got, source.health.last_error)
+    assert got[0][0] > settled + 3  # it was not done before the blank frames: reported late
+    assert source.health.details.get("reads_late", 0) >= 1 and source.health.details.get("reads_unfinished", 0) == 0
+
+
+def _tray_with(things: list[tuple[str, int, int]], rng) -> np.ndarray:
+    """A grey 320x240 tray (noise 2) with white dice ('die', 24 px, with pips) and dark patches
+    ('patch', a brown disc a die wide) at the given centres."""
+    img = np.clip(rng.normal(110, 2, (240, 320, 3)), 0, 255).astype(np.uint8)
+    for kind, x, y in things:
+        if kind == "die":
+            cv2.rectangle(img, (x - 12, y - 12), (x + 12, y + 12), (235, 235, 235), -1)
+            cv2.circle(img, (x, y), 3, (20, 20, 20), -1)
+        else:
+            cv2.circle(img, (x, y), 12, (40, 70, 140), -1)  # brown: a stain, not a shadow (all channels alike)
+    return img
+
+
+def test_a_blob_joining_dice_and_a_stain_splits_into_its_die_sized_things():
+    rng = np.random.default_rng(0)
+    empty = _tray_with([], rng).astype(np.float32)
+    # two dice a die apart (corner to corner), a dark patch between them: one blob once its specks are joined
+    view = _tray_with([("die", 100, 100), ("patch", 128, 128), ("die", 156, 156)], rng)
+    found = changes(view, empty, 12.0)
+    assert len(found.blobs) == 1 and found.blobs[0].area > 3 * 24 * 24
+    parts = found.split(found.blobs[0], 24.0)
+    assert parts is not None and len(parts) == 3
+    centres = sorted((round(p.centre[0]), round(p.centre[1])) for p in parts)
+    assert all(abs(c[0] - x) <= 3 and abs(c[1] - y) <= 3 for c, (x, y) in zip(centres, [(100, 100), (128, 128), (156, 156)]))
+    # the specks of one die like the tray (its pips and a sliver of edge) are no things apart
+    specks = _tray_with([], rng)
+    for x, y in ((94, 94), (106, 106), (94, 106), (106, 94)):  # a four whose body is like the tray
+        cv2.circle(specks, (x, y), 3, (20, 20, 20), -1)
+    found = changes(specks, empty, 12.0)
+    assert len(found.blobs) == 1 and found.split(found.blobs[0], 24.0) is None
