@@ -98,6 +98,16 @@ def _area(shape: tuple) -> float:
     return float(abs(np.dot(pts[:, 0], np.roll(pts[:, 1], -1)) - np.dot(pts[:, 1], np.roll(pts[:, 0], -1))) / 2)
 
 
+def _crop_padded(a: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """``a[y0:y1, x0:x1]`` with zeros where the range leaves the array."""
+    h, w = a.shape
+    out = np.zeros((y1 - y0, x1 - x0), a.dtype)
+    sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if sx1 > sx0 and sy1 > sy0:
+        out[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = a[sy0:sy1, sx0:sx1]
+    return out
+
+
 def _fill(poly_px: np.ndarray, shape) -> np.ndarray:
     m = np.zeros(shape, np.uint8)
     cv2.fillPoly(m, [np.round(poly_px * 16).astype(np.int32)], 1, shift=4)
@@ -136,6 +146,10 @@ class FitGrid:
         self._planes()
         self.x0, self.y0, self.ppm = x0, y0, ppm
         self.version = 0  # counts changes to U (what is derived from it follows)
+        self._colour: dict = {}  # k -> (version, block means of U)
+        self._matchable: dict = {}  # (k, paper cost) -> (version, what matchable crops)
+        self._paper_blocks: dict = {}  # k -> block means of B
+        self._masks: dict = {}  # the board's shore masks, looked up once per grid
 
     def _planes(self) -> None:
         """What ``gain`` sums: colour explained less paper's cost (``Q``, follows U), and paper and
@@ -151,16 +165,29 @@ class FitGrid:
     def matchable(self, k: int, paper_cost: float, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """Unexplained colour less ``paper_cost`` per pixel of paper, as block means over pixels of
         ``k`` fine pixels a side, over the window ``x0..x1, y0..y1`` of those pixels (zero off the
-        grid): what the template search matches against.  Only the window is worked out (the
-        colour changes between searches; the whole grid costs a millisecond a time)."""
-        h, w = self.U.shape
-        out = np.zeros(((y1 - y0) * k, (x1 - x0) * k), np.float32)
-        fx0, fy0 = max(x0 * k, 0), max(y0 * k, 0)
-        fx1, fy1 = min(x1 * k, w // k * k), min(y1 * k, h // k * k)
-        if fx1 > fx0 and fy1 > fy0:
-            win = (slice(fy0, fy1), slice(fx0, fx1))
-            out[fy0 - y0 * k:fy1 - y0 * k, fx0 - x0 * k:fx1 - x0 * k] = self.U[win] - paper_cost * self.B[win]
-        return self.shrink(out, k)
+        grid): what the template search matches against.  Block means are linear: the paper's are
+        worked out once, the colour's once per change of the colour (a search's windows share
+        them), and the window cut out of their difference."""
+        key = (k, paper_cost)
+        got = self._matchable.get(key)
+        if got is None or got[0] != self.version:
+            if k not in self._paper_blocks:
+                self._paper_blocks[k] = self.shrink(self._whole_blocks(self.B, k), k)
+            got = self._matchable[key] = (self.version, self._colour_blocks(k) - paper_cost * self._paper_blocks[k])
+        return _crop_padded(got[1], x0, y0, x1, y1)
+
+    @staticmethod
+    def _whole_blocks(a: np.ndarray, k: int) -> np.ndarray:
+        """``a`` less the rows and columns that make no whole block of ``k`` (a resize over them
+        would spread the blocks)."""
+        return a[:a.shape[0] // k * k, :a.shape[1] // k * k]
+
+    def _colour_blocks(self, k: int) -> np.ndarray:
+        """``shrink(U, k)``, kept until the colour changes."""
+        got = self._colour.get(k)
+        if got is None or got[0] != self.version:
+            got = self._colour[k] = (self.version, self.shrink(self._whole_blocks(self.U, k), k))
+        return got[1]
 
     def largest_blob(self, within: np.ndarray | None = None):
         """(bbox in fine px (x, y, w, h), unexplained colour in it, fine px, its pixels on the coarse
@@ -169,7 +196,7 @@ class FitGrid:
         Found on the coarse grid: the printed lines that split a sheet's colour into cells are
         narrower than a coarse pixel, and the labelling is cheap there.
         """
-        Uc = self.shrink(self.U)
+        Uc = self._colour_blocks(self.coarse)
         if within is not None:
             Uc = Uc * within
         m = cv2.dilate((Uc > 0.25).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -183,7 +210,7 @@ class FitGrid:
 
     def colour_within(self, within: np.ndarray) -> float:
         """Unexplained colour (fine pixels) in a mask on the coarse grid."""
-        return float(np.vdot(self.shrink(self.U), within.astype(np.float32))) * self.coarse ** 2
+        return float(np.vdot(self._colour_blocks(self.coarse), within.astype(np.float32))) * self.coarse ** 2
 
     def save(self) -> tuple:
         """What ``explain`` changes, to try one explanation of a blob and then another (``restore``)."""
@@ -340,11 +367,19 @@ class FitGrid:
 
     def shore_band(self, reach_mm: float, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line (None: no shore known)."""
-        return None if self.shore is None else _shore_band(*self._board, reach_mm, k)
+        if self.shore is None:
+            return None
+        if ("band", reach_mm, k) not in self._masks:  # (hashing the board's key costs more than a dict)
+            self._masks["band", reach_mm, k] = _shore_band(*self._board, reach_mm, k)
+        return self._masks["band", reach_mm, k]
 
     def loch_mask(self, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side inside the shore line (the loch); None: no shore known."""
-        return None if self.shore is None else _loch_mask(*self._board, k)
+        if self.shore is None:
+            return None
+        if ("loch", k) not in self._masks:
+            self._masks["loch", k] = _loch_mask(*self._board, k)
+        return self._masks["loch", k]
 
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,

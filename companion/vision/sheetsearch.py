@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .sheetblob import pointed_heading
-from .sheetgrid import FitGrid, _area, _period
+from .sheetgrid import FitGrid, _area, _crop_padded, _period
 from .sheets import place
 
 COARSE_PPM = 0.5  # template search grid (2 mm pixels): cheap, and every shape still spans 5+ pixels
@@ -322,17 +322,6 @@ def _reach_cached(shapes_key: tuple, cppm: float) -> int:
 def _reach(shapes: dict, cppm: float) -> int:
     """How far (coarse pixels) a template overlapping the blob can reach beyond it."""
     return _reach_cached(tuple(shapes.values()), cppm)
-
-
-def _crop_padded(a: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
-    """``a[y0:y1, x0:x1]`` with zeros where the range leaves the array."""
-    h, w = a.shape
-    out = np.zeros((y1 - y0, x1 - x0), a.dtype)
-    sx0, sy0, sx1, sy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
-    if sx1 > sx0 and sy1 > sy0:
-        out[sy0 - y0:sy1 - y0, sx0 - x0:sx1 - x0] = a[sy0:sy1, sx0:sx1]
-    return out
-
 
 
 def _shore_stretches(band: np.ndarray | None, loch: np.ndarray | None, x0: int, y0: int, x1: int, y1: int) -> list:
