@@ -426,8 +426,8 @@ class CameraDice(CameraThread):
         """What this frame has left goes to the late reads (:meth:`_resume_parked`), oldest first;
         each one's throw is reported once it is done, unless it is the last throw again."""
         events: list[InputEvent] = []
-        while self._late and self.frame_budget_ms is not None:
-            left = self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
+        while self._late:
+            left = math.inf if self.frame_budget_ms is None else self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
             if left < MIN_SLICE_S and self._late_ran:
                 break
             self._late_ran = True
