@@ -38,6 +38,7 @@ from companion.errors import CompanionError
 
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
+from .dice_pip_squares import read_by_pip_squares
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -182,6 +183,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not any(d.value is not None for d in got):
             got = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
+            got = _read_around(img, blob, (x, y), f, typical, max_side) or got
+        if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
@@ -248,6 +251,32 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
     # the hull may have taken in the die's shadow too)
     return [d for d in got if d.value is not None
             and (0.8 if d.value in PART_VALUES else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+
+
+def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
+                 max_side: float) -> list[Die]:
+    """A blob that read nothing, looked at once more with the table round it, its pips first
+    (:mod:`.dice_pip_squares`): a light die on a light table shows as its shadow and shaded sides,
+    its face beside or inside them the table's own colour."""
+    x, y = origin
+    bh, bw = blob.shape
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return []
+    hull = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(np.vstack(cnts))], 1)
+    est = min(math.sqrt(float(hull.sum())), 2.1 * float(cv2.distanceTransform(np.pad(hull, 1), cv2.DIST_L2, 3).max()))
+    if typical is not None:
+        est = min(est, typical * 1.15)
+    est = min(est, max_side)
+    H, W = img.shape[0] * f, img.shape[1] * f
+    # the face may lie beside its shadow: the region reaches a die's side past the blob
+    grow = int(est)
+    x0, y0 = max(0, x - grow), max(0, y - grow)
+    x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
+    region = np.ones((y1 - y0, x1 - x0), bool)
+    got = _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, read_by_pip_squares, dilate=False)
+    return got
 
 
 WHOLE_FACE_LOWEST = 0.45  # a four, five or six read from a hull of a die and its shadow: its least share
@@ -346,7 +375,7 @@ SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die'
 
 
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
-                  side_full: float) -> list[Die]:
+                  side_full: float, reader=None, dilate: bool = True) -> list[Die]:
     H, W = img.shape[:2]
     x, y = origin
     bh, bw = blob_small.shape
@@ -365,8 +394,9 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     sx0, sy0 = X0 * f - (x - pad), Y0 * f - (y - pad)
     M = np.array([[1 / f * s, 0, -sx0 / f * s], [0, 1 / f * s, -sy0 / f * s]], np.float32)
     mask = cv2.warpAffine(m, M, (cw, ch), flags=cv2.INTER_NEAREST)
-    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    readings = read_crop(crop, mask)
+    if dilate:
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    readings = (reader or read_crop)(crop, mask)
     out = []
     for r in readings:
         cx, cy = r.center
