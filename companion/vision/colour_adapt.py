@@ -73,3 +73,67 @@ def colour_correction(L: np.ndarray, usable: np.ndarray, colours: dict, expediti
 def corrected(L: np.ndarray, N: np.ndarray) -> np.ndarray:
     """Every pixel's log-transmission (h x w x 3) through the 3x3 map."""
     return cv2.transform(L, N)
+
+
+# A phone's tone curve scales log-contrast: a gamma of 1/g multiplies every log-transmission by
+# 1/g, and local tone mapping that lifts shadows (log(1 + a x)) does the same near the paper's
+# white by up to half (a = 6: 0.46-0.64 from light to dark sheets).  Sheets then look too pale:
+# no profile colour fits them, and the 3x3 map (keeping grey grey) cannot stretch them back.
+GAINS = np.round(np.arange(0.8, 2.2001, 0.1), 2)  # the log-contrast gains tried, then 0.05 either side of the best
+GAIN_MARGIN = 0.045  # a gain must explain the coloured pixels this much better than none
+# (mean cost: residual, in the photo's log units, plus the colour match's per-sheet penalty; on
+# rendered photos the cost's minimum lies at 1.0-1.1 and its noise is about 0.01)
+GAIN_SPREAD = 0.12  # pixels whose channels differ by this much (log) show a sheet's hue
+GAIN_MAX_SAMPLES = 3000  # spread evenly over the coloured pixels: the mean's noise is then ~0.002
+
+
+def tone_gain(L: np.ndarray, usable: np.ndarray, colours: dict, expeditions, s_lo: float, s_hi: float) -> float:
+    """The gain g (1.0 when none is clearly better) by which this photo's log-transmissions must be
+    multiplied to match the profile's sheets.
+
+    Every tried gain is scored by how well the colour match explains the coloured pixels: the
+    residual of the best explanation, measured in the photo's own log units (divided by g, else
+    any gain above 1 would look better for shrinking the quantisation and noise alike), plus the
+    match's penalty per sheet.  The penalty is what keeps a true photo at 1: doubled, every sheet
+    would pass for two sheets of its expedition just as well, but at a cost.
+    """
+    st = SAMPLE_STEP
+    Ls = L[::st, ::st][usable[::st, ::st]]
+    if len(Ls) == 0:
+        return 1.0
+    # numpy's max over a last axis of 3 is slow: channel by channel
+    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    Ls = Ls[(hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)]  # hue, no glare, not lost in the dark
+    if len(Ls) < 4 * MIN_SAMPLES:
+        return 1.0
+    Ls = np.ascontiguousarray(Ls[::max(1, len(Ls) // GAIN_MAX_SAMPLES)]).reshape(-1, 1, 3)
+    key = tuple(tuple(float(v) for v in colours[e]) for e in expeditions)
+    tab = table(key, s_lo, s_hi)
+    costs = dict(zip(GAINS.tolist(), _gain_costs(Ls, GAINS, tab, s_lo, s_hi)))
+    best = min(costs, key=costs.get)
+    fine = np.array([best - 0.05, best + 0.05])
+    costs.update(zip(fine.tolist(), _gain_costs(Ls, fine, tab, s_lo, s_hi)))
+    best = min(costs, key=costs.get)
+    return round(float(best), 2) if costs[1.0] - costs[best] > GAIN_MARGIN else 1.0
+
+
+def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float) -> np.ndarray:
+    """The mean cost of explaining the pixels ``Ls`` (n x 1 x 3) times each of ``gains`` (see
+    tone_gain), all gains in one pass (small arrays: numpy's per-call overhead dominates)."""
+    n = len(Ls)
+    g = np.repeat(np.asarray(gains, np.float32), n)
+    X = (Ls[None, :, 0, :] * np.asarray(gains, np.float32)[:, None, None]).reshape(-1, 1, 3)
+    flat = unpack(packed_bins(X).ravel())
+    tab.lookup(flat)  # fills in the bins not seen before
+    best = tab.best[flat]
+    X = X[:, 0]
+    d = X - tab.vec[best]
+    w = np.clip(np.exp(X) * np.float32(1 / 0.3), 0.2, 1.0)  # as the colour match weighs the channels
+    ones = np.ones(3, np.float32)  # sums over the 3 channels as products: numpy's sum(1) is slow
+    ws = w @ ones
+    sh = np.clip(((d * w) @ ones) / ws, s_lo, s_hi)
+    d -= sh[:, None]
+    raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
+    per = np.minimum(raw / g, 0.3) + tab.pen[best]
+    return per.reshape(len(gains), n).mean(1)

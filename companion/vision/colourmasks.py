@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from .maskparts import _drop_mostly_in, _drop_small, _grown, _joined_parts, _part_boxes, _roi_apply, _bbox
-from .transmission import unpack
+from .transmission import LUT_HI, LUT_LO, LUT_N, unpack
 
 EXPEDITIONS = ("independent", "japanese", "british", "american")
 MIN_BLOB_MM2 = 2.0
@@ -24,6 +24,7 @@ SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colo
 LOOKALIKE_HUE = 0.6  # log-hue distance under which one sheet passes for two others overlapping
 LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colours, this wide
 LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
+MIX_HUE_SLACK = 0.15  # ... unless its hue is this much nearer its own sheet's than the overlap's (log)
 LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
@@ -77,16 +78,26 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     for i, a, b in _lookalikes(cols):
         e = EXPEDITIONS[i]
         seen_a, seen_b = (seen_bits & (1 << a)) > 0, (seen_bits & (1 << b)) > 0
-        mix = _roi_apply(_mix_lookalikes, masks[e], (seen_a, seen_b, seen_flat),
-                         bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge, int(LOOKALIKE_RING_MM * ppm))
+        extra = (seen_a, seen_b, seen_flat) + ((shade[0],) if shade is not None else ())
+        found = _mix_parts(masks[e], extra, bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge,
+                           int(LOOKALIKE_RING_MM * ppm), _tints(cols, i, a, b) if shade is not None else None)
+        mix, doubt = found == 1, found == 2
         if mix.any():
             for m in (masks, fit):
                 m[e] = m[e] & ~mix
                 m[EXPEDITIONS[a]] = m[EXPEDITIONS[a]] | mix
                 m[EXPEDITIONS[b]] = m[EXPEDITIONS[b]] | mix
+        if doubt.any():  # ringed like a and b's overlap, coloured like e's sheet: claimed for none
+            masks[e] = masks[e] & ~doubt
+        if mix.any() or doubt.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            grown = _grown(mix, np.ones((kd, kd), np.uint8))
+            grown = _grown(mix | doubt, np.ones((kd, kd), np.uint8))
             dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+            if doubt.any():
+                grown = _grown(doubt, np.ones((kd, kd), np.uint8))
+                for x in (a, b):
+                    x = EXPEDITIONS[x]
+                    dropped[x] = grown if dropped[x] is None else dropped[x] | grown
         # the other way round: a and b seen together but never each without the other round it is
         # more likely e's one sheet (two overlapping sheets show each alone somewhere beside their
         # overlap, unless one lies wholly within the other); which it is can't be told, so all
@@ -183,14 +194,30 @@ def _lookalikes(cols) -> list[tuple[int, int, int]]:
     return out
 
 
-def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
-    """Parts of ``mask`` that are more likely the overlap of a and b: seen without a or b, yet
+def _tints(cols, e: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """The hue (log colour less its mean) of e's sheet and of a's and b's overlap."""
+    t = np.log(np.clip(np.asarray([cols[x] for x in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
+    hues = t[e], t[a] + t[b]
+    return tuple(h - h.mean() for h in hues)
+
+
+def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, *rest) -> np.ndarray:
+    """Parts of ``mask`` that are more likely the overlap of a and b (1): seen without a or b, yet
     ringed by a's and b's colour (two sheets' overlap is bordered by each sheet alone; a sheet of
-    its own by paper, or by its own overlaps with others)."""
+    its own by paper, or by its own overlaps with others).
+
+    ``rest``: [packed bins,] bridge_px, ring_px, hues.  With the packed bins and ``hues``
+    (_tints: e's and the overlap's), a part so ringed whose median hue lies clearly nearer e's own
+    than the overlap's (by MIX_HUE_SLACK) is doubtful (2), claimed for none of the three: a yellow
+    sheet between a green and a red one is no green-and-red overlap (their mix is 0.38 from yellow
+    in hue, the look-alike test lets it pass; seen after a phone's tone curve was undone, seed
+    37006: 32 wrong hexes), but a phone's saturation boost can also push a true overlap's hue
+    towards e's (kept as e, the first phone's seeds 33000-33047 had 14 more errors)."""
+    packed, (bridge_px, ring_px, hues) = (rest[0], rest[1:]) if len(rest) == 4 else (None, rest)
     k = bridge_px | 1
     joined = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels = cv2.connectedComponents(joined, connectivity=8)
-    out = np.zeros(mask.shape, bool)
+    out = np.zeros(mask.shape, np.uint8)
     if n <= 1:
         return out
     # each part is judged in its own box grown by the ring (not on the whole mask's box)
@@ -211,8 +238,30 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, bridge_px: int, ring_px: in
             continue
         ra, rb = np.count_nonzero(ring & ma), np.count_nonzero(ring & mb)
         if np.count_nonzero(ring & (ma | mb)) >= LOOKALIKE_RINGED * total and min(ra, rb) >= 0.15 * total:
-            out[sl] |= inside
+            own = packed is not None and hues is not None and _own_hue(packed[sl][inside], hues)
+            out[sl][inside] = 2 if own else 1
     return out
+
+
+def _mix_parts(mask, extra: tuple, pad: int, *args) -> np.ndarray:
+    """_mix_lookalikes on the box round the mask's pixels (uint8: 0, 1 their mix, 2 doubtful)."""
+    out = np.zeros(mask.shape, np.uint8)
+    b = _bbox(mask.view(np.uint8), pad)
+    if b is not None:
+        sl = np.s_[b[0]:b[1], b[2]:b[3]]
+        out[sl] = _mix_lookalikes(mask[sl], *[x[sl] for x in extra], *args)
+    return out
+
+
+def _own_hue(packed: np.ndarray, hues) -> bool:
+    """Whether the median log colour of these pixels (packed table bins) has a hue clearly nearer
+    ``hues[0]`` (a sheet's) than ``hues[1]`` (an overlap's)."""
+    if len(packed) == 0:
+        return False
+    q = np.ascontiguousarray(packed[::max(1, len(packed) // 2000)], np.uint32).view(np.uint8).reshape(-1, 4)[:, :3]
+    v = (np.median(q, axis=0) + 0.5) * ((LUT_HI - LUT_LO) / LUT_N) + LUT_LO
+    h = v - v.mean()
+    return bool(np.linalg.norm(h - hues[1]) > np.linalg.norm(h - hues[0]) + MIX_HUE_SLACK)
 
 
 def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridge_px: int):

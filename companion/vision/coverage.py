@@ -29,7 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .colour_adapt import colour_correction, corrected
+from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
@@ -55,6 +55,7 @@ UNKNOWN_GROW_MM = 1.0
 DARK_LINES_APART = True  # a too-dark printed line: undecided only for the colours near it (see measure)
 DARK_LINE_REACH_MM = 2.5  # the unknown round a dark line (1 mm) and a sheet's reach onto a line (1.5 mm)
 MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
+TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -111,6 +112,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
     _tick('lighting')
     cols = colours or box.sheet_colours
+    if TONE_GAIN:  # a phone's tone curve shrinks (or stretches) every log-contrast: undo it first
+        g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+        if g != 1.0:
+            # g (log photo - light) - log reference: the drawing is the print, not the photo
+            L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     n_land = np.count_nonzero(land)

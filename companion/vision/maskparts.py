@@ -10,11 +10,17 @@ import numpy as np
 def _bbox(mask: np.ndarray, pad: int):
     """(y0, y1, x0, x1) of a mask's pixels grown by ``pad``, or None if empty."""
     m = mask.view(np.uint8) if mask.dtype == bool else mask
-    x, y, bw, bh = cv2.boundingRect(m)  # of the non-zero pixels; far faster than numpy's any()
-    if bw == 0:
+    # rows by their maximum, then the columns of those rows OR-ed: a third of cv2.boundingRect's
+    # time on the sparse masks coverage asks about (it scans every pixel; 39 calls cost ~7 ms of
+    # a 12 MP photo's coverage)
+    rows = np.flatnonzero(m.max(1))
+    if len(rows) == 0:
         return None
+    y, y1 = int(rows[0]), int(rows[-1]) + 1
+    cols = np.flatnonzero(np.bitwise_or.reduce(m[y:y1], 0))
+    x, x1 = int(cols[0]), int(cols[-1]) + 1
     h, w = mask.shape
-    return (max(0, y - pad), min(h, y + bh + pad), max(0, x - pad), min(w, x + bw + pad))
+    return (max(0, y - pad), min(h, y1 + pad), max(0, x - pad), min(w, x1 + pad))
 
 
 def _grown(mask: np.ndarray, kernel: np.ndarray) -> np.ndarray:
