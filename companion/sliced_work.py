@@ -68,10 +68,13 @@ class SlicedWork:
         self.done = False
         self.slices = 0  # how many slices the work has had
         self.cpu_s = 0.0  # the CPU time the worker used, once done
+        self.slice_cpu_s = 0.0  # the worker's CPU time in the last slice (the lender's own clock misses it)
+        self._slice_cpu0 = 0.0
 
     def run_for(self, seconds: float) -> bool:
         """Let the work run for about ``seconds`` of CPU time (it pauses at its next Python call
         after that); True once it has finished. ``math.inf``: run it to the end."""
+        self.slice_cpu_s = 0.0
         if self.done:
             return True
         if seconds <= 0:
@@ -125,7 +128,9 @@ class SlicedWork:
             self._error = exc
         finally:
             sys.settrace(self._chained)
-            self.cpu_s = time.thread_time() - cpu0
+            now = time.thread_time()
+            self.cpu_s = now - cpu0
+            self.slice_cpu_s = now - self._slice_cpu0
             self.done = True
             self._paused.set()
 
@@ -135,7 +140,8 @@ class SlicedWork:
         return min(self._reserve, self._slice / 2)
 
     def _start_slice(self) -> None:
-        self._cpu_end = time.thread_time() + self._slice
+        self._slice_cpu0 = time.thread_time()
+        self._cpu_end = self._slice_cpu0 + self._slice
         self._check_at = time.perf_counter() + self._slice - self._held_back()
 
     def _fast_hook(self) -> Callable:
@@ -176,6 +182,7 @@ class SlicedWork:
             self._pause()
 
     def _pause(self) -> None:
+        self.slice_cpu_s = time.thread_time() - self._slice_cpu0
         self._resume.clear()  # before _paused is set: the lender's next set() must not be lost
         self._paused.set()
         self._resume.wait()

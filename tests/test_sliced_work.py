@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 
 import pytest
 
@@ -144,3 +145,25 @@ def test_a_reserve_bigger_than_the_slice_still_lets_the_work_on():
     while not work.run_for(0.001):
         assert work.slices < 20 * plain.slices + 100, "the work does not get on"
     assert work.result() == plain.result()
+
+
+def _noop():
+    pass
+
+
+def test_a_slice_tells_the_cpu_the_worker_used():
+    """The worker's CPU is not on the lender's clock: a frame that lends to two pieces of work must
+    count the first one's slice before lending to the second (the camera source adds it up)."""
+    def spin():
+        t = time.thread_time()
+        while time.thread_time() - t < 0.2:
+            _noop()  # a Python call: where the worker can pause
+
+    work = SlicedWork(spin)
+    own = time.thread_time()
+    assert not work.run_for(0.005)
+    own = time.thread_time() - own
+    assert 0.005 <= work.slice_cpu_s < 0.02
+    assert own < work.slice_cpu_s  # the lender's own clock missed most of it
+    assert not work.run_for(0.0) and work.slice_cpu_s == 0.0  # no slice, no CPU
+    work.cancel()

@@ -123,6 +123,7 @@ class CameraDice(CameraThread):
         self._job_small: np.ndarray | None = None  # the tray it reads (small)
         self._parked: tuple | None = None  # (job, small, rested): a read that motion interrupted
         self._late_ran = False
+        self._lent_s = 0.0
         self._late: list[SlicedWork] = []  # reads of resting dice that moved before they were done, oldest first
         self._empty = EmptyTray()
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
@@ -167,6 +168,7 @@ class CameraDice(CameraThread):
         cpu0 = time.thread_time()
         self.frames += 1
         self._late_ran = False  # whether a late read had some of this frame
+        self._lent_s = 0.0  # CPU the reads used in this frame (in their worker threads)
         view = TrayView.of(self._tray(frame))
         if self._shape != view.full.shape:
             self._odd_size += 1
@@ -208,7 +210,7 @@ class CameraDice(CameraThread):
                 if parked:
                     # a read of dice that had rested long enough to be reported: its throw stands
                     # whatever this motion is (a hand passing, a pick-up), so it goes on meanwhile
-                    self._parked[0].run_for(max(self.frame_budget_ms / 1000 - (time.thread_time() - cpu0), MIN_SLICE_S))
+                    self._run_job(self._parked[0], max(self.frame_budget_ms / 1000 - self._spent(cpu0), MIN_SLICE_S))
                 if first or self._read_while_moving():
                     # the dice may have come to rest in this very frame (the next one will say), or
                     # be resting since before the first frame: its read starts now, in what the
@@ -259,6 +261,17 @@ class CameraDice(CameraThread):
         dice = self.expected_dice or max(1, len(self._last_dice or ()))
         return dice * self._die_read_ms > READ_WHILE_MOVING_ABOVE * self.frame_budget_ms
 
+    def _run_job(self, job: SlicedWork, seconds: float) -> bool:
+        """``job.run_for(seconds)``, its CPU counted as this frame's (it runs in the worker's thread,
+        which the frame's own clock does not see)."""
+        done = job.run_for(seconds)
+        self._lent_s += job.slice_cpu_s
+        return done
+
+    def _spent(self, cpu0: float) -> float:
+        """The CPU this frame has used: its own thread's, and the reads' it lent time to."""
+        return time.thread_time() - cpu0 + self._lent_s
+
     @property
     def reading(self) -> bool:
         """A read is under way (started, not yet done or dropped), paused by motion, or a late one goes on."""
@@ -269,9 +282,9 @@ class CameraDice(CameraThread):
         once it is done. At least ``at_least``: a read always moves on, however dear the frame was
         already -- unless a late read had the frame (then it waits its turn)."""
         if self.frame_budget_ms is None:
-            return self._job.run_for(math.inf)
-        left = (self.frame_budget_ms - reserve_ms) / 1000 - (time.thread_time() - cpu0)
-        return self._job.run_for(max(left, at_least))
+            return self._run_job(self._job, math.inf)
+        left = (self.frame_budget_ms - reserve_ms) / 1000 - self._spent(cpu0)
+        return self._run_job(self._job, max(left, at_least))
 
     def _work(self, cpu0: float, view: TrayView, at_least: float = MIN_SLICE_S) -> list[InputEvent]:
         """This frame's share of the read, and the throw once the read is done and the dice have
@@ -427,11 +440,11 @@ class CameraDice(CameraThread):
         each one's throw is reported once it is done, unless it is the last throw again."""
         events: list[InputEvent] = []
         while self._late:
-            left = math.inf if self.frame_budget_ms is None else self.frame_budget_ms / 1000 - (time.thread_time() - cpu0)
+            left = math.inf if self.frame_budget_ms is None else self.frame_budget_ms / 1000 - self._spent(cpu0)
             if left < MIN_SLICE_S and self._late_ran:
                 break
             self._late_ran = True
-            if not self._late[0].run_for(max(left, MIN_SLICE_S)):  # at least a little, as any read
+            if not self._run_job(self._late[0], max(left, MIN_SLICE_S)):  # at least a little, as any read
                 break
             events += self._conclude_late(self._late.pop(0))
         return events
