@@ -62,15 +62,23 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             kept = _roi_apply(_drop_mostly_in, kept, (suspect_near,), 2, 0.25)
         # a colour seen only ever mixed into other expeditions' overlaps is more likely their mix
         core = int(round(SLIVER_CORE_MM * ppm))
-        kept, unghosted = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
-                                               core, bridge)
+        before = kept
+        kept, unghosted, labelled = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
+                                                         core, bridge)
         gone = raw & ~unghosted
         masks[e] = kept
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
         # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
         # not); colour by a hand still dropped (skin passes for a sheet), slivers too (edge fringes)
         fit_in = raw if hand_near is None else _roi_apply(_drop_mostly_in, raw, (hand_near,), 2, 0.25)
-        fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,), max(bridge, core) + 2)
+        if labelled is not None and (fit_in is before or np.array_equal(fit_in, before)):
+            # the same mask as coverage's (nothing by a hand or glare): its parts are labelled already
+            sl, parts = labelled
+            fit[e] = np.zeros(raw.shape, bool)
+            fit[e][sl] = _drop_slivers(fit_in[sl], unknown[sl], core, bridge, parts)
+        else:
+            fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,),
+                                max(bridge, core) + 2)
         dropped[e] = None
         if gone.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
@@ -265,12 +273,13 @@ def _own_hue(packed: np.ndarray, hues) -> bool:
 
 
 def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridge_px: int):
-    """(_drop_slivers(_drop_ghosts(mask)), _drop_ghosts(mask)), in the box round the mask, the
-    parts (joined across printed lines) labelled once when no ghost is dropped.  ``seen_bits``:
-    the expeditions' colour bits where seen; ``bit``: this expedition's."""
+    """(_drop_slivers(_drop_ghosts(mask)), _drop_ghosts(mask), (box, the mask's parts) or None),
+    in the box round the mask, the parts (joined across printed lines) labelled once when no ghost
+    is dropped.  ``seen_bits``: the expeditions' colour bits where seen; ``bit``: this
+    expedition's."""
     b = _bbox(mask.view(np.uint8), max(bridge_px, core_px) + 2)
     if b is None:
-        return np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
+        return np.zeros(mask.shape, bool), np.zeros(mask.shape, bool), None
     sl = np.s_[b[0]:b[1], b[2]:b[3]]
     m = mask[sl]
     parts = _joined_parts(m, bridge_px)
@@ -280,7 +289,7 @@ def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridg
     unghosted, out = np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
     unghosted[sl] = m2
     out[sl] = m3
-    return out, unghosted
+    return out, unghosted, (sl, parts)
 
 
 def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge_px: int,
