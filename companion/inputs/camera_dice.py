@@ -65,6 +65,7 @@ READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs mor
 MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops,
 # whose single numpy steps (one is not paused in) run longer
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
+UNMATCHED = "something in the tray that reads as no die: throw again or use the buttons"
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
 
 
@@ -318,7 +319,7 @@ class CameraDice(CameraThread):
         if found.seen_empty or (tray_empty and self._empty.unknown is not None):
             self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
         if found.unmatched:
-            self.fail("something in the tray that reads as no die: throw again or use the buttons")
+            self.fail(UNMATCHED)
             self.state, self._snapshot = READ, view.small.astype(np.float32)
             return []
         return self._conclude(view, found.dice)
@@ -456,7 +457,10 @@ class CameraDice(CameraThread):
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             return []
         self._count_reads(found)
-        if found.unmatched or not found.dice:
+        if found.unmatched:  # as a read on time says it: nothing reported, and why
+            self.fail(UNMATCHED)
+            return []
+        if not found.dice:
             return []
         if found.side_small and self._side_small is None:
             self._side_small = found.side_small
