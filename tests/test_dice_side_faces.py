@@ -82,6 +82,11 @@ def test_a_two_with_a_pip_like_its_own_just_beside_it_is_part_of_a_larger_face()
     assert alike_marks_beside([middle, corner, other], [middle, corner], beta, alpha)
     # a side face's squeezed pip there is no such mark, nor is a speck far smaller
     assert not alike_marks_beside([middle, corner, _pip(80, 80, aspect=2.0)], [middle, corner], beta, alpha)
+    # ... but a squeezed mark as big as the pips is one when looked at loosely (blur and the face's
+    # edge squeeze the larger face's pips; a side face's pips are shrunk as well)
+    assert alike_marks_beside([middle, corner, _pip(80, 80, aspect=2.0)], [middle, corner], beta, alpha, loose=True)
+    assert not alike_marks_beside([middle, corner, _pip(80, 80, area=55, aspect=2.0)], [middle, corner], beta, alpha,
+                                  loose=True)
     assert not alike_marks_beside([middle, corner, _pip(80, 80, area=20)], [middle, corner], beta, alpha)
     # nor a pip a whole die away (a neighbour's)
     assert not alike_marks_beside([middle, corner, _pip(30, 30)], [middle, corner], beta, alpha)

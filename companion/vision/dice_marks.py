@@ -16,7 +16,7 @@ import numpy as np
 from .dice_layouts import LAYOUTS
 
 if TYPE_CHECKING:
-    from .dice_pips import Pip
+    from .dice_pip_finding import Pip
 
 _GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
 # every layout in each of its four quarter-turns, as sets of pip places

@@ -4,6 +4,8 @@ Works on a crop normalised so the die is about :data:`FACE_PX` pixels across, wh
 scale. The top face is the largest region of one colour in the crop; pips are the holes in it
 (so darker and lighter pips are found the same way); the pips must then fit one of the canonical
 layouts of 1..6 under a similarity transform (any rotation, any scale), or the die is unreadable.
+A tilted die's side face joined to the top face lends it foreshortened pips, which are told from
+the top face's and left out (:mod:`.dice_side_faces`); pips are found in :mod:`.dice_pip_finding`.
 """
 
 from __future__ import annotations
@@ -16,30 +18,15 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
-from .dice_side_faces import alike_marks_beside, beyond_the_face, pips_alike, side_face_pips
+from .dice_pip_finding import Pip, face_hull, find_pips, split_touching_pips
+from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
                          _square_covered, _vacancies_empty, alpha_angle, plain_mark)
 
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
 
-__all__ = ["FACE_PX", "LAYOUTS", "FaceReading", "Pip", "_could_be_more", "_vacancies_empty", "fill_holes",
-           "find_pips", "fit_frame", "fit_layout", "read_face"]
-
-
-@dataclass
-class Pip:
-    x: float
-    y: float
-    area: float
-    circularity: float
-    contrast: float
-    fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
-    lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
-    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
-    aspect: float = 1.0  # the fitted ellipse's long over short axis
-    piece_of: int = -1  # for a piece of a blob split at its necks: the blob's number
-    minor: float = 0.0  # direction (radians) of the fitted ellipse's short axis
-    peak: float = 0.0  # the 95th percentile of the colour distance inside: a pip cut by the face's edge keeps it
+__all__ = ["FACE_PX", "LAYOUTS", "FaceReading", "Pip", "_could_be_more", "_vacancies_empty", "face_hull", "fill_holes",
+           "find_pips", "fit_frame", "fit_layout", "read_face", "split_touching_pips"]
 
 
 @dataclass
@@ -71,100 +58,6 @@ def _face_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     centre = np.array([k // 256, (k // 16) % 16, k % 16], np.float32) * 16 + 8
     near = np.sqrt(((px - centre) ** 2).sum(axis=1)) < 24
     return px[near].mean(axis=0) if near.sum() > 10 else centre
-
-
-def face_hull(face: np.ndarray) -> np.ndarray:
-    """The convex hull of the face region's largest part, shrunk past the die's rounded edge."""
-    cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = np.zeros_like(face)
-    if not cnts:
-        return hull
-    c = max(cnts, key=cv2.contourArea)
-    cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
-    k = max(3, int(0.06 * math.sqrt(max(cv2.contourArea(c), 1.0)))) | 1
-    return cv2.erode(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-
-
-def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float,
-              dl: np.ndarray | None = None) -> list[Pip]:
-    """Pips: what is not face colour inside the face's hull, round and of a size that fits the face.
-
-    Taking the hull (not only holes the face region encloses) keeps a pip whose ring of face
-    colour is broken at the die's edge.
-    """
-    holes = cv2.bitwise_and(cv2.bitwise_or(face_filled, face_hull(face)), cv2.bitwise_not(face))
-    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, 8)
-    area_face = side * side
-    pips = []
-    for i in range(1, n):
-        a = float(stats[i, cv2.CC_STAT_AREA])
-        if not 0.003 * area_face <= a <= 0.35 * area_face:
-            continue
-        blob = (labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
-        blob = blob.astype(np.uint8)
-        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        if not contours:
-            continue
-        c = max(contours, key=cv2.contourArea)
-        per = cv2.arcLength(c, True)
-        circ = 4 * math.pi * a / max(per * per, 1e-6)
-        if len(c) >= 5:
-            (_, _), (ea, eb), eang = cv2.fitEllipse(c)
-            aspect = max(ea, eb) / max(min(ea, eb), 1e-6)
-            minor = math.radians(eang if ea <= eb else eang + 90.0)  # (the first axis is at eang)
-        else:
-            aspect, minor = 1.0, 0.0
-        inside = dist[labels == i]
-        contrast = float(np.median(inside))
-        peak = float(np.percentile(inside, 95))
-        fill = float(inside.mean() / max(peak, 1e-6))
-        offset = tuple(float(v) for v in np.median(dl[labels == i], axis=0)) if dl is not None else (0.0, 0.0, 0.0)
-        lighter = offset[0]
-        # (a big ace, up to a third of the face across, is a very round blob; other pips are smaller)
-        if circ >= 0.5 and aspect <= 1.8 and (a <= 0.1 * area_face or (a <= 0.18 * area_face and circ >= 0.75
-                                                                      and aspect <= 1.3)):
-            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset, aspect,
-                            minor=minor, peak=peak))
-            continue
-        # pips that run together (big pips, blur): a chain of round blobs, split at the necks
-        for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
-            # each piece's own contrast: a pip run into a glare spot is two pieces, one faint
-            r = max(1, int(math.sqrt(pa / math.pi) * 0.7))
-            gx, gy = int(round(stats[i, 0] + px)), int(round(stats[i, 1] + py))
-            patch = dist[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
-            own_contrast = float(np.median(patch)) if patch.size else contrast
-            own = tuple(float(v) for v in np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
-                                                   .reshape(-1, 3), axis=0)) if dl is not None else (0.0, 0.0, 0.0)
-            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own, 1.0, i,
-                            peak=own_contrast))
-    return pips
-
-
-def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
-    """A blob of two to six touching round pips: their centres (x, y) and areas, or [] if it is
-    not such a chain (the peaks of its distance transform must be alike and explain its area)."""
-    padded = cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    dt = cv2.distanceTransform(padded, cv2.DIST_L2, 5)
-    r = float(dt.max())
-    if r < 2:
-        return []
-    k = max(3, int(r * 1.2)) | 1
-    peaks = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (dt >= 0.7 * r)
-    n, lab, st, cen = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
-    if not 2 <= n - 1 <= 6:
-        return []
-    centres = [(float(cen[j, 0]) - 1, float(cen[j, 1]) - 1) for j in range(1, n)]
-    radii = [float(dt[int(round(cy)) + 1, int(round(cx)) + 1]) for cx, cy in centres]
-    for a_, b_ in itertools.combinations(range(len(centres)), 2):
-        if math.dist(centres[a_], centres[b_]) < 1.5 * r:
-            return []
-    area = float(cv2.countNonZero(blob))
-    circles = sum(math.pi * (rr + 0.5) ** 2 for rr in radii)
-    if not 0.75 <= area / max(circles, 1e-6) <= 1.6 or min(radii) < 0.7 * r:
-        return []
-    each = area / len(centres)
-    return [(cx, cy, each) for cx, cy in centres]
 
 
 def _consistent(pips: list[Pip]) -> list[Pip]:
@@ -305,6 +198,9 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
 
 FAINT_TIMES_FACE = 3.0  # a blurred pip's mark: this many times the face's own median colour distance
 FAINT_LEAST = 8.0  # ... and never under this (Lab units): the face's texture and noise stay face
+#: a face region whose median distance from its own colour is over this is no face of one colour:
+#: no faint look (faces that read so measured 3-7; a blurred die's halo taken for a face, 26)
+FAINT_FLAT = 12.0
 
 
 def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading | None:
@@ -315,7 +211,10 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
     if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
         return None
     inside = dist[filled > 0]
-    level = max(FAINT_LEAST, FAINT_TIMES_FACE * float(np.median(inside)))
+    spread = float(np.median(inside))
+    if spread > FAINT_FLAT:
+        return None  # (no face of one colour: a blurred die's halo round its face, marbling)
+    level = max(FAINT_LEAST, FAINT_TIMES_FACE * spread)
     face2 = ((dist < level) & (filled > 0)).astype(np.uint8) * 255
     face2 = cv2.morphologyEx(face2, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if cv2.countNonZero(face2) < 0.5 * cv2.countNonZero(filled):
@@ -406,6 +305,9 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
     again = _judge(marks, rest, filled, dist, dl, (cx, cy), side)
     if again.value is None or (again.value >= 2 and not beyond_the_face(side_pips, rest, again.value)):
         return got
+    if again.value == 1 and any(math.hypot(p.x - rest[0].x, p.y - rest[0].y) < ONES_SIDE_PIPS * FACE_PX
+                                for p in side_pips):
+        return got  # (a side face's pips lie past the top face's edge, half a die from a one's pip)
     return again
 
 
@@ -454,7 +356,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         # colour joined on, marbling): judged by the fitted face itself, a two or three must be
         # of the die's size (the crop makes a die FACE_PX across) with no pip like its own beside
         ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / FACE_PX <= ALONE_WITHOUT_REGION[1] \
-            and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha)
+            and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha) \
+            and ends_at_its_edges(dist, centre, alpha, pips)
     if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
         failed = ", ".join(name for name, bad in (("misfit", rms > (0.1 if value == 3 else 0.16)),
                                                   ("pip size", not 0.06 <= ratio <= 0.4), ("face size", not size_ok),
@@ -471,9 +374,13 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if not _vacancies_empty(dist, centre, alpha, value, pips, dl):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
+    if value in (2, 3) and alike_marks_beside(raw, pips, centre, alpha, loose=True):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"pips like the {value}'s just beside it (a part of a larger face?)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
 
 
+ONES_SIDE_PIPS = 0.5  # a side face's pips beside a one lie at least this part of the crop's die from its pip
 CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
 #: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within these
 ALONE_WITHOUT_REGION = (0.7, 1.4)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .dice_pips import Pip
+    from .dice_pip_finding import Pip
 
 SIDE_ASPECT = 1.35  # a side face's pip is at least this elongated (a top face's at 30 degrees: 1.15)
 MORE_ELONGATED = 1.15  # ... and this much more than the top face's roundest pips
@@ -45,15 +45,18 @@ def side_face_pips(pips: list[Pip]) -> list[Pip]:
     return out
 
 
+AS_BIG = 0.8  # a mark at least this part of the pips' area is as big as they are
 NEAR_FACE = 1.7  # half-sides (Chebyshev, in the fitted face's frame): a die's reach beyond the face
 
 
-def alike_marks_beside(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex) -> bool:
+def alike_marks_beside(raw: list[Pip], kept: list[Pip], beta: complex, alpha: complex, loose: bool = False) -> bool:
     """Is there, just outside the face fitted as ``beta + alpha * layout`` (edges at +-1), a mark
     like the pips read (as big, as contrasted, no more elongated)? A two or a three fits any two or
     three pips in a line: the corner and middle of a five, a column of a six. Their face is smaller
     than the die's, and the die's other pips lie right beside it. (A side face's pips, squeezed, and
-    the table, not enclosed by face colour, are no such marks.)"""
+    the table, not enclosed by face colour, are no such marks.) ``loose``: a mark as big as the
+    pips counts however elongated (blur and the face's edge squeeze a larger face's pips too; a side
+    face's pips are squeezed *and* shrunk)."""
     if abs(alpha) < 1e-6 or not kept:
         return False
     area = sorted(p.area for p in kept)[len(kept) // 2]
@@ -62,8 +65,9 @@ def alike_marks_beside(raw: list[Pip], kept: list[Pip], beta: complex, alpha: co
     for b in raw:
         if any(b is k for k in kept):
             continue
-        if b.area < 0.4 * area or b.area > 2.5 * area or max(b.contrast, b.peak) < 0.5 * contrast \
-                or b.aspect > MORE_ELONGATED * aspect + 0.1:
+        if b.area < 0.4 * area or b.area > 2.5 * area or max(b.contrast, b.peak) < 0.5 * contrast:
+            continue
+        if b.aspect > MORE_ELONGATED * aspect + 0.1 and not (loose and b.area >= AS_BIG * area):
             continue
         u = (complex(b.x, b.y) - beta) / alpha
         if max(abs(u.real), abs(u.imag)) <= NEAR_FACE:
@@ -98,3 +102,29 @@ def beyond_the_face(dropped: list[Pip], kept: list[Pip], value: int) -> bool:
         if max(abs(u.real), abs(u.imag)) < BEYOND:
             return False
     return True
+
+
+EDGE_RING = 1.3  # half-sides: a ring just past the fitted face's edges (its rounded rim is at 1)
+OFF_FACE = 0.5  # a ring point this part of the pips' contrast away from the face colour is off the face
+EDGED = 0.4  # a face whose ring is off the face for at least this share ends there
+_CORNERS = (complex(-1, -1), complex(1, -1), complex(1, 1), complex(-1, 1))
+
+
+def ends_at_its_edges(dist, beta: complex, alpha: complex, kept: list[Pip]) -> bool:
+    """Does the face fitted as ``beta + alpha * layout`` end at its edges: is the ring just past
+    them off the face colour for a fair share (the table, a side face in shade, a shadow)? A part
+    of a larger face read as a two or three (a column of a six as a three) has the rest of that
+    face, of the face's colour, all round its fitted face."""
+    h, w = dist.shape[:2]
+    contrast = sorted(p.contrast for p in kept)[len(kept) // 2]
+    off = 0
+    n = 64
+    for k in range(n):
+        t = 4.0 * k / n  # walk the square's four sides
+        side, frac = int(t), t - int(t)
+        u, v = _CORNERS[side], _CORNERS[(side + 1) % 4]
+        z = beta + alpha * EDGE_RING * (u + (v - u) * frac)
+        x, y = int(round(z.real)), int(round(z.imag))
+        if not (0 <= x < w and 0 <= y < h) or dist[y, x] > OFF_FACE * contrast:
+            off += 1
+    return off >= EDGED * n

@@ -1,0 +1,124 @@
+"""Finding a face's pips: the marks in a face region that are not face colour, measured (size,
+roundness, squeeze and its direction, contrast, colour) for the layout tests of :mod:`.dice_pips`.
+
+Works on a crop normalised so the die is about ``FACE_PX`` pixels across.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass
+class Pip:
+    x: float
+    y: float
+    area: float
+    circularity: float
+    contrast: float
+    fill: float = 1.0  # mean over 95th percentile of the colour distance inside: low for soft glare
+    lighter: float = 0.0  # the pip's lightness minus the face's (Lab L): pips and glare differ in sign
+    colour: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the pip's Lab colour minus the face's
+    aspect: float = 1.0  # the fitted ellipse's long over short axis
+    piece_of: int = -1  # for a piece of a blob split at its necks: the blob's number
+    minor: float = 0.0  # direction (radians) of the fitted ellipse's short axis
+    peak: float = 0.0  # the 95th percentile of the colour distance inside: a pip cut by the face's edge keeps it
+
+
+def face_hull(face: np.ndarray) -> np.ndarray:
+    """The convex hull of the face region's largest part, shrunk past the die's rounded edge."""
+    cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = np.zeros_like(face)
+    if not cnts:
+        return hull
+    c = max(cnts, key=cv2.contourArea)
+    cv2.fillConvexPoly(hull, cv2.convexHull(c), 255)
+    k = max(3, int(0.06 * math.sqrt(max(cv2.contourArea(c), 1.0)))) | 1
+    return cv2.erode(hull, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float,
+              dl: np.ndarray | None = None) -> list[Pip]:
+    """Pips: what is not face colour inside the face's hull, round and of a size that fits the face.
+
+    Taking the hull (not only holes the face region encloses) keeps a pip whose ring of face
+    colour is broken at the die's edge.
+    """
+    holes = cv2.bitwise_and(cv2.bitwise_or(face_filled, face_hull(face)), cv2.bitwise_not(face))
+    holes = cv2.morphologyEx(holes, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(holes, 8)
+    area_face = side * side
+    pips = []
+    for i in range(1, n):
+        a = float(stats[i, cv2.CC_STAT_AREA])
+        if not 0.003 * area_face <= a <= 0.35 * area_face:
+            continue
+        blob = (labels[stats[i, 1]:stats[i, 1] + stats[i, 3], stats[i, 0]:stats[i, 0] + stats[i, 2]] == i)
+        blob = blob.astype(np.uint8)
+        contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            continue
+        c = max(contours, key=cv2.contourArea)
+        per = cv2.arcLength(c, True)
+        circ = 4 * math.pi * a / max(per * per, 1e-6)
+        if len(c) >= 5:
+            (_, _), (ea, eb), eang = cv2.fitEllipse(c)
+            aspect = max(ea, eb) / max(min(ea, eb), 1e-6)
+            minor = math.radians(eang if ea <= eb else eang + 90.0)  # (the first axis is at eang)
+        else:
+            aspect, minor = 1.0, 0.0
+        inside = dist[labels == i]
+        contrast = float(np.median(inside))
+        peak = float(np.percentile(inside, 95))
+        fill = float(inside.mean() / max(peak, 1e-6))
+        offset = tuple(float(v) for v in np.median(dl[labels == i], axis=0)) if dl is not None else (0.0, 0.0, 0.0)
+        lighter = offset[0]
+        # (a big ace, up to a third of the face across, is a very round blob; other pips are smaller)
+        if circ >= 0.5 and aspect <= 1.8 and (a <= 0.1 * area_face or (a <= 0.18 * area_face and circ >= 0.75
+                                                                      and aspect <= 1.3)):
+            pips.append(Pip(float(cents[i, 0]), float(cents[i, 1]), a, circ, contrast, fill, lighter, offset, aspect,
+                            minor=minor, peak=peak))
+            continue
+        # pips that run together (big pips, blur): a chain of round blobs, split at the necks
+        for (px, py, pa) in split_touching_pips(blob) if a >= 0.016 * area_face else []:
+            # each piece's own contrast: a pip run into a glare spot is two pieces, one faint
+            r = max(1, int(math.sqrt(pa / math.pi) * 0.7))
+            gx, gy = int(round(stats[i, 0] + px)), int(round(stats[i, 1] + py))
+            patch = dist[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
+            own_contrast = float(np.median(patch)) if patch.size else contrast
+            own = tuple(float(v) for v in np.median(dl[max(0, gy - r):gy + r + 1, max(0, gx - r):gx + r + 1]
+                                                   .reshape(-1, 3), axis=0)) if dl is not None else (0.0, 0.0, 0.0)
+            pips.append(Pip(stats[i, 0] + px, stats[i, 1] + py, pa, 0.8, own_contrast, fill, own[0], own, 1.0, i,
+                            peak=own_contrast))
+    return pips
+
+
+def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
+    """A blob of two to six touching round pips: their centres (x, y) and areas, or [] if it is
+    not such a chain (the peaks of its distance transform must be alike and explain its area)."""
+    padded = cv2.copyMakeBorder(blob, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    dt = cv2.distanceTransform(padded, cv2.DIST_L2, 5)
+    r = float(dt.max())
+    if r < 2:
+        return []
+    k = max(3, int(r * 1.2)) | 1
+    peaks = (dt >= cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (dt >= 0.7 * r)
+    n, lab, st, cen = cv2.connectedComponentsWithStats(peaks.astype(np.uint8), 8)
+    if not 2 <= n - 1 <= 6:
+        return []
+    centres = [(float(cen[j, 0]) - 1, float(cen[j, 1]) - 1) for j in range(1, n)]
+    radii = [float(dt[int(round(cy)) + 1, int(round(cx)) + 1]) for cx, cy in centres]
+    for a_, b_ in itertools.combinations(range(len(centres)), 2):
+        if math.dist(centres[a_], centres[b_]) < 1.5 * r:
+            return []
+    area = float(cv2.countNonZero(blob))
+    circles = sum(math.pi * (rr + 0.5) ** 2 for rr in radii)
+    if not 0.75 <= area / max(circles, 1e-6) <= 1.6 or min(radii) < 0.7 * r:
+        return []
+    each = area / len(centres)
+    return [(cx, cy, each) for cx, cy in centres]
