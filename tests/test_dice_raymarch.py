@@ -49,3 +49,21 @@ def test_scenes_vary_in_kind_size_tilt_and_material():
     assert len({s.image.shape for s in scenes}) >= 3
     assert len({d.style for s in scenes for d in s.dice}) >= 6
     assert len({d.value for s in scenes for d in s.dice}) == 6
+
+
+def test_tilted_webcam_frames_are_read_and_never_misread():
+    """Webcam frames from the camera tilted 12-30 degrees (side faces show, their pips squeezed):
+    the scenes are picked by their tilt alone, from seeds no reader change was tuned on. Measured
+    87.9 % right of 33 dice, none wrong; the floor sits below that, and a wrong value fails."""
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import Score, score_scene
+
+    total = Score()
+    for seed in range(3000, 3060):
+        scene = render_raymarch(seed, "webcam")
+        if scene.params["tilt"] < 12:
+            continue
+        total.add(score_scene(scene, read_dice(scene.image)))
+    assert total.dice >= 25
+    assert total.counts["wrong"] == 0
+    assert total.accuracy >= 0.8, total.line()
