@@ -8,7 +8,10 @@ runs as one piece of work that the streaming source spreads over frames in slice
    dice, touching nothing), there is nothing to read.
 2. The blobs where the tray differs from its empty picture (:func:`tray_reader.changes`) are cut
    from the full-resolution view and read with the still reader's crop reader, one by one; a
-   blob whose die came out at another size than assumed is read again at the size measured.
+   blob whose die came out at another size than assumed is read again at the size measured. A
+   blob of several dice's squares that joins die-sized things apart from each other (two dice
+   and a stain between them) is read thing by thing (:meth:`Changes.split`): its whole crop
+   would cost 25 dice's.
 3. Before the empty tray has been seen (the companion started with dice in it), its picture is
    guessed: what stands out from the colours along the tray's border (the still reader's
    foreground test, about 4 ms at 320x240) is filled in from around it. Nothing standing out at
