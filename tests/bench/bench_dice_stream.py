@@ -80,6 +80,7 @@ class _Tally:
         self.region_reasons: set[str] = set()
         self.unfinished = 0  # reads the dice moved away from before they were done, dropped
         self.late = 0  # ... that went on and ended late
+        self.reading_at_end = 0  # sessions that ended with a read still under way (its throw, if any, unreported)
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
         self.first_frame_lags: list[int] = []  # sessions whose first frame shows the dice at rest: from frame 0
@@ -111,6 +112,7 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
         tally.region_reasons.add(source.health.details.get("region_read_reason", ""))
     tally.unfinished += source.health.details.get("reads_unfinished", 0)
     tally.late += source.health.details.get("reads_late", 0)
+    tally.reading_at_end += source.reading
     if source.health.details["full_reads"]:
         tally.full_reasons.add(source.health.details.get("full_read_reason", ""))
     for s in settled:
@@ -191,7 +193,8 @@ def _run() -> list[str]:
              f"whole-tray reader used {tally.full_reads} times (to the end); why: "
              + ("; ".join(sorted(tally.full_reasons)) or "-"),
              f"reads not done when the dice moved again, after resting long enough to be reported: {tally.late} "
-             f"went on (reported late, or found the same throw), {tally.unfinished} dropped"]
+             f"went on (reported late, or found the same throw), {tally.unfinished} dropped; sessions that "
+             f"ended with a read under way: {tally.reading_at_end}"]
     for group in sorted(tally.throws, key=lambda g: (not g[0].isdigit(), g)):
         lags = tally.lags[group]
         spread = ", ".join(f"{k}: {v}" for k, v in sorted(Counter(lags).items()))
