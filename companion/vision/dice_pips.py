@@ -382,8 +382,10 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
 
 ONES_SIDE_PIPS = 0.5  # a side face's pips beside a one lie at least this part of the crop's die from its pip
 CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
-#: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within these
-ALONE_WITHOUT_REGION = (0.7, 1.4)
+#: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within
+#: these. A part of a face read as a two or three is 0.71 of the die (a column of a six, two pips
+#: side by side) or 0.5 (a corner and the middle); the lower bound sits just over the larger part.
+ALONE_WITHOUT_REGION = (0.75, 1.4)
 
 
 def _confidence(misfit: float, pips: list[Pip]) -> float:
