@@ -78,14 +78,38 @@ def _cage_left_of(box, address, expedition, gap_mm):
 
 @pytest.mark.parametrize("gap", [1.0, 0.7, -0.7, -1.0])
 def test_a_sheet_touching_the_border_line(box, gap):
-    """A corner just over the hex's border line covers it; just short of it does not."""
+    """A corner just short of the hex's border line does not cover it, and the hex is decided; a
+    corner just over it is never called uncovered.  (Colour reaching a hex only on the rim of its
+    region is left undecided, coverage_rim.py: a cage's corner at a hex's vertex shows its colour
+    only that far in, even 2.5 mm over the line -- the price of never calling a sheet ending
+    0.5-0.8 mm short of a line covered.)"""
     targets = {"japanese": "B3c", "british": "D3d", "american": "F2c", "independent": "G4b"}
     sheets = [_cage_left_of(box, a, e, gap) for e, a in targets.items()]
     adj, truth = _measure(box, _quiet_scene(box, sheets))
     for e, a in targets.items():
         assert truth["coverage"][e].get(a, {"covered": False})["covered"] == (gap < 0)
-        assert (a in adj.coverage.covered[e]) == (gap < 0), (e, a, gap)
-        assert a not in adj.coverage.unknown[e]
+        if gap > 0:
+            assert a not in adj.coverage.covered[e], (e, a, gap)
+            assert a not in adj.coverage.unknown[e]
+        else:
+            assert a in adj.coverage.covered[e] or a in adj.coverage.unknown[e], (e, a, gap)
+
+
+def test_sheets_in_plain_view_are_decided(box):
+    """Leaving rim-only colour undecided must not leave sheets in plain view undecided: of the
+    covered hexes (not too close to call) nearly all are called covered, none uncovered."""
+    sheets = [SheetPose(e, "biological_unit", float(box.loch.parse(a).center[0]) + dx,
+                        float(box.loch.parse(a).center[1]), ang)
+              for e, a, dx, ang in (("british", "C3c", 0.0, 0.0), ("american", "E4d", 3.0, 30.0),
+                                    ("japanese", "G2c", -2.0, 75.0), ("independent", "B5b", 1.0, 140.0))]
+    adj, truth = _measure(box, _quiet_scene(box, sheets))
+    covered = [(e, a) for e, per in truth["coverage"].items() for a, d in per.items() if d["covered"] and not d["close"]]
+    assert len(covered) > 20
+    undecided = [(e, a) for e, a in covered if a in adj.coverage.unknown[e]]
+    assert all(a in adj.coverage.covered[e] or (e, a) in undecided for e, a in covered)
+    assert len(undecided) <= 0.05 * len(covered), undecided  # 1 of 73 here (a 4 px rim: 7)
+    score = score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+    assert score.errors == 0, score.error_list
 
 
 def test_no_sheets_no_coverage_despite_noise(box):
@@ -439,7 +463,8 @@ def test_colour_correction_is_left_alone_by_expeditions_not_on_the_board(box):
 def test_a_sheet_short_of_a_line_through_a_phones_blurry_colour(box, gap):
     """Through a phone's upscaled sensor, its half-resolution colour and a second JPEG (which
     spread a sheet's hue about a millimetre past its edge), a corner 1 mm short of a hex's border
-    line still leaves the hex uncovered, and 1 mm over it still covers it."""
+    line still leaves the hex uncovered (decided), and 1 mm over it is never called uncovered
+    (covered, or undecided: see test_a_sheet_touching_the_border_line)."""
     from tests.phone_pipeline import phone_pipeline
 
     targets = {"japanese": "B3c", "british": "D3d", "american": "F2c", "independent": "G4b"}
@@ -448,8 +473,11 @@ def test_a_sheet_short_of_a_line_through_a_phones_blurry_colour(box, gap):
     adj = adjudicate(decode(data), box, fit_sheets=False)
     for e, a in targets.items():
         assert truth["coverage"][e].get(a, {"covered": False})["covered"] == (gap < 0)
-        assert (a in adj.coverage.covered[e]) == (gap < 0), (e, a, gap)
-        assert a not in adj.coverage.unknown[e]
+        if gap > 0:
+            assert a not in adj.coverage.covered[e], (e, a, gap)
+            assert a not in adj.coverage.unknown[e]
+        else:
+            assert a in adj.coverage.covered[e] or a in adj.coverage.unknown[e], (e, a, gap)
 
 
 def test_the_line_blur_is_measured_from_the_photo(box):

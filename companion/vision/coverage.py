@@ -29,6 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
+from .coverage_rim import deep_bits
 from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -55,6 +56,7 @@ UNKNOWN_GROW_MM = 1.0
 DARK_LINES_APART = True  # a too-dark printed line: undecided only for the colours near it (see measure)
 DARK_LINE_REACH_MM = 2.5  # the unknown round a dark line (1 mm) and a sheet's reach onto a line (1.5 mm)
 MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
+RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
@@ -230,11 +232,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     per_hex = lay.per_hex_bits(bits)
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0
+    deep = deep_bits(lay, bits) if RIM_UNDECIDED else per_hex
     covered, undecided = {}, {}
     for i, e in enumerate(EXPEDITIONS):
-        hit = (per_hex & (1 << i)) > 0
-        # what was dropped is not "uncovered" either
-        unk_e = unk_hex | ((per_hex & (1 << (5 + i))) > 0)
+        # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
+        hit = (deep & (1 << i)) > 0
+        # what was dropped is not "uncovered" either, nor colour on the rim alone
+        unk_e = unk_hex | ((per_hex & ((1 << (5 + i)) | (1 << i))) > 0)
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
         undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)

@@ -1,0 +1,54 @@
+"""The rim of each hex's region: a colour touching a hex only there is too shallow to call.
+
+A hex's region is its polygon grown by half the printed line width; a sheet covers the hex when it
+reaches past the region's outer edge, and a decision whose sheet edge lies within 0.5 mm of that
+edge is too close to call.  On the work grid (3 px/mm) the outermost pixel layer of the region is
+~0.33 mm deep, and a sheet's edge is placed to about a pixel (its colour blurred by the lens, a
+phone's half-resolution colour, the colour spread onto lines): colour reaching a hex only in that
+layer is as likely a sheet ending 0.5-0.8 mm short of it as one crossing it.  Such a hex is left
+undecided for that expedition, never called covered: a sheet truly crossing by 0.5 mm shows its
+colour at least a pixel deeper.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .coverage_layout import Layout
+
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+RIM_PX = 2  # pixel layers of the region's rim (0.67 mm at 3 px/mm)
+
+
+def rim_free_index(lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """(index, offsets) like ``lay.index`` / ``lay.offsets``, of each hex's region less its
+    outermost pixel layer (4-neighbours outside the region); cached on the layout."""
+    got = lay.__dict__.get("_rim_free")
+    if got is not None and got[2] == RIM_PX:
+        return got[:2]
+    w = lay.shape[1]
+    ends = np.r_[lay.offsets[1:], len(lay.index)]
+    index, offsets, n = [], [], 0
+    for start, end in zip(lay.offsets, ends):
+        idx = lay.index[start:end]
+        ys, xs = np.divmod(idx, w)
+        y0, x0 = ys.min() - 1, xs.min() - 1
+        local = np.zeros((ys.max() - y0 + 2, xs.max() - x0 + 2), np.uint8)
+        local[ys - y0, xs - x0] = 1
+        inner = cv2.erode(local, _CROSS, iterations=RIM_PX, borderValue=0)
+        iy, ix = np.nonzero(inner)
+        flat = (iy + y0) * w + (ix + x0)
+        if len(flat) == 0:  # a region too thin to have an inside: keep it whole
+            flat = idx
+        offsets.append(n)
+        index.append(flat)
+        n += len(flat)
+    got = lay.__dict__["_rim_free"] = (np.concatenate(index), np.asarray(offsets), RIM_PX)
+    return got[:2]
+
+
+def deep_bits(lay: Layout, bits: np.ndarray) -> np.ndarray:
+    """Per hex the OR of a bit image over its region less the rim (see rim_free_index)."""
+    index, offsets = rim_free_index(lay)
+    return np.bitwise_or.reduceat(bits.reshape(-1)[index], offsets)
