@@ -29,7 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .coverage_rim import deep_bits
+from .coverage_rim import hex_bits
 from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -229,10 +229,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             sl = np.s_[lines_box[0]:lines_box[1], lines_box[2]:lines_box[3]]
             near = cv2.dilate(colour[e][sl].view(np.uint8), np.ones((kd, kd), np.uint8)).view(bool)
             bits[sl] |= (only_lines[sl] & near).astype(np.uint16) << np.uint16(5 + i)
-    per_hex = lay.per_hex_bits(bits)
+    per_hex, deep = hex_bits(lay, bits)
+    if not RIM_UNDECIDED:
+        deep = per_hex
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0
-    deep = deep_bits(lay, bits) if RIM_UNDECIDED else per_hex
     covered, undecided = {}, {}
     for i, e in enumerate(EXPEDITIONS):
         # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
