@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -181,7 +182,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not any(d.value is not None for d in got):
             got = _read_hollow(img, blob, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
-            got = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side) or got
+            loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side)
+            if any(d.value in PART_VALUES for d in loose):
+                loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
+            got = loose or got
         if not any(d.value is not None for d in got):
             got = _read_around(img, blob, (x, y), f, typical, max_side) or got
         if not any(d.value is not None for d in got):
@@ -254,10 +258,11 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
 
 
 def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
-                 max_side: float) -> list[Die]:
+                 max_side: float, unfit: bool = False) -> list[Die]:
     """A blob that read nothing, looked at once more with the table round it, its pips first
     (:mod:`.dice_pip_squares`): a light die on a light table shows as its shadow and shaded sides,
-    its face beside or inside them the table's own colour."""
+    its face beside or inside them the table's own colour. With ``unfit``, groups of pips that fit
+    no layout are returned too (unreadable), to check other readings by."""
     x, y = origin
     bh, bw = blob.shape
     cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -275,8 +280,23 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     x0, y0 = max(0, x - grow), max(0, y - grow)
     x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
     region = np.ones((y1 - y0, x1 - x0), bool)
-    got = _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, read_by_pip_squares, dilate=False)
-    return got
+    reader = partial(read_by_pip_squares, unfit=unfit)
+    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False)
+
+
+def _parts_checked(readings: list[Die], around: list[Die]) -> list[Die]:
+    """A one, two or three read from a loose region filled to its hull (which may cover only part
+    of a light die's face, the rest like the table) checked against the pips round it: where the
+    pips-first look saw a group of pips there (the whole face's), its reading replaces this one."""
+    out = []
+    for d in readings:
+        near = [a for a in around if math.dist(a.center, d.center) < 0.5 * max(d.side_px, a.side_px)]
+        if d.value not in PART_VALUES or not near or any(a.value == d.value for a in near):
+            out.append(d)
+            continue
+        out += [a for a in near if a.value is not None] or \
+            [replace(d, value=None, confidence=0.0, reason="more pips round it than its value has")]
+    return out
 
 
 WHOLE_FACE_LOWEST = 0.45  # a four, five or six read from a hull of a die and its shadow: its least share

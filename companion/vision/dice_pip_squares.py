@@ -10,8 +10,9 @@ layout, and the face is taken as the fitted square; that square (with the face-c
 it) is then read by the ordinary face reader, with all its checks (the vacancy check above all:
 a part of a larger die, two or three of its pips, leaves marks where the smaller value has none).
 
-What is not done here: a lone pip is never read as a one from its square (a crumb, a knot in the
-wood or one pip of a die whose others were missed fits it just as well).
+A lone pip has no layout to fit: it is read as a one only inside a square of a die's size that
+the image's edges outline on three sides (the die's bevel, its shaded sides, its shadow line); a
+crumb or a knot in the wood has no such outline round it.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ LAYOUT_RMS = {2: 0.08, 3: 0.08}  # twos and threes fit a line too easily (dice_p
 LAYOUT_RMS_MORE = 0.14
 
 
-def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
+def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across, by a guess) whose face colour
-    is the table's: the pips within ``mask`` grouped into dice and each group read on its square."""
+    is the table's: the pips within ``mask`` grouped into dice and each group read on its square.
+    With ``unfit``, a group of pips that fits no layout is returned too, as an unreadable die (a
+    check on other readings; on its own such a group may be any specks)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     colour = _face_colour(lab, inner if cv2.countNonZero(inner) > 50 else mask)
@@ -59,24 +62,31 @@ def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]
     # two levels for the face: the reader's usual one (Otsu, 14..40), and one set by the table's
     # own spread (the region is mostly table), under which a blurred or faint pip still stands out
     levels = [float(np.clip(otsu, 14, 40)), float(np.clip(PIP_TIMES_SPREAD * np.median(vals), PIP_LEAST, 40))]
+    edges = edge_map(lab[..., 0])
     best: list[FaceReading] = []
     for t in levels:
-        got = _read_at_level(dist, dl, mask, t)
+        got = _read_at_level(dist, dl, mask, t, edges, unfit)
         if sum(r.value is not None for r in got) > sum(r.value is not None for r in best):
             best = got
     return best
 
 
-def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float) -> list[FaceReading]:
+def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float, edges: np.ndarray,
+                   unfit: bool = False) -> list[FaceReading]:
     face = ((dist < t) & (mask > 0)).astype(np.uint8) * 255
     face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     filled = fill_holes(face)
-    pips = _consistent(find_pips(filled, face, dist, float(FACE_PX), dl))
+    marks = find_pips(filled, face, dist, float(FACE_PX), dl)
+    pips = _consistent(marks)
     out = []
     for group in _groups(pips):
-        reading = _read_group(group, face, dist, dl)
+        reading = _read_group(group, face, dist, dl) if len(group) > 1 else \
+            _read_lone(group[0], face, dist, dl, edges, marks)
         if reading is not None:
             out.append(reading)
+        elif unfit and len(group) > 1:
+            x, y = float(np.mean([p.x for p in group])), float(np.mean([p.y for p in group]))
+            out.append(FaceReading(None, (x, y), 0.0, float(FACE_PX), f"{len(group)} pips fit no layout"))
     return out
 
 
@@ -98,7 +108,7 @@ def _groups(pips: list[Pip]) -> list[list[Pip]]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return [g for g in groups.values() if 2 <= len(g) <= 6]
+    return [g for g in groups.values() if len(g) <= 6]
 
 
 def _read_group(group: list[Pip], face: np.ndarray, dist: np.ndarray, dl: np.ndarray) -> FaceReading | None:
@@ -119,4 +129,98 @@ def _read_group(group: list[Pip], face: np.ndarray, dist: np.ndarray, dl: np.nda
     if reading.value not in (None, value):
         # (the face reader saw other marks on the square: a die seen, but which value is not known)
         return FaceReading(None, reading.center, 0.0, reading.side, f"{len(group)} pips, read as {reading.value}")
+    return reading
+
+
+# A die's edge: a lightness gradient this many times the crop's typical one (the crop is mostly
+# table, so that is the table's texture and noise); smoothed first over about a pip's rim.
+EDGE_TIMES_TYPICAL = 2.5
+EDGE_SMOOTH = 1.5
+EDGE_SLACK_PX = 3  # an edge this near the square's side counts (the rounded edge is a band)
+
+
+def edge_map(lum: np.ndarray) -> np.ndarray:
+    """Where the crop's lightness changes sharply (a die's edges, bevels, shadow line), widened
+    by :data:`EDGE_SLACK_PX`."""
+    smooth = cv2.GaussianBlur(lum, (0, 0), EDGE_SMOOTH)
+    grad = cv2.magnitude(cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
+    typical = float(np.percentile(grad, 90)) + 1e-3
+    edges = (grad > EDGE_TIMES_TYPICAL * typical).astype(np.uint8)
+    k = 2 * EDGE_SLACK_PX + 1
+    return cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def square_support(edges: np.ndarray, centre: complex, half: float, turn: float, n: int = 16) -> list[float]:
+    """For the square of half-side ``half`` turned ``turn`` radians about ``centre``: the share of
+    each side's points (the middle 80 %, clear of the rounded corners) that lie on an edge."""
+    h, w = edges.shape
+    rot = complex(math.cos(turn), math.sin(turn)) * half
+    out = []
+    along = np.linspace(-0.8, 0.8, n)
+    for side in (1, 1j, -1, -1j):
+        pts = centre + rot * side * (1 + 1j * along)
+        xs, ys = np.round(pts.real).astype(int), np.round(pts.imag).astype(int)
+        ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+        out.append(float(edges[ys[ok], xs[ok]].sum()) / n)
+    return out
+
+
+def best_square(edges: np.ndarray, centre: complex) -> tuple[float, float, list[float]]:
+    """The square about ``centre`` (half-side, turn) best outlined by edges, and its sides' support."""
+    best = (0.0, 0.0, [0.0] * 4)
+    for half in np.arange(*HALF_RANGE) * FACE_PX:
+        for turn in np.radians(np.arange(0, 90, 5)):
+            sup = square_support(edges, centre, float(half), float(turn))
+            if sum(sup) > sum(best[2]):
+                best = (float(half), float(turn), sup)
+    return best
+
+
+HALF_RANGE = (0.25, 0.71, 0.03)  # half-sides tried for a one's face, in FACE_PX (the crop's guess)
+# A one's square must be outlined on three sides (a side is outlined when this share of it is on
+# an edge). The lit sides of a light die on a light table often show no edge, but an L of two
+# edges also fits the near corner of a larger die round one of its corner pips (tried: it read
+# wrong values), so a one outlined only on two sides is left unread.
+ONE_SIDE_SUPPORT = 0.6
+ONE_SIDES = 3
+# No pip-like mark within this many sides of a one's pip: the far pip of a two (0.71 of a side
+# away) missed by the grouping, or a neighbour's pip, leaves a pip of a two or of a touching die
+# that its outline's edges can still frame (tried: a two read as a one). A one beside a touching
+# die is then left unread, not misread.
+ONE_CLEAR_SIDES = 1.0
+# A one's face round its pip is plain: this share of its square (less the pip) is face colour. A
+# square framed round one pip of a larger die takes in its groove, shadow or other pips.
+ONE_PLAIN = 0.9
+
+
+def _like(mark: Pip, pip: Pip) -> bool:
+    """Is ``mark`` as pip-like as ``pip`` (not a faint speck of the table's texture)?"""
+    return mark is not pip and mark.area >= 0.3 * pip.area and mark.contrast >= 0.4 * pip.contrast
+
+
+def _read_lone(pip: Pip, face: np.ndarray, dist: np.ndarray, dl: np.ndarray, edges: np.ndarray,
+               marks: list[Pip]) -> FaceReading | None:
+    """A lone pip, read as a one only inside a square the image outlines: a die's edges round it
+    (its bevel, its side faces, its shadow line) on most sides, at a die's size. A crumb or a knot
+    has no such square round it; a pip of a larger die has other pips within its reach."""
+    centre = complex(pip.x, pip.y)
+    half, turn, sup = best_square(edges, centre)
+    if half <= 0 or sum(v >= ONE_SIDE_SUPPORT for v in sup) < ONE_SIDES:
+        return None
+    if any(_like(m, pip) and 0 < abs(complex(m.x, m.y) - centre) < ONE_CLEAR_SIDES * 2 * half for m in marks):
+        return None
+    h, w = face.shape
+    reach = (1 + MARGIN) * half * math.sqrt(2)
+    if not (reach <= centre.real < w - reach and reach <= centre.imag < h - reach):
+        return None
+    alpha = complex(math.cos(turn), math.sin(turn)) * half
+    square = np.zeros_like(face)
+    corners = [centre + alpha * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    cv2.fillConvexPoly(square, np.array([[round(z.real), round(z.imag)] for z in corners], np.int32), 255)
+    on_face = cv2.bitwise_and(face, square)
+    if cv2.countNonZero(on_face) < ONE_PLAIN * (cv2.countNonZero(square) - pip.area):
+        return None
+    reading = read_face(on_face, dist, dl)
+    if reading.value not in (None, 1):
+        return FaceReading(None, reading.center, 0.0, reading.side, f"a lone pip, read as {reading.value}")
     return reading
