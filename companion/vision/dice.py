@@ -20,7 +20,9 @@ How (docs/dice-camera.md has the long version):
 5. **Layout.** The pip centres must fit the canonical layout of 1..6 under a similarity transform;
    a bad fit leaves the die *unreadable* (reported, never guessed). The fit's centre is the die's.
 6. **Second looks.** A blob that reads nothing is read again from a looser foreground filled to its
-   hull (a dark die on dark felt shows only its lit edges and pips), then from its pips alone.
+   hull (a dark die on dark felt shows only its lit edges and pips), then with the table round it
+   pips first (a light die on a light table: its face is the table's colour; :mod:`.dice_pip_squares`),
+   then from its pips alone.
 7. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
    read as a die) is made unreadable (:mod:`.dice_sizes`).
 """
@@ -35,12 +37,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
-
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
+from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_pip_squares import read_by_pip_squares
 from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+from .dice_split import _die_like, _nearest_component, split_faces
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -49,10 +51,6 @@ WORK_PX = 800  # the long side of the image the dice are looked for in
 # (the foreground functions are imported for the readers of tray crops, which use them too)
 __all__ = ["DiceImageError", "Die", "ReaderSettings", "background_distance", "flatten_lighting", "foreground_mask",
            "load_image", "read_crop", "read_dice", "read_dice_file"]
-
-
-class DiceImageError(CompanionError, ValueError):
-    """A photo that cannot be read: missing, empty, corrupt, or not an image."""
 
 
 @dataclass
@@ -83,47 +81,6 @@ class ReaderSettings:
     background_sigmas: float = 4.0  # a pixel this many spreads from every background colour is foreground
     min_die_frac: float = 0.03  # smallest die side, as a fraction of the image's shorter side
     max_die_frac: float = 0.45
-
-
-# ---------------------------------------------------------------- loading
-
-
-def load_image(path: str | Path) -> np.ndarray:
-    """Read a photo file into a BGR array, or raise :class:`DiceImageError` saying why not."""
-    p = Path(path)
-    if not p.exists():
-        raise DiceImageError(f"{path}: no such file")
-    if p.is_dir():
-        raise DiceImageError(f"{path}: is a directory")
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise DiceImageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if not data:
-        raise DiceImageError(f"{path}: empty file")
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if img is None or img.size == 0:
-        raise DiceImageError(f"{path}: not a readable image (corrupt or unknown format)")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-1024:]:
-        # OpenCV decodes a truncated JPEG with a grey tail; a cut-off photo is not to be trusted
-        raise DiceImageError(f"{path}: truncated JPEG")
-    return img
-
-
-def _as_bgr(image: np.ndarray) -> np.ndarray:
-    if not isinstance(image, np.ndarray) or image.size == 0:
-        raise DiceImageError("not an image")
-    if image.dtype != np.uint8:
-        if np.issubdtype(image.dtype, np.floating) and image.max() <= 1.0:
-            image = image * 255.0
-        image = np.clip(image, 0, 255).astype(np.uint8)
-    if image.ndim == 2:
-        return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim == 3 and image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if image.ndim == 3 and image.shape[2] == 3:
-        return image
-    raise DiceImageError(f"not a BGR image: shape {image.shape}")
 
 
 # ---------------------------------------------------------------- reading
@@ -465,18 +422,6 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     return results
 
 
-def _nearest_component(labels: np.ndarray, keep: list[int], reach: float = 0.25 * FACE_PX) -> np.ndarray:
-    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``)."""
-    src = np.isin(labels, keep)
-    dist, cc = cv2.distanceTransformWithLabels((~src).astype(np.uint8), cv2.DIST_L2, 5,
-                                               labelType=cv2.DIST_LABEL_CCOMP)
-    lookup = np.zeros(int(cc.max()) + 1, np.int32)
-    lookup[cc[src]] = labels[src]
-    out = lookup[cc]
-    out[dist > reach] = 0
-    return out
-
-
 def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
                  dl: np.ndarray | None = None) -> list[FaceReading]:
     """One face region; if it is too big or reads badly, try it as several touching faces."""
@@ -498,64 +443,6 @@ def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float 
     if whole.value is None and not _die_like(whole.face_mask):
         return []
     return [whole]
-
-
-def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = None, t: float = 30.0) -> list[np.ndarray]:
-    """Split a face region of touching dice, then grow the pieces back over the region (watershed).
-
-    The seeds are the region's purest face colour (the groove between two dice is darker or
-    lighter than either face), or else what is left when the region is eroded into most pieces.
-    """
-    filled = fill_holes(part)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    min_piece = 0.03 * FACE_PX * FACE_PX
-    best: tuple[int, np.ndarray | None, list[int]] = (1, None, [])
-    if dist is not None:
-        for frac in (0.6, 0.45, 0.3):
-            pure = ((dist < frac * t) & (part > 0)).astype(np.uint8) * 255
-            pure = cv2.erode(cv2.morphologyEx(pure, cv2.MORPH_OPEN, kernel), kernel, iterations=2)
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(pure, 4)
-            big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.12 * FACE_PX * FACE_PX]
-            if len(big) > best[0]:
-                best = (len(big), labels, big)
-    core = filled.copy()
-    step = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    for _ in range(FACE_PX // 5):
-        core = cv2.erode(core, step)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece]
-        if len(big) > best[0]:
-            best = (len(big), labels, big)
-        if not big:
-            break
-    if best[1] is None:
-        return []
-    _, labels, big = best
-    markers = np.zeros(part.shape, np.int32)
-    for k, i in enumerate(big, start=1):
-        markers[labels == i] = k
-    markers[filled == 0] = len(big) + 1
-    cv2.watershed(crop, markers)
-    pieces = []
-    for k in range(1, len(big) + 1):
-        piece = ((markers == k) & (part > 0)).astype(np.uint8) * 255
-        if cv2.countNonZero(piece) >= 0.2 * FACE_PX * FACE_PX:
-            pieces.append(piece)
-    return pieces
-
-
-def _die_like(filled: np.ndarray | None) -> bool:
-    """Does an unread region look like a die's face (square-ish, full, die-sized)?"""
-    if filled is None:
-        return False
-    area = cv2.countNonZero(filled)
-    if not 0.35 * FACE_PX ** 2 <= area <= 2.0 * FACE_PX ** 2:
-        return False
-    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not cnts:
-        return False
-    (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
-    return rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.4 and area / (rw * rh) > 0.7
 
 
 def _dedupe(dice: list[Die]) -> list[Die]:

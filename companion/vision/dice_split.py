@@ -1,0 +1,78 @@
+"""Face regions of touching dice: split where they meet, and which piece each pixel is nearest."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .dice_pips import FACE_PX, fill_holes
+
+
+def _nearest_component(labels: np.ndarray, keep: list[int], reach: float = 0.25 * FACE_PX) -> np.ndarray:
+    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``)."""
+    src = np.isin(labels, keep)
+    dist, cc = cv2.distanceTransformWithLabels((~src).astype(np.uint8), cv2.DIST_L2, 5,
+                                               labelType=cv2.DIST_LABEL_CCOMP)
+    lookup = np.zeros(int(cc.max()) + 1, np.int32)
+    lookup[cc[src]] = labels[src]
+    out = lookup[cc]
+    out[dist > reach] = 0
+    return out
+
+
+def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = None, t: float = 30.0) -> list[np.ndarray]:
+    """Split a face region of touching dice, then grow the pieces back over the region (watershed).
+
+    The seeds are the region's purest face colour (the groove between two dice is darker or
+    lighter than either face), or else what is left when the region is eroded into most pieces.
+    """
+    filled = fill_holes(part)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    min_piece = 0.03 * FACE_PX * FACE_PX
+    best: tuple[int, np.ndarray | None, list[int]] = (1, None, [])
+    if dist is not None:
+        for frac in (0.6, 0.45, 0.3):
+            pure = ((dist < frac * t) & (part > 0)).astype(np.uint8) * 255
+            pure = cv2.erode(cv2.morphologyEx(pure, cv2.MORPH_OPEN, kernel), kernel, iterations=2)
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(pure, 4)
+            big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.12 * FACE_PX * FACE_PX]
+            if len(big) > best[0]:
+                best = (len(big), labels, big)
+    core = filled.copy()
+    step = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    for _ in range(FACE_PX // 5):
+        core = cv2.erode(core, step)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece]
+        if len(big) > best[0]:
+            best = (len(big), labels, big)
+        if not big:
+            break
+    if best[1] is None:
+        return []
+    _, labels, big = best
+    markers = np.zeros(part.shape, np.int32)
+    for k, i in enumerate(big, start=1):
+        markers[labels == i] = k
+    markers[filled == 0] = len(big) + 1
+    cv2.watershed(crop, markers)
+    pieces = []
+    for k in range(1, len(big) + 1):
+        piece = ((markers == k) & (part > 0)).astype(np.uint8) * 255
+        if cv2.countNonZero(piece) >= 0.2 * FACE_PX * FACE_PX:
+            pieces.append(piece)
+    return pieces
+
+
+def _die_like(filled: np.ndarray | None) -> bool:
+    """Does an unread region look like a die's face (square-ish, full, die-sized)?"""
+    if filled is None:
+        return False
+    area = cv2.countNonZero(filled)
+    if not 0.35 * FACE_PX ** 2 <= area <= 2.0 * FACE_PX ** 2:
+        return False
+    cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return False
+    (_, _), (rw, rh), _ = cv2.minAreaRect(max(cnts, key=cv2.contourArea))
+    return rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.4 and area / (rw * rh) > 0.7
