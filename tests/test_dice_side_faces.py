@@ -121,3 +121,33 @@ def test_a_place_lighter_than_the_face_darkening_around_it_hides_no_dark_pip():
     # a dimmed dark pip there is still darker than the face around it: a mark
     dl[r2 <= 25, 0] -= 30
     assert _local_step(dl, 40, 40, 5, towards=dark_pips) > 5
+
+
+def _faint_three(ramp: float):
+    """A face FACE_PX across with a three of blurred, faint dark pips, the face's colour running
+    across it by ``ramp`` Lab units a pixel (0: a face of one colour)."""
+    from companion.vision.dice_pips import FACE_PX
+
+    size = 160
+    filled = np.zeros((size, size), np.uint8)
+    cv2.rectangle(filled, (32, 32), (32 + FACE_PX, 32 + FACE_PX), 255, -1)
+    dl = np.zeros((size, size, 3), np.float32)
+    dl[..., 0] = ramp * (np.arange(size, dtype=np.float32)[None, :] - 80)
+    c = 32 + FACE_PX / 2
+    for k in (-0.25, 0.0, 0.25):
+        cv2.circle(dl, (int(c + k * FACE_PX), int(c + k * FACE_PX)), 8, (-20.0, 0.0, 0.0), -1)
+    dl = cv2.GaussianBlur(dl, (0, 0), 3)
+    dist = np.sqrt(0.6 * dl[..., 0] ** 2 + dl[..., 1] ** 2 + dl[..., 2] ** 2).astype(np.float32)
+    return filled, dist, dl
+
+
+def test_faint_pips_are_looked_for_only_on_a_face_of_one_colour():
+    from companion.vision.dice_pips import FAINT_FLAT, _read_faint_pips
+
+    filled, dist, dl = _faint_three(0.0)
+    assert _read_faint_pips(filled, dist, dl).value == 3
+    # the same marks on a region whose colour runs across it (a blurred die's halo taken for its
+    # face): no faint look at all, so no guess
+    filled, dist, dl = _faint_three(1.0)
+    assert float(np.median(dist[filled > 0])) > FAINT_FLAT
+    assert _read_faint_pips(filled, dist, dl) is None
