@@ -30,9 +30,10 @@ from .dice_pips import FACE_PX, FaceReading, Pip, _colour_distance, _consistent,
 # other layout has a neighbour within half a side); pips of two dice apart are farther. The crop
 # is scaled from a guess of the die's size, so the reach allows a die 1.2 times the guess.
 REACH = 0.85 * FACE_PX
+FAR_REACH = 1.5 * FACE_PX  # ... and a second grouping for a die up to twice the guess
 # The fitted face's side against the size the crop was scaled for (the guess is from a blob that
 # may hold the die's shadow: the die can be much smaller than it, hardly larger).
-SIDE_RANGE = (0.5, 1.4)
+SIDE_RANGE = (0.5, 2.0)
 # The fitted face with this much of a half-side around it must lie in the crop: a die cut by the
 # crop's edge shows only some of its pips (two of a four on a diagonal read as a two), and its
 # vacancies beyond the edge cannot be checked.
@@ -79,9 +80,15 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     marks = find_pips(filled, face, dist, float(FACE_PX), dl)
     pips = _consistent(marks)
     out = []
-    for group in _groups(pips):
-        reading = _read_group(group, face, dist, dl) if len(group) > 1 else \
-            _read_lone(group[0], face, dist, dl, edges, marks)
+    first = [(g, _read_group(g, face, dist, dl) if len(g) > 1 else _read_lone(g[0], face, dist, dl, edges, marks))
+             for g in _groups(pips)]
+    # the guess of the die's size may be short (a blob of the die's shadow alone): the pips of the
+    # groups that read nothing are grouped once more at a longer reach; only new groups are read
+    unread = [p for g, r in first if r is None or r.value is None for p in g]
+    seen = {frozenset(id(p) for p in g) for g, _ in first}
+    second = [(g, _read_group(g, face, dist, dl)) for g in _groups(unread, FAR_REACH)
+              if len(g) > 1 and frozenset(id(p) for p in g) not in seen]
+    for group, reading in first + second:
         if reading is not None:
             out.append(reading)
         elif unfit and len(group) > 1:
@@ -90,8 +97,8 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     return out
 
 
-def _groups(pips: list[Pip]) -> list[list[Pip]]:
-    """Single-linkage groups of pips within :data:`REACH` of each other, two to six pips each."""
+def _groups(pips: list[Pip], reach: float = REACH) -> list[list[Pip]]:
+    """Single-linkage groups of pips within ``reach`` of each other, up to six pips each."""
     n = len(pips)
     parent = list(range(n))
 
@@ -103,7 +110,7 @@ def _groups(pips: list[Pip]) -> list[list[Pip]]:
 
     for i in range(n):
         for j in range(i + 1, n):
-            if math.hypot(pips[i].x - pips[j].x, pips[i].y - pips[j].y) <= REACH:
+            if math.hypot(pips[i].x - pips[j].x, pips[i].y - pips[j].y) <= reach:
                 parent[root(i)] = root(j)
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
