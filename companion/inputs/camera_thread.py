@@ -30,7 +30,8 @@ class CameraThread(DiceSource):
         self._stop = threading.Event()
 
     def process_frame(self, frame) -> list:
-        raise NotImplementedError
+        """One frame in, the events it completes out: each camera source (the dice camera) says how."""
+        raise NotImplementedError  # abstract: CameraDice implements it; the base only runs the thread
 
     def _interrupted(self) -> None:
         """The view was lost for a while (the subclass forgets what no longer holds)."""
