@@ -37,6 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .blob_labels import components_with_areas, components_with_stats
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
 from .dice_loading import DiceImageError, _as_bgr, load_image
@@ -110,7 +111,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
     fore = _Foreground(small, settings.background_sigmas)
     fg = fore.mask
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, 8)
+    n, labels, stats, _ = components_with_stats(fg)
     sh, sw = small.shape[:2]
     min_side = settings.min_die_frac * min(sh, sw)
     max_side = settings.max_die_frac * min(sh, sw)
@@ -288,7 +289,7 @@ def _read_pip_clusters(img, f, fg, labels, stats, found: list[Die], min_side: fl
     mask = np.isin(labels, specks + list(failed)).astype(np.uint8) * 255
     k = max(3, int(4.2 * d)) | 1  # the two pips of a two are 3.5-4 pip widths apart
     groups = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, glabels, gstats, _ = cv2.connectedComponentsWithStats(groups, 8)
+    n, glabels, gstats, _ = components_with_stats(groups)
     out: list[Die] = []
     for g in range(1, n):
         x, y, bw, bh, _ = (int(v) for v in gstats[g])
@@ -401,8 +402,8 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
         # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
         cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(cut, 4)
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.2 * expected]
+        n, labels, areas = components_with_areas(cut)
+        big = [i for i in range(1, n) if areas[i] >= 0.2 * expected]
         nearest = _nearest_component(labels, big) if big else None
         found_any = False
         for i in big:

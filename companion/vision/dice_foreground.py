@@ -16,6 +16,7 @@ import math
 import cv2
 import numpy as np
 
+from .blob_labels import components_with_stats
 from .dice_outline import outlined_dice
 from .dice_pips import fill_holes
 
@@ -151,7 +152,7 @@ class _Foreground:
         self.strong = (self.dist > sigmas).astype(np.uint8) * 255
         clear = _clean(self.strong)
         self._loose = _clean(_grow_into_faint(self.strong, self.dist))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(self._loose, connectivity=8)
+        n, labels, stats, _ = components_with_stats(self._loose)
         area = stats[:, cv2.CC_STAT_AREA]
         clear_in, largest_clear = _clear_parts(clear, labels, n)
         smallest_die = SMALLEST_DIE_FRAC * min(small.shape[:2])
@@ -169,14 +170,21 @@ class _Foreground:
 
 def _clear_parts(clear: np.ndarray, labels: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Per region of ``labels``: its clear pixels, and the area of its largest clear piece."""
-    clear_in = np.bincount(labels[clear > 0].ravel(), minlength=n)
-    m, pieces, stats, _ = cv2.connectedComponentsWithStats(clear, connectivity=8)
+    on = clear > 0
+    region_px = labels[on]
+    clear_in = np.bincount(region_px, minlength=n)
+    m, pieces = cv2.connectedComponents(clear, connectivity=8)
     largest = np.zeros(n, np.int64)
     if m > 1:
+        piece_px = pieces[on]
+        area = np.bincount(piece_px, minlength=m)
+        # a clear piece lies in one region (every step that makes the regions only adds to the
+        # clear mask): any of its pixels names the region; where one does not, take the highest
         region_of = np.zeros(m, np.int64)
-        on = clear > 0  # (a clear piece lies in one region, or partly outside every region)
-        np.maximum.at(region_of, pieces[on], labels[on])
-        np.maximum.at(largest, region_of[1:], stats[1:, cv2.CC_STAT_AREA])
+        region_of[piece_px] = region_px
+        if not np.array_equal(region_of[piece_px], region_px):
+            np.maximum.at(region_of, piece_px, region_px)
+        np.maximum.at(largest, region_of[1:], area[1:])
     return clear_in, largest
 
 

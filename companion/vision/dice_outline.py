@@ -18,6 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .blob_labels import components_with_stats
 from .dice_pips import fill_holes
 
 # A pixel is on an edge when its brightness gradient is this many times the image's 90th
@@ -56,7 +57,7 @@ def outlined_dice(lum: np.ndarray, clear: np.ndarray, smallest_side: float, larg
     out = np.zeros_like(clear)
     if not cv2.countNonZero(holes):
         return out
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(filled, connectivity=8)
+    n, labels, stats, _ = components_with_stats(filled)
     hole_px = np.bincount(labels[holes > 0].ravel(), minlength=n)
     clear_px = np.bincount(labels[clear > 0].ravel(), minlength=n)
     for i in range(1, n):

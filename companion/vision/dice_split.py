@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .blob_labels import components_with_areas
 from .dice_pips import FACE_PX, fill_holes
 
 
@@ -25,7 +26,37 @@ def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = No
 
     The seeds are the region's purest face colour (the groove between two dice is darker or
     lighter than either face), or else what is left when the region is eroded into most pieces.
+    The work is done inside the region's box (a region of a crop that runs far over the table can
+    be a small part of it), and the pieces are returned at the crop's size.
     """
+    box = _work_box(part)
+    if box is None:
+        return []
+    y0, y1, x0, x1 = box
+    pieces = _split_in_box(part[y0:y1, x0:x1], crop[y0:y1, x0:x1], None if dist is None else dist[y0:y1, x0:x1], t)
+    out = []
+    for piece in pieces:
+        full = np.zeros(part.shape, np.uint8)
+        full[y0:y1, x0:x1] = piece
+        out.append(full)
+    return out
+
+
+# Margin kept round the region's box: more than the reach of every kernel and of the watershed's
+# look at its neighbours, so the box gives exactly what the whole crop would (where the region
+# meets the crop's edge, the box keeps that edge).
+BOX_MARGIN = 4
+
+
+def _work_box(part: np.ndarray) -> tuple[int, int, int, int] | None:
+    x, y, w, h = cv2.boundingRect(part)
+    if w == 0 or h == 0:
+        return None
+    H, W = part.shape
+    return max(0, y - BOX_MARGIN), min(H, y + h + BOX_MARGIN), max(0, x - BOX_MARGIN), min(W, x + w + BOX_MARGIN)
+
+
+def _split_in_box(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None, t: float) -> list[np.ndarray]:
     filled = fill_holes(part)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     min_piece = 0.03 * FACE_PX * FACE_PX
@@ -34,16 +65,19 @@ def split_faces(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None = No
         for frac in (0.6, 0.45, 0.3):
             pure = ((dist < frac * t) & (part > 0)).astype(np.uint8) * 255
             pure = cv2.erode(cv2.morphologyEx(pure, cv2.MORPH_OPEN, kernel), kernel, iterations=2)
-            n, labels, stats, _ = cv2.connectedComponentsWithStats(pure, 4)
-            big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 0.12 * FACE_PX * FACE_PX]
+            n, labels, areas = components_with_areas(pure)
+            big = [i for i in range(1, n) if areas[i] >= 0.12 * FACE_PX * FACE_PX]
             if len(big) > best[0]:
                 best = (len(big), labels, big)
     core = filled.copy()
     step = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     for _ in range(FACE_PX // 5):
         core = cv2.erode(core, step)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, 4)
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_piece]
+        # erosion only shrinks the core: once it cannot hold more pieces than the best so far, stop
+        if cv2.countNonZero(core) < (best[0] + 1) * min_piece:
+            break
+        n, labels, areas = components_with_areas(core)
+        big = [i for i in range(1, n) if areas[i] >= min_piece]
         if len(big) > best[0]:
             best = (len(big), labels, big)
         if not big:
