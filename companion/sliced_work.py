@@ -14,22 +14,34 @@ result does not depend on where the slices fell -- only the frame it is ready on
     >>> work.result()
     [1, 2, 3]
 
-Costs: the trace hook makes the work's Python calls some 10-20 % dearer (measured on die crops);
-the CPU clock (a system call) is read only once the wall clock says the slice could be spent, since
-a thread cannot use more CPU than time passes. A slice overshoots by the longest stretch without a
-Python call (one OpenCV call: well under a millisecond on a die crop).
+Costs: a trace hook puts the whole thread in CPython's tracing mode, which made a 6-dice tray read
+14 % dearer whatever the hook did. So the worker runs untraced for most of each slice: the lender
+waits until the slice is nearly spent (by the wall clock: a thread cannot use more CPU than time
+passes) and only then switches the hook on in the worker (:mod:`companion.thread_trace`); the hook
+switches itself off when the next slice starts. Where that cannot be done (another Python, or a
+tracer such as coverage already on the thread) the work is traced from its start. The CPU clock
+(a system call) is read only once the wall clock says the slice could be spent. A slice overshoots
+by the longest stretch without a Python call (one OpenCV call: well under a millisecond on a die
+crop).
 """
 
 from __future__ import annotations
 
 import inspect
+import math
 import sys
 import threading
 import time
 from collections.abc import Callable
 
+from companion import thread_trace
+
 
 CANCEL_WAIT_S = 0.005
+ARM_EARLY_S = 0.0015  # the hook is switched on this long before the slice could be spent: the lender
+# needs the GIL to do it, which a worker in Python code hands over at its next OpenCV call (mostly well
+# under a millisecond on a die crop; at worst the interpreter's switch interval, shortened to this:)
+SWITCH_INTERVAL_S = 0.0003
 _GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _current = threading.local()  # the SlicedWork a worker thread runs
 
@@ -42,6 +54,32 @@ def expect_long_steps(seconds: float) -> None:
     if work is not None:
         work._reserve = seconds
         work._check_at = 0.0
+        if seconds > 0:
+            work._trace_now()  # the lender switches the hook on by a timer set for the old reserve
+
+
+class _short_switch_interval:
+    """The interpreter's switch interval at most ``SWITCH_INTERVAL_S`` while any lender waits to
+    switch a hook on (it is process-wide: counted, so overlapping lenders restore it once)."""
+
+    _lock = threading.Lock()
+    _users = 0
+    _saved = 0.0
+
+    def __enter__(self):
+        cls = type(self)
+        with cls._lock:
+            if cls._users == 0:
+                cls._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(cls._saved, SWITCH_INTERVAL_S))
+            cls._users += 1
+
+    def __exit__(self, *exc):
+        cls = type(self)
+        with cls._lock:
+            cls._users -= 1
+            if cls._users == 0:
+                sys.setswitchinterval(cls._saved)
 
 
 class Cancelled(BaseException):
@@ -50,9 +88,11 @@ class Cancelled(BaseException):
 
 
 class SlicedWork:
-    """``fn(*args)`` run in a worker thread, a slice of CPU time at a time (:meth:`run_for`)."""
+    """``fn(*args)`` run in a worker thread, a slice of CPU time at a time (:meth:`run_for`).
+    ``untraced``: the worker runs untraced until each slice is nearly spent, where it can (see the
+    module's summary); False: its pause hook is on all along."""
 
-    def __init__(self, fn: Callable, *args, name: str = "sliced work"):
+    def __init__(self, fn: Callable, *args, name: str = "sliced work", untraced: bool = True):
         self._fn, self._args, self._name = fn, args, name
         self._resume = threading.Event()  # set by the lender: run another slice
         self._paused = threading.Event()  # set by the worker: slice spent, or finished
@@ -70,6 +110,13 @@ class SlicedWork:
         self.cpu_s = 0.0  # the CPU time the worker used, once done
         self.slice_cpu_s = 0.0  # the worker's CPU time in the last slice (the lender's own clock misses it)
         self._slice_cpu0 = 0.0
+        # untraced until near each slice's end (thread_trace): the worker's thread state while it is
+        # alive (None before it starts and once it ends; the lock keeps it alive while it is armed)
+        self._untraced = untraced and thread_trace.available()  # False: traced all along (as before)
+        self._state_lock = threading.Lock()
+        self._state: int | None = None
+        self._armed = False  # the hook is on (or about to be) in this slice
+        self._hook_fn: Callable | None = None
 
     def run_for(self, seconds: float) -> bool:
         """Let the work run for about ``seconds`` of CPU time (it pauses at its next Python call
@@ -82,11 +129,19 @@ class SlicedWork:
         self._slice = seconds
         self.slices += 1
         self._paused.clear()
+        self._armed = False  # (the worker is paused: no race)
         if self._thread is None:
             self._thread = threading.Thread(target=self._main, name=self._name, daemon=True)
             self._thread.start()
         else:
             self._resume.set()
+        if self._untraced and seconds != math.inf:
+            # untraced until the slice is nearly spent (wall time >= the worker's CPU time); to switch
+            # the hook on the lender needs the GIL, which a worker in pure Python holds for the
+            # interpreter's switch interval (5 ms): shortened meanwhile
+            with _short_switch_interval():
+                if not self._paused.wait(max(0.0, seconds - self._held_back() - ARM_EARLY_S)):
+                    self._arm()
         self._paused.wait()
         return self.done
 
@@ -119,7 +174,13 @@ class SlicedWork:
         self._chained = sys.gettrace()
         cpu0 = time.thread_time()
         self._start_slice()
-        sys.settrace(self._fast_hook())
+        self._hook_fn = self._fast_hook()
+        with self._state_lock:
+            self._untraced = self._untraced and self._chained is None  # a tracer (coverage) stays on anyway
+            if self._untraced:
+                self._state = thread_trace.this_thread(self._hook_fn)
+            if not self._untraced or self._armed:  # armed before the state was known: at once
+                sys.settrace(self._hook_fn)
         try:
             self._result = self._fn(*self._args)
         except Cancelled:
@@ -128,11 +189,29 @@ class SlicedWork:
             self._error = exc
         finally:
             sys.settrace(self._chained)
+            with self._state_lock:  # (no Python call in here: nothing the hook could pause in)
+                self._state = None  # this thread state ends with the thread: no arming from here on
+            sys.settrace(self._chained)  # (in case the lender switched it on meanwhile)
             now = time.thread_time()
             self.cpu_s = now - cpu0
             self.slice_cpu_s = now - self._slice_cpu0
             self.done = True
             self._paused.set()
+
+    def _arm(self) -> None:
+        """In the lender: the slice is nearly spent, so the worker's hook goes on."""
+        with self._state_lock:
+            if self._armed:
+                return
+            self._armed = True
+            if self._state is not None:
+                thread_trace.arm(self._state)
+
+    def _trace_now(self) -> None:
+        """In the worker: the hook on for the rest of this slice."""
+        if self._untraced and not self._armed:
+            self._armed = True
+            sys.settrace(self._hook_fn)
 
     def _held_back(self) -> float:
         """What a slice keeps back for a long step: the reserve said, but at most half the slice
@@ -189,3 +268,7 @@ class SlicedWork:
         if self._cancel:
             raise Cancelled
         self._start_slice()
+        if self._untraced:  # off again until the lender sees this slice nearly spent
+            with self._state_lock:
+                if not self._armed:  # (the lender may have switched it on for this slice already)
+                    sys.settrace(None)

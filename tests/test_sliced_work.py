@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 
 import pytest
 
+from companion import thread_trace
 from companion.sliced_work import SlicedWork, expect_long_steps
 
 
@@ -167,3 +169,35 @@ def test_a_slice_tells_the_cpu_the_worker_used():
     assert own < work.slice_cpu_s  # the lender's own clock missed most of it
     assert not work.run_for(0.0) and work.slice_cpu_s == 0.0  # no slice, no CPU
     work.cancel()
+
+
+def _traced_then_busy(seen: list) -> int:
+    seen.append(sys.gettrace())  # the worker's trace hook as the work starts
+    return busy(400_000)
+
+
+@pytest.mark.parametrize("untraced", [True, False])
+def test_the_worker_runs_untraced_until_its_slice_is_nearly_spent(untraced):
+    """A trace hook slows all of the worker's Python (14 % on a tray read), so where the hook can be
+    switched on from the lender it is off at the start of a slice; the work still pauses in its
+    slices and gives the same result. ``untraced=False``: the hook is on from the start."""
+    seen: list = []
+    work = SlicedWork(_traced_then_busy, seen, untraced=untraced)
+    assert not work.run_for(0.005)  # the hook went on near the slice's end: paused
+    while not work.run_for(0.002):
+        pass
+    assert work.result() == busy(400_000) and work.slices > 3
+    off = untraced and thread_trace.available() and sys.gettrace() is None
+    assert (seen[0] is None) == off, seen
+    work._thread.join(timeout=5)
+    assert not work._thread.is_alive()  # the hook switched on at the end does not keep the thread
+
+
+def test_a_cancelled_untraced_work_unwinds():
+    for _ in range(20):  # cancelled in slices at different points, some before the hook went on
+        work = SlicedWork(busy, 10_000_000)
+        assert not work.run_for(0.0005)
+        work.cancel()
+        assert work.done
+        work._thread.join(timeout=5)
+        assert not work._thread.is_alive()
