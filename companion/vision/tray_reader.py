@@ -136,14 +136,11 @@ class Changes:
             solid = cv2.bitwise_and(solid, cv2.bitwise_not(shadow[box]))
         k = max(3, int(side / 6)) | 1
         solid = cv2.morphologyEx(solid, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-        pieces = _hulls(cv2.bitwise_and(solid, self._parts[1][box]))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(pieces, 8)
-        if n < 3:
+        pieces = _components(_hulls(cv2.bitwise_and(solid, self._parts[1][box])))
+        if len(pieces) < 2:
             return None
         parts = []
-        for i in range(1, n):
-            x, y, w, h, area = (int(v) for v in stats[i])
-            mask = labels[y:y + h, x:x + w] == i
+        for x, y, w, h, area, mask in pieces:
             inscribed = _inscribed(mask)
             if area < 0.5 * side * side or inscribed < 0.7 * side:
                 return None  # a speck or a sliver: the blob may be one die like the tray
@@ -189,15 +186,32 @@ def _blobs(changed: np.ndarray, solid: np.ndarray, min_side: float) -> list[Blob
     # a die's pips, edges and shadow are separate specks when its body is like the tray: join them
     k = max(3, int(min_side * 1.2)) | 1  # min_side is half a die: the pips of a dark die on dark felt join
     joined = _hulls(cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(joined, 8)
     blobs = []
-    for i in range(1, n):
-        x, y, bw, bh, area = (int(v) for v in stats[i])
+    for x, y, bw, bh, area, mask in _components(joined):
         if max(bw, bh) < min_side or area < 0.4 * min_side * min_side:
             continue
-        mask = labels[y:y + bh, x:x + bw] == i
         blobs.append(Blob(x, y, bw, bh, area, mask, _inscribed(mask), _core(solid[y:y + bh, x:x + bw], mask)))
     return blobs
+
+
+def _components(mask: np.ndarray) -> list[tuple[int, int, int, int, int, np.ndarray]]:
+    """The 8-connected parts of ``mask``: (x, y, w, h, area, bool mask in the box) each, as
+    ``connectedComponentsWithStats`` gives them -- which took 0.41 ms on a 320x240 tray against
+    0.04 for the labels alone (OpenCV 4, one thread): each part's box is its outer contour's."""
+    n, labels = cv2.connectedComponents(mask, connectivity=8)
+    if n < 2:
+        return []
+    # two levels: parts' outer contours, and their holes' (a part inside another's hole is a part too)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    parts = []
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent >= 0:
+            continue  # a hole's contour
+        x, y, w, h = cv2.boundingRect(c)
+        i = int(labels[c[0, 0, 1], c[0, 0, 0]])  # the part this contour goes round
+        inside = labels[y:y + h, x:x + w] == i
+        parts.append((i, (x, y, w, h, int(np.count_nonzero(inside)), inside)))
+    return [p for _, p in sorted(parts, key=lambda p: p[0])]  # in label order, as before
 
 
 def _inscribed(mask: np.ndarray) -> float:
