@@ -53,7 +53,7 @@ from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_r
 
 from .base import InputEvent
 from .camera_source import CameraSource
-from .camera_thread import CameraThread
+from .camera_thread import CameraThread, freeze_startup_objects
 from .tray_watch import die_side, difference, motion_gray, moved, same_throw, unchanged
 from companion.sliced_work import SlicedWork
 
@@ -109,6 +109,7 @@ class CameraDice(CameraThread):
         self.frozen_after = frozen_after
         self.frame_budget_ms = frame_budget_ms
         warm_up_once()
+        freeze_startup_objects()  # a full garbage collection in a frame would cost more than the frame
         if reader is None:
             from companion.vision.dice import read_dice as reader
         self._reader = reader
