@@ -33,6 +33,7 @@ from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import Registration, VisionRefusal, board_maps, detect_board_markers, register
 from .sheetfit import fit_expedition, prepare_seen
+from .sheetland import measure as measure_land
 from .sheets import LINE_MM, outline, polygon_distance
 
 SCHEMA = "nessie-vision-adjudication/1"
@@ -263,24 +264,32 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     lay = cov.layout(box)  # loaded here, not raced for by the steps below
     measure = (cov.measure, photo.bgr, reg, box)
     options = {"reference": reference, "colours": colours, "bgr": True}
+    # the land round the loch, for the fitter (sheetland.py): it needs the registration only
+    land_args = ("sheets land", measure_land, photo.bgr, reg, box, lay, colours)
+    land = None
     if pool is None:
         quality = st.run("check_board", check_board, photo, reg, box)
         result = st.run("coverage", *measure, **options)
+        if fit_sheets:
+            land = st.run(*land_args)
     else:
         pending = pool.submit(st.run, "coverage", *measure, **options)
+        land_pending = pool.submit(st.run, *land_args) if fit_sheets else None
         try:
             quality = st.run("check_board", check_board, photo, reg, box)
         except BaseException:
-            wait([pending])  # refused: coverage's result is not wanted, but its memory must be freed first
+            # refused: coverage's result is not wanted, but its memory must be freed first
+            wait([pending] + ([land_pending] if land_pending else []))
             raise
         result = pending.result()
+        land = land_pending.result() if land_pending else None
     if result.dark_fraction > 0.5:
         raise VisionRefusal("too dark", "most of the loch is too dark to see")
     sheets = {}
     if fit_sheets:
         t = time.perf_counter()
         # what is seen is the same for the four expeditions: put on the fitter's grid once
-        seen = st.run("sheets seen", prepare_seen, box, result.seen_flat, lay.x0, lay.y0, lay.ppm)
+        seen = st.run("sheets seen", prepare_seen, box, result.seen_flat, lay.x0, lay.y0, lay.ppm, land)
 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
@@ -290,9 +299,10 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))
         sheets = dict(zip(cov.EXPEDITIONS, done))
         st.wall["sheets"] = time.perf_counter() - t
-        st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in (*cov.EXPEDITIONS, "seen"))
+        st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in (*cov.EXPEDITIONS, "seen", "land"))
         for e in (*cov.EXPEDITIONS, "seen"):
             del st.wall[f"sheets {e}"]
+        st.wall["sheets land"] = st.wall.pop("sheets land")  # beside coverage: its wall time overlaps
     return Adjudication(reg, result, sheets, quality, "calibration" if reference is not None else "profile",
                         time.perf_counter() - t0, st.wall, st.cpu)
 

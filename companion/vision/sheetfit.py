@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
+from .sheetland import joined
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance
@@ -57,18 +58,34 @@ class SeenGrid:
     halo: np.ndarray | None  # sheetgrid.washed_out_halo of it
     k: int  # input pixels per fine pixel
     source_shape: tuple  # the input masks' shape
+    land: object = None  # sheetland.LandMeasure of the land round the loch, when measured
 
 
-def prepare_seen(box, seen: np.ndarray, x0: float, y0: float, ppm: float) -> SeenGrid:
+def prepare_seen(box, seen: np.ndarray, x0: float, y0: float, ppm: float, land=None) -> SeenGrid:
     """The seen mask on the fitter's fine grid, and the halo round what is unseen: the same for
-    every expedition of a photo, so worked out once (``fit_expedition`` takes it for ``seen``)."""
+    every expedition of a photo, so worked out once (``fit_expedition`` takes it for ``seen``).
+
+    ``land``: sheetland.measure's reading of the land round the loch (on the fine grid, from the
+    same corner), whose seen part is added; without it the land is unseen."""
     k, kc = _blocks(ppm)
     S = _fine(seen, k, kc)
+    if land is not None:
+        if abs(ppm / k - land.ppm) > 1e-9:
+            raise ValueError(f"the land is measured at {land.ppm} px/mm, the fitter's fine grid is {ppm / k}")
+        S = np.maximum(S, _padded(land.seen, S.shape))
     ppm_fine = ppm / k
     key = (tuple(map(tuple, np.round(np.asarray(box.loch.shore_outline, float), 6))), float(x0), float(y0),
            float(ppm_fine), S.shape)
     halo = washed_out_halo(S, _loch_mask(*key, kc), ppm_fine, kc)
-    return SeenGrid(S, halo, k, seen.shape)
+    return SeenGrid(S, halo, k, seen.shape, land)
+
+
+def _padded(mask: np.ndarray, shape) -> np.ndarray:
+    """A bool mask as float32 shares on a grid of ``shape`` (cropped or padded with zeros)."""
+    out = np.zeros(shape, np.float32)
+    h, w = min(shape[0], mask.shape[0]), min(shape[1], mask.shape[1])
+    out[:h, :w] = mask[:h, :w]
+    return out
 
 
 def _blocks(ppm: float) -> tuple[int, int]:
@@ -114,7 +131,15 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
                          f"({colour.shape}, {k})")
     C = _fine(colour, k, kc)
     S = seen.seen
+    if seen.land is not None and seen.land.colour[expedition].any():
+        # colour on the land counts where it joins this colour in the loch; the rest of it is
+        # neither colour nor plain land to this expedition
+        land = seen.land.colour[expedition]
+        on = joined(land, C)
+        C = np.maximum(C, _padded(on, C.shape))
+        S = S - _padded(land & ~on, S.shape)
     grid = FitGrid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
+    grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
                    seen.halo)
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2

@@ -30,6 +30,11 @@ EXPLAIN_GROW_MM = 1.0  # colour this close outside a fitted outline is its blurr
 # costs as much as this much colour left unexplained
 SHORE_SLACK_MM = 6.0
 OFF_SHORE_MM2_PER_MM = 25.0
+# ... on the land side, when the land is measured (sheetland.py), the slack is this: plain land
+# seen under a point slid up the bank costs as paper does, so the evidence keeps the point where
+# its colour ends; the rulebook only says the point is on the shore (the land), and hands lay it
+# up to ~13 mm up the bank.  (The coarse search's reach, sheetsearch.SHORE_REACH_MM, alike.)
+LAND_SLACK_MM = 14.0
 EDGE_BAND_MM = (0.5, 2.0)  # the band outside an outline where its edge is looked for
 WIDE_UNSEEN_MM = 4.0  # an unseen patch at least this wide is glare or a hand, not a printed line
 WASHED_OUT_MM = 8.0  # ... and colour within this of it may read as paper (see FitGrid.__init__)
@@ -138,6 +143,7 @@ class FitGrid:
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
         self.pointed_shapes: set = set()
+        self.land_seen = False  # the land round the loch measured (sheetland.py), not unseen
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
@@ -391,7 +397,12 @@ class FitGrid:
             d = float(self.shore_mm[i, j])
         else:
             d = float(_seg_dist(np.array([[x, y]]), self.shore, np.roll(self.shore, -1, axis=0)).min())
-        return max(d - SHORE_SLACK_MM, 0.0) * OFF_SHORE_MM2_PER_MM * self.ppm ** 2
+        slack = SHORE_SLACK_MM
+        if self.land_seen and LAND_SLACK_MM is not None:
+            loch = self.loch_mask(1)
+            if 0 <= i < loch.shape[0] and 0 <= j < loch.shape[1] and not loch[i, j]:
+                slack = LAND_SLACK_MM
+        return max(d - slack, 0.0) * OFF_SHORE_MM2_PER_MM * self.ppm ** 2
 
     def coverage(self, shape, x, y, ang) -> tuple[float, float]:
         """(coloured, visible) pixels under the outline."""

@@ -13,6 +13,8 @@ be told by its shape); the sheets that definition leaves out are counted too.
 Each set's sheets not named right are broken down by cause (sheetscore.error_causes: under their
 own expedition's sheets, hidden, reaching past the loch's end, point off the shore, in clear
 view) and by confusion (true type -> fitted type, unidentified or missed).
+The measured masks are fitted with the land round the loch measured (sheetland.py, as adjudication
+does), and again without it (the land unseen, as before) for the difference it makes.
 The measured masks are fitted a second time with sheetgroups.GROUPS on (the set of sheets that
 best explains a merged blob; off by default), for its type-right and time against the default.
 Fitting time: thread CPU time of the four expeditions of a photo on the 4 px/mm board grid (one
@@ -29,7 +31,7 @@ import numpy as np
 
 from companion.box_profiles import load_box
 from companion.vision import coverage as cov
-from companion.vision import sheetgroups
+from companion.vision import sheetgroups, sheetland
 from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheetfit import fit_expedition, prepare_seen
@@ -43,10 +45,10 @@ SEED_SETS = (  # (label, seeds, broadened generator)
 )
 
 
-def _fit_all(box, lay, masks, seen, times) -> list:
+def _fit_all(box, lay, masks, seen, times, land=None) -> list:
     found = []
     t = time.thread_time()  # CPU time of this thread: the machine is shared, wall time is noise
-    seen = prepare_seen(box, seen, lay.x0, lay.y0, lay.ppm)  # as adjudicate does: once per photo
+    seen = prepare_seen(box, seen, lay.x0, lay.y0, lay.ppm, land)  # as adjudicate does: once per photo
     for e in cov.EXPEDITIONS:
         found += fit_expedition(box, e, masks[e], seen, lay.x0, lay.y0, lay.ppm, unidentified=True)
     times.append(time.thread_time() - t)
@@ -58,12 +60,12 @@ def _count(into: tuple[Counter, Counter], found: tuple[Counter, Counter]) -> Non
     into[1].update(found[1])
 
 
-def _fit_grouped(box, lay, r, times) -> list:
+def _fit_grouped(box, lay, r, times, land) -> list:
     """The measured masks fitted again with sheetgroups' explanation of merged blobs switched on."""
     was = sheetgroups.GROUPS
     sheetgroups.GROUPS = True
     try:
-        return _fit_all(box, lay, r.fit_masks, r.seen_flat, times)
+        return _fit_all(box, lay, r.fit_masks, r.seen_flat, times, land)
     finally:
         sheetgroups.GROUPS = was
 
@@ -121,8 +123,9 @@ def _run() -> list[str]:
     lines = []
     times: list[float] = []
     grouped_times: list[float] = []
+    land_times: list[float] = []
     for label, seeds, broad in SEED_SETS:
-        ideal, measured, grouped = SheetScore(), SheetScore(), SheetScore()
+        ideal, measured, grouped, landless = SheetScore(), SheetScore(), SheetScore(), SheetScore()
         why = {k: (Counter(), Counter()) for k in ("ideal", "measured")}
         for seed in seeds:
             scene = random_scene(box, seed, 1600, 1200, broad=broad)
@@ -134,12 +137,17 @@ def _run() -> list[str]:
                               clear_shares(box, scene.sheets, everywhere, lay.x0, lay.y0, lay.ppm))
             ideal.add(sc)
             _count(why["ideal"], error_causes(box, scene.sheets, sc, everywhere, lay.x0, lay.y0, lay.ppm))
-            adj = adjudicate(decode(encode_jpeg(photo, scene.jpeg_quality)), box, fit_sheets=False)
+            decoded = decode(encode_jpeg(photo, scene.jpeg_quality))
+            adj = adjudicate(decoded, box, fit_sheets=False)
             r = adj.coverage
+            t = time.thread_time()
+            land = sheetland.measure(decoded.bgr, adj.registration, box, lay)  # as adjudicate does
+            land_times.append(time.thread_time() - t)
             shares = clear_shares(box, scene.sheets, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm)
-            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times), shares)
+            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times, land), shares)
             measured.add(sc)
-            grouped.add(score_sheets(box, scene.sheets, _fit_grouped(box, lay, r, grouped_times), shares))
+            grouped.add(score_sheets(box, scene.sheets, _fit_grouped(box, lay, r, grouped_times, land), shares))
+            landless.add(score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, []), shares))
             _count(why["measured"], error_causes(box, scene.sheets, sc, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm))
         lines.append(f"{label} {seeds.start}-{seeds.stop - 1} ({len(seeds)} rendered scenes):")
         lines.append("  " + _line("true masks    ", ideal))
@@ -150,12 +158,20 @@ def _run() -> list[str]:
                      f"{100 * grouped.type_accuracy:.1f} % ({grouped.right - measured.right:+d}), wrong type "
                      f"{grouped.wrong}, unidentified {grouped.unidentified}, missed {grouped.missed}, extra "
                      f"{grouped.extra} (with a type: {grouped.extra_named})")
+        lines.append(f"    without the land measured (sheetland.py; the land unseen, as before): type right "
+                     f"{landless.right}/{landless.truth} = {100 * landless.type_accuracy:.1f} % "
+                     f"({measured.right - landless.right:+d} with it), wrong type {landless.wrong}, unidentified "
+                     f"{landless.unidentified}, missed {landless.missed}, extra {landless.extra} "
+                     f"(with a type: {landless.extra_named})")
     t = np.asarray(times) * 1000
     decode_ms = 1000 * _decode_12mp(box)
     lines.append(f"fitting CPU time per photo (four expeditions, measured masks, 4 px/mm, one OpenCV thread, "
                  f"{len(t)} photos): median {np.median(t):.0f} ms, p95 {np.percentile(t, 95):.0f} ms, "
                  f"max {t.max():.0f} ms; OpenCV's full decode of a 12 MP JPEG {decode_ms:.0f} ms CPU: median "
                  f"{np.median(t) / decode_ms:.2f}x that (budget ~20 ms, about 0.5x)")
+    lt = np.asarray(land_times) * 1000
+    lines.append(f"measuring the land (sheetland.measure, 1600x1200 photos): median {np.median(lt):.1f} ms, "
+                 f"p95 {np.percentile(lt, 95):.1f} ms = {np.median(lt) / decode_ms:.2f}x the 12 MP decode")
     g = np.asarray(grouped_times) * 1000
     lines.append(f"with sheetgroups.GROUPS on, same photos: median {np.median(g):.0f} ms, p95 {np.percentile(g, 95):.0f} ms; "
                  f"mean {g.mean() / t.mean():.2f}x the time with it off")

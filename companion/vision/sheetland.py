@@ -1,0 +1,200 @@
+"""The land round the loch, measured for sheet fitting: which sheets' colour lies on it, and where it is plain.
+
+Coverage judges the loch; the 16 mm of land round it (layout margin) was never measured, so to the
+fitter it was unseen: a pointed sheet's tip running on up the bank, or a bigger shape spilling
+over the shore, explained a shore-side patch of colour as well as the sheet that really ends at
+the shore (a cage in a shore hex, a sonar by the loch's end).  The rulebook puts pointed sheets'
+points on the shore, so sheets do reach onto the land, and plain land beside a patch of colour
+says where the sheet ends.
+
+The land is judged on its own terms, as coverage judges the paper: sheets only darken, so the light
+on the land (its print and the lamp together) is the upper envelope of the land's pixels (a high
+percentile per cell, closed over a few cells to fill the dips under sheets).  What a pixel passes
+against that light is matched with no sheet, one sheet of each expedition, or two of different
+expeditions, each with a grey term for shade.  A pixel nothing explains well (a printed track,
+glare, a hand, an edge's mixed colour, a print unlike the drawing) stays unseen, as all the land
+was before: this only ever adds evidence the fitter can trust.  Colour on the land counts only
+when it joins colour of its expedition in the loch (a sheet lies on the loch; colour on the land
+alone is something else).
+
+Pure numpy/OpenCV; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .colourmasks import EXPEDITIONS
+from .registration import board_maps
+
+LAND_PPM = 2.0  # the fitter's fine grid (sheetfit.FINE_PPM): measured straight onto it
+SHORE_CLEAR_MM = 1.0  # land this close to a printed line (the shore's own line) is not judged
+MIN_LAND_PX = 2000  # less land in view than this (500 mm^2): nothing measured
+GREY_LO, GREY_HI = -0.7, 0.15  # the grey (shade) term's range, log units (coverage's is alike)
+# a pixel's best explanation must leave at most this squared log residual (summed over the three
+# channels; ~0.1 per channel): JPEG noise and a phone's colour leave less, an edge's mixed colour,
+# a printed mark or a hand more
+MAX_RESIDUAL = 0.03
+# and beat plain land by this much (squared log): a faint tint over shaded land is not a sheet
+MIN_LEAD = 0.04
+MIN_BLOB_MM2 = 2.0  # smaller colour specks on the land are noise
+JOIN_MM = 3.0  # land colour counts when within this of its expedition's colour in the loch (the shore line lies between)
+TOO_DARK = 12  # 8-bit channel values under this are too dark to judge
+
+
+@dataclass(frozen=True)
+class LandMeasure:
+    """On the fitter's fine grid (``LAND_PPM``, from the layout's corner): per expedition its
+    colour on the land, and the land seen (plain, or explained by some sheet's colour)."""
+
+    colour: dict  # expedition -> bool mask
+    seen: np.ndarray  # bool mask
+    ppm: float
+
+
+_REGIONS: dict = {}
+
+
+def land_region(lay, shore, ppm: float = LAND_PPM) -> np.ndarray:
+    """Plain land on a grid at ``ppm`` over the layout: outside the loch, drawn in the land's own
+    colour, at least ``SHORE_CLEAR_MM`` from any other drawing (the shore line, tracks)."""
+    key = (id(lay), ppm)
+    if key not in _REGIONS:
+        k = lay.ppm / ppm
+        h, w = int(round(lay.shape[0] / k)), int(round(lay.shape[1] / k))
+        ref = cv2.resize(lay.reference, (w, h), interpolation=cv2.INTER_AREA)
+        inside = np.zeros((h, w), np.uint8)
+        pts = (np.asarray(shore, float) - [lay.x0, lay.y0]) * ppm - 0.5
+        cv2.fillPoly(inside, [np.round(pts * 16).astype(np.int32)], 1, shift=4)
+        outside = inside == 0
+        land_colour = np.median(ref[outside], axis=0)
+        like = (np.abs(ref - land_colour).max(-1) < 0.06) & outside
+        r = int(math.ceil(SHORE_CLEAR_MM * ppm))
+        like = cv2.erode(like.view(np.uint8), np.ones((2 * r + 1, 2 * r + 1), np.uint8)) > 0
+        ys, xs = np.nonzero(like)
+        flat = np.flatnonzero(like)
+        for a in (like, ys, xs, flat):
+            a.flags.writeable = False
+        _REGIONS[key] = (like, ys, xs, flat)
+    return _REGIONS[key]
+
+
+def _sheet_logs(cols: dict):
+    """Log-transmissions (BGR order) of each expedition's sheet and of each pair of two
+    expeditions' sheets, and the expeditions in each."""
+    t = [np.log(np.clip(np.asarray(cols[e], float)[::-1] / 255.0, 1e-3, 1.0)) for e in EXPEDITIONS]
+    n = len(EXPEDITIONS)
+    members = [(i,) for i in range(n)] + [(i, j) for i in range(n) for j in range(i + 1, n)]
+    return np.asarray([sum(t[i] for i in m) for m in members], np.float32), members
+
+
+def _land_colour(L: np.ndarray) -> np.ndarray:
+    """The plain land's colour (log, per channel) from a sample of its pixels: the median hue (each
+    channel less the pixel's mean) and the median brightness.  Sheets change the hue and cover a
+    small part of the land; light and shade change the brightness, which the grey term takes."""
+    s = L[::max(1, len(L) // 5000)]
+    mean = s.mean(-1, keepdims=True)
+    return (np.median(s - mean, axis=0) + np.median(mean)).astype(np.float32)
+
+
+def measure_warped(box, warped_bgr: np.ndarray, valid: np.ndarray, lay, colours: dict | None = None) -> LandMeasure:
+    """The land measured on the photo already resampled on the layout's grid (any ppm; BGR)."""
+    size = (int(round(lay.shape[1] * LAND_PPM / lay.ppm)), int(round(lay.shape[0] * LAND_PPM / lay.ppm)))
+    if warped_bgr.shape[1::-1] != size:
+        warped_bgr = cv2.resize(warped_bgr, size, interpolation=cv2.INTER_AREA)
+        valid = cv2.resize(valid.view(np.uint8), size, interpolation=cv2.INTER_AREA) == 1
+    land, ys, xs, flat = land_region(lay, box.loch.shore_outline)
+    ok = valid[ys, xs]
+    return _classify(warped_bgr[ys[ok], xs[ok]], flat[ok], land.shape, colours or box.sheet_colours)
+
+
+def measure(photo_bgr: np.ndarray, reg, box, lay, colours: dict | None = None) -> LandMeasure:
+    """The land round the loch measured from a registered photo (OpenCV's BGR), straight onto the
+    fitter's fine grid."""
+    land, ys, xs, flat = land_region(lay, box.loch.shore_outline)
+    h, w = land.shape
+    # the whole grid is warped (2 ms at 2 px/mm) and the land picked out: cheaper than mapping
+    # just the land's points exactly
+    mx, my = board_maps(reg, lay.x0, lay.y0, lay.x0 + w / LAND_PPM, lay.y0 + h / LAND_PPM, LAND_PPM)
+    warped = cv2.remap(photo_bgr, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    ph, pw = photo_bgr.shape[:2]
+    u, v = mx.ravel().take(flat), my.ravel().take(flat)
+    ok = (u >= 0) & (u <= pw - 1) & (v >= 0) & (v <= ph - 1)
+    px = warped.reshape(-1, 3).take(flat, axis=0)
+    if not ok.all():
+        px, flat = px[ok], flat[ok]
+    return _classify(px, flat, land.shape, colours or box.sheet_colours)
+
+
+_LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
+
+
+def _classify(px: np.ndarray, flat: np.ndarray, shape, cols: dict) -> LandMeasure:
+    """Each land pixel (``px``: its BGR values, at ``flat`` in the grid of ``shape``) read as
+    plain, a sheet's colour or unseen."""
+    none = LandMeasure({e: np.zeros(shape, bool) for e in EXPEDITIONS}, np.zeros(shape, bool), LAND_PPM)
+    if len(px) < MIN_LAND_PX:
+        return none
+    L = cv2.LUT(px.reshape(-1, 1, 3), _LOG8).reshape(-1, 3)
+    L -= _land_colour(L)  # (n, 3): what each land pixel passes
+    # plain land first (most of it): shade alone explains it (channel by channel: numpy is slow
+    # along a last axis of three)
+    c = [np.ascontiguousarray(L[:, i]) for i in range(3)]
+    g0 = np.clip((c[0] + c[1] + c[2]) * np.float32(1 / 3), GREY_LO, GREY_HI)
+    res0 = (c[0] - g0) ** 2
+    res0 += (c[1] - g0) ** 2
+    res0 += (c[2] - g0) ** 2
+    ok = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
+    seen = np.zeros(shape, bool)
+    seen.ravel()[flat[ok & (res0 <= MAX_RESIDUAL)]] = True
+    # the rest: matched against every sheet and pair of sheets
+    rest = np.flatnonzero(ok & (res0 > MIN_LEAD))
+    cands, members = _sheet_logs(cols)
+    r = L[rest, None, :] - cands[None]  # (n, candidates, 3)
+    g = np.clip(r.mean(-1, keepdims=True), GREY_LO, GREY_HI)
+    res = ((r - g) ** 2).sum(-1)
+    best = res.argmin(1)
+    best_res = res[np.arange(len(best)), best]
+    coloured = (best_res <= MAX_RESIDUAL) & (res0[rest] - best_res >= MIN_LEAD)
+    colour = {}
+    for i, e in enumerate(EXPEDITIONS):
+        sel = flat[rest[coloured & np.isin(best, [c for c, m in enumerate(members) if i in m])]]
+        colour[e] = _without_specks(sel // shape[1], sel % shape[1], shape, MIN_BLOB_MM2 * LAND_PPM ** 2)
+        seen |= colour[e]
+    return LandMeasure(colour, seen, LAND_PPM)
+
+
+def _without_specks(ys: np.ndarray, xs: np.ndarray, shape, min_px: float) -> np.ndarray:
+    """The pixels as a bool mask, parts smaller than ``min_px`` left out (labelled within their
+    bounding box only: the whole grid would cost more than all the rest)."""
+    out = np.zeros(shape, bool)
+    if not len(ys):
+        return out
+    y0, x0 = ys.min(), xs.min()
+    m = np.zeros((ys.max() - y0 + 1, xs.max() - x0 + 1), np.uint8)
+    m[ys - y0, xs - x0] = 1
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(m, connectivity=8)
+    keep = stats[:, cv2.CC_STAT_AREA] >= min_px
+    keep[0] = False
+    out[y0:y0 + m.shape[0], x0:x0 + m.shape[1]] = keep[labels]
+    return out
+
+
+def joined(land_colour: np.ndarray, loch_colour: np.ndarray) -> np.ndarray:
+    """The parts of an expedition's colour on the land (bool) that join its colour in the loch
+    (``loch_colour``: shares on the same grid, possibly padded larger): a sheet lies on the loch."""
+    h, w = land_colour.shape
+    if not land_colour.any():
+        return land_colour
+    r = int(math.ceil(JOIN_MM * LAND_PPM))
+    ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    near = cv2.dilate((loch_colour[:h, :w] > 0.5).view(np.uint8), ker) > 0
+    n, labels = cv2.connectedComponents(land_colour.view(np.uint8), connectivity=8)
+    keep = np.zeros(n, bool)
+    keep[np.unique(labels[near & land_colour])] = True
+    keep[0] = False
+    return keep[labels]
