@@ -188,13 +188,20 @@ def joined(land_colour: np.ndarray, loch_colour: np.ndarray) -> np.ndarray:
     """The parts of an expedition's colour on the land (bool) that join its colour in the loch
     (``loch_colour``: shares on the same grid, possibly padded larger): a sheet lies on the loch."""
     h, w = land_colour.shape
-    if not land_colour.any():
+    ys, xs = np.nonzero(land_colour.any(1))[0], np.nonzero(land_colour.any(0))[0]
+    if not len(ys):
         return land_colour
     r = int(math.ceil(JOIN_MM * LAND_PPM))
+    # worked within the land colour's box (grown by the reach): the whole grid costs ten times more
+    y0, y1 = max(ys[0] - r, 0), min(ys[-1] + r + 1, h)
+    x0, x1 = max(xs[0] - r, 0), min(xs[-1] + r + 1, w)
+    lc = np.ascontiguousarray(land_colour[y0:y1, x0:x1])
     ker = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
-    near = cv2.dilate((loch_colour[:h, :w] > 0.5).view(np.uint8), ker) > 0
-    n, labels = cv2.connectedComponents(land_colour.view(np.uint8), connectivity=8)
+    near = cv2.dilate((loch_colour[y0:y1, x0:x1] > 0.5).view(np.uint8), ker) > 0
+    n, labels = cv2.connectedComponents(lc.view(np.uint8), connectivity=8)
     keep = np.zeros(n, bool)
-    keep[np.unique(labels[near & land_colour])] = True
+    keep[np.unique(labels[near & lc])] = True
     keep[0] = False
-    return keep[labels]
+    out = np.zeros_like(land_colour)
+    out[y0:y1, x0:x1] = keep[labels]
+    return out

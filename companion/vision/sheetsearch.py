@@ -44,6 +44,8 @@ FAST_TURNS = 3  # turns (ANGLE_STEP apart) either side of the blob's heading: a 
 FAST_EXPLAINED = (0.92, 1.08)
 FAST_ROUGH = (0.75, 1.25)  # the coarse pose of sheets kept covered 0.81-1.02 of the blob (dev seeds 0-19)
 FAST_GAIN = 0.82  # ... and gain this share of it (fast and full search agreed above 0.81 there)
+RIVALS_CUT = True  # see search
+RIVAL_BAR = 0.6  # ... a rival under this share of the best gain so far after the 1 mm descent stops there
 COARSE_MIN_WIDTH_PX = 7.0  # see _coarse_block  # a sheet this small (centre to corner) has its turn searched in full on the fine grid
 
 @lru_cache(maxsize=4096)
@@ -58,11 +60,13 @@ def _template(shape: tuple, angle: float, ppm: float):
     return m.astype(np.float32), -lo
 
 
-def refine(grid: FitGrid, shape, x, y, ang):
+def refine(grid: FitGrid, shape, x, y, ang, bar: float | None = None):
     """Local search from a coarse pose: (x, y, angle, gain) at the best gain found.
 
     The sheet turns about its middle, not its point: a turn about the point would swing the
-    far end by centimetres and pull the pose off the colour.
+    far end by centimetres and pull the pose off the colour.  ``bar``: stop after the first
+    (1 mm) descent when the gain is still under it (a rival that cannot lead: the finer steps
+    move a gain by a few per cent at most).
     """
     mid = np.asarray(shape, float).mean(0)
 
@@ -95,6 +99,8 @@ def refine(grid: FitGrid, shape, x, y, ang):
     cur = (float(c0[0]), float(c0[1]), float(angles[int(np.argmax(gains))]))
     best = max(gains)
     for step_xy, step_a in ((1.0, 3.0), (0.5, 1.5), (0.25, 0.75)):
+        if bar is not None and step_xy < 1.0 and best < bar:
+            break
         improved = True
         while improved:
             improved = False
@@ -127,11 +133,13 @@ def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
             levels[k] = _Window(grid, shapes, bbox, k)
         return levels[k]
 
-    def refined_from(t, start):
-        if (t, start) not in polished:
-            x, y, a, g = refine(grid, shapes[t], *start)
-            polished[t, start] = (g, (x, y, a))
-        return polished[t, start]
+    def refined_from(t, start, bar=None):
+        # a rival stopped short of the finer steps is refined in full when asked again without a bar
+        got = polished.get((t, start))
+        if got is None or (got[2] and (bar is None or got[0] >= bar)):
+            x, y, a, g = refine(grid, shapes[t], *(start if got is None else got[1]), bar=bar)
+            got = polished[t, start] = (g, (x, y, a), bar is not None and g < bar)
+        return got[:2]
 
     if FAST_PATH:
         heading = pointed_heading(grid, bbox, SHORE_REACH_MM)
@@ -154,7 +162,13 @@ def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
     if spare is not None:
         spare.update(dict(leaders[MAX_REFINED:]))
     leaders = leaders[:MAX_REFINED]
-    refined = {t: refined_from(t, start) for t, start in leaders}
+    # the likeliest shape in full first; a rival whose gain stays far under it after the first
+    # descent stops there (it cannot lead, and its evidence, a few per cent short, hardly moves
+    # the confidence: the lead over it is large)
+    refined = {}
+    for t, start in leaders:
+        top = max((g for g, _p in refined.values()), default=None)
+        refined[t] = refined_from(t, start, None if top is None or not RIVALS_CUT else RIVAL_BAR * top)
     return refined, max(refined, key=lambda t: refined[t][0])
 
 
