@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_pip_blobs import read_blobs
 from .dice_pip_finding import Pip, face_hull, find_pips, split_touching_pips
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
@@ -165,6 +166,39 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
     a black die), it is read once more looking only for that colour: glare, which is white, then
     neither hides a pip it touches nor counts as one.
     """
+    got = _read_face_colours(face, dist, dl)
+    if got.value is None and dl is not None and dl.ndim == 3 and BLOB_LOOK:
+        blobs = read_face_blobs(face, dl)
+        if blobs is not None:
+            return blobs
+    return got
+
+
+#: a face that read nothing is looked at once more for its pips as blobs (False: the old reader)
+BLOB_LOOK = True
+
+
+def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
+    """The blob look of :mod:`.dice_pip_blobs` over the face region and its hull: a reading, or None."""
+    filled = fill_holes(face)
+    area = cv2.countNonZero(filled)
+    if not BLOB_AREA[0] * FACE_PX * FACE_PX <= area <= BLOB_AREA[1] * FACE_PX * FACE_PX:
+        return None
+    region = cv2.bitwise_or(filled, face_hull(face))
+    got = read_blobs(np.ascontiguousarray(dl[..., 0]), region, float(FACE_PX))
+    if got is None:
+        return None
+    # (a reading from faint marks: below every first-look reading, so a duplicate gives way to it)
+    conf = round(min(BLOB_CONFIDENCE, 0.02 * got.strength), 3)
+    return FaceReading(got.value, got.center, conf, got.side, "", filled)
+
+
+BLOB_CONFIDENCE = 0.1  # the most a blob-look reading is trusted: first looks measured 0.13 and up
+BLOB_AREA = (0.3, 3.0)  # face regions (in dice) the blob look is tried on: a die's, or a die in its halo
+
+
+def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) -> FaceReading:
+    """:func:`read_face` by the face colour: pips are the holes in the face region."""
     first = _read_face_once(face, dist, dl)
     if first.value is None and first.reason == "no pips":
         faint = _read_faint_pips(first.face_mask, dist, dl)
@@ -358,6 +392,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / FACE_PX <= ALONE_WITHOUT_REGION[1] \
             and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha) \
             and ends_at_its_edges(dist, centre, alpha, pips)
+    if value in (2, 3) and ok_geometry and UNLIKE_PIPS_DOUBTED and not painted_alike(pips):
+        ok_geometry = False  # (a one's pip with a side face's or a far face's pip beside it)
     if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
         failed = ", ".join(name for name, bad in (("misfit", rms > (0.1 if value == 3 else 0.16)),
                                                   ("pip size", not 0.06 <= ratio <= 0.4), ("face size", not size_ok),
@@ -386,6 +422,25 @@ CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this
 #: these. A part of a face read as a two or three is 0.71 of the die (a column of a six, two pips
 #: side by side) or 0.5 (a corner and the middle); the lower bound sits just over the larger part.
 ALONE_WITHOUT_REGION = (0.75, 1.4)
+
+
+#: a two or three whose pips are unlike in size or strength is doubted (False: the old reading)
+UNLIKE_PIPS_DOUBTED = True
+PAINTED_ALIKE = 0.5  # one face's pips: the smallest and faintest at least this part of the largest and strongest
+SHAPED_ALIKE = 1.35  # ... and the most elongated at most this many times the roundest's elongation
+
+
+def painted_alike(pips: list[Pip]) -> bool:
+    """Are the pips alike as one face's are, in size and in contrast? A one's pip (often larger
+    than other pips) read with a side face's or, through a translucent die, a far face's pip (smaller
+    and fainter) fits a two as well as a real two does; a real two's or three's pips are painted alike,
+    and blur and shading change them together. (A pip cut by the face region's edge is squeezed and
+    shrunk: such a two is doubted too, as it is no cleaner than a one beside a side face.)"""
+    areas = [p.area for p in pips]
+    contrasts = [p.contrast for p in pips]
+    aspects = [p.aspect for p in pips]  # (motion blur stretches them all alike)
+    return min(areas) >= PAINTED_ALIKE * max(areas) and min(contrasts) >= PAINTED_ALIKE * max(contrasts) \
+        and max(aspects) <= SHAPED_ALIKE * min(aspects)
 
 
 def _confidence(misfit: float, pips: list[Pip]) -> float:
