@@ -42,7 +42,7 @@ MAX_RESIDUAL = 0.03
 # and beat plain land by this much (squared log): a faint tint over shaded land is not a sheet
 MIN_LEAD = 0.04
 MIN_BLOB_MM2 = 2.0  # smaller colour specks on the land are noise
-JOIN_MM = 3.0  # land colour counts when within this of its expedition's colour in the loch (the shore line lies between)
+JOIN_MM = 5.0  # land colour counts when within this of its expedition's colour in the loch (the shore line and the unjudged margins either side of it, ~3.5 mm, lie between)
 TOO_DARK = 12  # 8-bit channel values under this are too dark to judge
 
 
