@@ -342,7 +342,12 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
         elif blob_small.sum() >= 0.6 * bh * bw:
             # a die with its shadow or a side face in one full blob: the die is smaller than the blob
             tries += [side_full * SHADOWED_DIE] if SHADOWED_DIE else []
+    done = {_crop_scale(side_full)}
     for side in tries:
+        if _crop_scale(side) in done:
+            # the crop's scale is capped: a smaller guess gives the same crop, read already
+            continue
+        done.add(_crop_scale(side))
         again = _read_blob_at(img, blob_small, origin, f, side)
         if sum(d.value is not None for d in again) > sum(d.value is not None for d in best):
             best = again
@@ -350,18 +355,29 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
 
 
 SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
+MAX_CROP_SCALE = 4.0  # a blob is enlarged at most this much (a die under FACE_PX / 4 px reads smaller)
+
+
+def _crop_scale(side_full: float) -> float:
+    """Full-resolution pixels to the normalised crop's, for a die guessed ``side_full`` px."""
+    return min(FACE_PX / max(side_full, 1.0), MAX_CROP_SCALE)
 
 
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
                   side_full: float, reader=None, dilate: bool = True) -> list[Die]:
     H, W = img.shape[:2]
-    x, y = origin
-    bh, bw = blob_small.shape
+    # the crop is the blob's box, not the window it came in (a loose region's window is a die
+    # wider than its hull on every side: at a small die's scale its crop was 4-9 times the area)
+    bx, by, bw, bh = cv2.boundingRect(blob_small.astype(np.uint8))
+    if bw == 0 or bh == 0:
+        return []
+    blob_small = blob_small[by:by + bh, bx:bx + bw]
+    x, y = origin[0] + bx, origin[1] + by
     pad = int(side_full * f * 0.3) + 2
     # blob box in full-resolution pixels
     X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
     X1, Y1 = min(W, int(math.ceil((x + bw + pad) / f))), min(H, int(math.ceil((y + bh + pad) / f)))
-    s = min(FACE_PX / max(side_full, 1.0), 4.0)  # full-res -> normalised crop
+    s = _crop_scale(side_full)  # full-res -> normalised crop
     crop = img[Y0:Y1, X0:X1]
     cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
     crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)

@@ -49,16 +49,22 @@ def _distance_from_border(lab: np.ndarray, border_frac: float = 0.03) -> np.ndar
     wlab = cv2.multiply(lab, np.array([*weights, 0], np.float64))
     best = np.full((h, w), np.inf, np.float32)
     ones = np.ones((1, 3), np.float32)
+    # (the per-cluster images are written into two buffers made once: a fresh whole-frame image
+    # per step cost more in page faults than the arithmetic itself, about 1 ms each at 640x480)
+    diff = np.empty_like(wlab)
+    d2 = np.empty((h, w), np.float32)
     for i in range(k):
         members = samples[labels == i]
         if len(members) < max(10, len(samples) // 50):  # a die or a hand on the border: not background
             continue
         spread = float(np.sqrt(((members - centres[i]) ** 2).sum(axis=1).mean()))
         spread = max(spread, 3.0)
-        diff = cv2.subtract(wlab, np.array([*centres[i], 0], np.float64))
-        d2 = cv2.transform(cv2.multiply(diff, diff), ones)  # sum over the channels
-        cv2.min(best, d2 * (1.0 / (spread * spread)), dst=best)
-    return cv2.sqrt(best)
+        cv2.subtract(wlab, np.array([*centres[i], 0], np.float64), dst=diff)
+        cv2.multiply(diff, diff, dst=diff)
+        cv2.transform(diff, ones, dst=d2)  # sum over the channels
+        np.multiply(d2, 1.0 / (spread * spread), out=d2)
+        cv2.min(best, d2, dst=best)
+    return cv2.sqrt(best, dst=best)
 
 
 def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
@@ -85,7 +91,8 @@ def flatten_lighting(lab: np.ndarray, grid: int = 64) -> np.ndarray:
             break
     # the fitted surface (without its constant term) at the grid, then smoothly up to full size
     surf = (A[:, 1:] @ coef[1:]).reshape(gh, gw, 3).astype(np.float32)
-    return cv2.subtract(lab, cv2.resize(surf, (w, h), interpolation=cv2.INTER_LINEAR))
+    up = cv2.resize(surf, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.subtract(lab, up, dst=up)  # (into the surface's own buffer: no second whole-frame image)
 
 
 def foreground_mask(small: np.ndarray, sigmas: float) -> np.ndarray:
