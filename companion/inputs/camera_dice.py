@@ -48,6 +48,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from companion.vision.tray_blob_reads import BlobReads
 from companion.vision.tray_reader import EmptyTray, TrayView
 from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up_once
 
@@ -128,6 +129,8 @@ class CameraDice(CameraThread):
         self._lent_s = 0.0
         self._late: list[SlicedWork] = []  # reads of resting dice that moved before they were done, oldest first
         self._empty = EmptyTray()
+        self._blob_reads = BlobReads()  # recent blobs' reads, dropped reads' too: unchanged blobs are not read again
+        self._small_before = self._small_now = None  # the last two good frames' small views
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
         self._last_dice: list | None = None  # what the last read saw (values and centres)
@@ -188,6 +191,7 @@ class CameraDice(CameraThread):
             self._interrupted()
             return []
         first = self._prev is None  # nothing to compare with: the dice may be resting already
+        self._small_before, self._small_now = self._small_now, view.small  # (a read takes still blobs first)
         moving = moved(self._motion(view.small), self._prev.size, self.motion_threshold,
                        die_side(self._side_small, view.small.shape, self._prev.shape[1]))
         if self._same_frames >= self.frozen_after:
@@ -242,7 +246,8 @@ class CameraDice(CameraThread):
     def _start_read(self, view: TrayView) -> None:
         """The read of this view starts, as work lent CPU frame by frame."""
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
-                            self._empty.unknown, self._side_small, self.expected_dice)
+                            self._empty.unknown, self._side_small, self.expected_dice, self._blob_reads,
+                            self._small_before)
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
         # what its throw is compared with, should it end late (after the dice moved on)
         self._job.last = (self._last_dice, self._moving_frames)
@@ -328,6 +333,7 @@ class CameraDice(CameraThread):
     def _count_reads(self, found: RestRead) -> None:
         d = self.health.details
         d["crop_reads"] += found.crop_reads
+        d["crop_reads_reused"] = self._blob_reads.reused
         if found.region:
             d["region_reads"] += 1
             d["region_read_reason"] = found.region

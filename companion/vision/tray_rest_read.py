@@ -38,11 +38,13 @@ import numpy as np
 from companion.sliced_work import expect_long_steps
 
 from .dice import Die, ReaderSettings, foreground_mask, read_crop, read_dice
+from .tray_blob_reads import BlobReads, still_first
 from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
                           read_die_crop)
 
 
-WHOLE_TRAY_STEP_S = 0.0025  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (measured 1-3 ms)
+WHOLE_TRAY_STEP_S = 0.005  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (1-3 ms measured on
+# a quiet machine, 3.2-4.7 at load 11: its k-means and sums over the frame; a slice keeps back at most half)
 GUESS_STEP_S = 0.0015  # ... the empty tray guessed at 320x240 (the foreground test's k-means: 1.2 ms measured;
 # the fill around the dice is box filters of 0.1-0.3 ms)
 MIN_STEP_S = 0.0005  # ... and on a crop of a few dice (a region read): well under a millisecond
@@ -92,6 +94,8 @@ class TrayMemory:
     unknown: np.ndarray | None  # where the empty picture is a guess (bool), None if all seen
     side_small: float | None  # a die's side as last read, in small-image pixels
     expected_dice: int  # 0: any number
+    reads: BlobReads | None = None  # recent blobs' reads: a blob unchanged since is not read again
+    previous: np.ndarray | None = None  # the small view of the frame before: its still blobs are read first
 
 
 def min_blob_side(small: np.ndarray, side_small: float | None) -> float:
@@ -126,7 +130,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     standing_out = None  # what stands out from the tray's own colours (only where the picture is a guess)
     failed: list[tuple[Blob, list]] = []  # blobs with a die the crop reader could not read, and what it read
     grown: list[Blob] = []  # blobs grown over a die's faint body (Changes.grown), read as such
-    for blob in found.blobs:
+    for blob in still_first(found.blobs, view.small, memory.previous, out.side_small):
         if any(g.holds(*blob.centre) for g in grown):
             continue  # another fragment of a die read already
         if blob.area > MAX_BLOB_DICE * estimate_side(blob, out.side_small) ** 2:
@@ -142,13 +146,13 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
-        got = _read_split(view, blob, out, found) or _read_blob(view, blob, out)
+        got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads)
         whole = None
         if not guessed_here and not any(d.value is not None for d in got):
             whole = found.grown(blob)
             if whole is not None and whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
                 whole = None  # grown over more than a die (a smear, a hand): its crop would be dear
-            again = _read_blob(view, whole, out) if whole is not None else []
+            again = _read_blob(view, whole, out, memory.reads) if whole is not None else []
             if any(d.value is not None for d in again) and _plausible(again, whole, view, out.side_small):
                 grown.append(whole)
                 got = [d for d in again if not any(_same_place(d, k) for k in out.dice)] or [Nothing(blob)]
@@ -174,10 +178,15 @@ def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
     return inside.size > 0 and float(inside.mean()) > 0.5
 
 
-def _read_blob(view: TrayView, blob: Blob, out: RestRead) -> list:
+def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None) -> list:
     """The dice in one blob; the die's size is the last one measured, else a guess from the blob,
-    read again at the size the dice read came out at if the guess was off."""
+    read again at the size the dice read came out at if the guess was off. A blob read before
+    whose pixels have not changed since (``reads``) is not read again."""
     side = estimate_side(blob, out.side_small)
+    dice = reads.find(view.small, blob, side) if reads is not None else None
+    if dice:
+        out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
+        return dice
     for _ in range(2):
         out.crop_reads += 1
         crop = cut_crop(view, blob, side)
@@ -190,10 +199,12 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead) -> list:
     if not sides:
         return [Nothing(blob)]
     out.side_small = float(np.median(sides)) * view.scale  # the next blobs' size, measured
+    if reads is not None and len(sides) == len(dice):  # (only clean reads: the others are looked at again)
+        reads.add(view.small, blob, dice)
     return dice
 
 
-def _read_split(view: TrayView, blob: Blob, out: RestRead, found) -> list:
+def _read_split(view: TrayView, blob: Blob, out: RestRead, found, reads: BlobReads | None = None) -> list:
     """A blob of several dice's squares that joins die-sized things apart from each other (two dice
     and a stain between them: :meth:`Changes.split`), read thing by thing: the dice read in them,
     as reading the whole blob would give, at the cost of a crop a die (a 6 x 6-dice crop costs 25
@@ -205,7 +216,7 @@ def _read_split(view: TrayView, blob: Blob, out: RestRead, found) -> list:
     parts = found.split(blob, side)
     if not parts:
         return []
-    dice = [d for part in parts for d in _read_blob(view, part, out) if not isinstance(d, Nothing)]
+    dice = [d for part in parts for d in _read_blob(view, part, out, reads) if not isinstance(d, Nothing)]
     return dice if any(d.value is not None for d in dice) else []
 
 

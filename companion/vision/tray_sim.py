@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .dice_render import SURFACES, render_scene, surface_image
@@ -79,13 +80,15 @@ def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, in
                 style: str | None = None, values: list[list[int]] | None = None,
                 places: list[list[tuple[float, float, float]]] | None = None,
                 passing: bool = True, nudge: bool = True, lamp: bool = True,
-                pick_up: str = "mixed") -> list[TrayFrame]:
+                pick_up: str = "mixed", stagger: bool = False) -> list[TrayFrame]:
     """A session of ``throws`` throws of ``n_dice`` dice, as frames with their truth.
 
     ``pick_up``: "always", "never" (the next throw is thrown from where the dice lay; the last
     throw is always picked up) or "mixed" (decided per throw). ``values`` pins each throw's values,
     ``places`` where its dice come to rest ((x_mm, y_mm, yaw_rad) from the tray's centre; a die is 16 mm).
     ``lamp``: a lamp may be switched on (the light steps up) while the tray is empty.
+    ``stagger``: the dice stop one after another, as real dice do (by default all stop in the same
+    frame); a die that has stopped is drawn as it lies at rest, pixel for pixel, while the others roll.
     """
     s = _Stream(seed, size, die_px, flicker, noise, surface, style)
     rng = s.rng
@@ -110,15 +113,23 @@ def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, in
         rseed = int(rng.integers(0, 2**31))
         start = lying or [(p[0] - rng.uniform(60, 120), p[1] + rng.uniform(-40, 40), p[2] + 2) for p in final]
         rolling = int(rng.integers(3, 8))
+        # the frame each die stops in (by default all in the last): a die rolls in frames k < its stop
+        stops = [rolling] * n_dice
+        if stagger:
+            stops = [int(v) for v in rng.integers(1, rolling + 1, n_dice)]
+            stops[int(rng.integers(0, n_dice))] = rolling  # the last die stops as the rolling ends
+        still = s.render(rseed, final, vals)
         for k in range(rolling):
-            a = (k + 1) / (rolling + 1)
-            pos = [(p0[0] + (p1[0] - p0[0]) * a, p0[1] + (p1[1] - p0[1]) * a, p0[2] + (p1[2] - p0[2]) * a)
-                   for p0, p1 in zip(start, final)]
-            img = s.render(rseed + k + 1, pos, [int(v) for v in rng.integers(1, 7, n_dice)], blur="motion")
+            if min(stops) > k:  # every die rolls
+                a = (k + 1) / (rolling + 1)
+                pos = [(p0[0] + (p1[0] - p0[0]) * a, p0[1] + (p1[1] - p0[1]) * a, p0[2] + (p1[2] - p0[2]) * a)
+                       for p0, p1 in zip(start, final)]
+                img = s.render(rseed + k + 1, pos, [int(v) for v in rng.integers(1, 7, n_dice)], blur="motion")
+            else:
+                img = _some_stopped(s, rseed, k, still, start, final, vals, stops)
             if k == 0:
                 img = s.hand(img, w * rng.uniform(0.05, 0.3), h * rng.uniform(0.7, 0.95))
             s.shoot(img, "rolling")
-        still = s.render(rseed, final, vals)
         for k in range(int(rng.integers(5, 9))):
             s.shoot(still, "rest", vals, settled=k == 0)
         if passing and rng.random() < 0.6:  # a hand reaching across the tray, touching nothing
@@ -146,3 +157,30 @@ def tray_stream(seed: int, throws: int = 2, n_dice: int = 1, size: tuple[int, in
         else:
             lying = final
     return s.frames
+
+
+def _some_stopped(s: _Stream, rseed: int, k: int, still: np.ndarray, start, final, vals, stops) -> np.ndarray:
+    """Frame ``k`` of a roll in which the dice with ``stops[i] <= k`` lie where they stopped: the
+    still picture, the rolling dice taken out (the tray where each lies at rest, its shadow too) and
+    drawn where they are now (rendered on their own, pasted where they differ from the tray)."""
+    moving = [i for i, stop in enumerate(stops) if stop > k]
+    img = still.copy()
+    for i in moving:
+        alone = s.render(rseed, [final[i]], [vals[i]])
+        there = _differs(alone, s.bg)
+        img[there] = s.bg[there]
+    pos = []
+    for i in moving:
+        a = (k + 1) / (stops[i] + 1)
+        p0, p1 = start[i], final[i]
+        pos.append((p0[0] + (p1[0] - p0[0]) * a, p0[1] + (p1[1] - p0[1]) * a, p0[2] + (p1[2] - p0[2]) * a))
+    rolling = s.render(rseed + k + 1, pos, [int(v) for v in s.rng.integers(1, 7, len(moving))], blur="motion")
+    there = _differs(rolling, s.bg)
+    img[there] = rolling[there]
+    return img
+
+
+def _differs(img: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """Where ``img`` differs from the tray ``bg`` (a die, its shadow), grown by a few pixels (bool)."""
+    diff = np.abs(img.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    return cv2.dilate((diff > 6).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0

@@ -39,9 +39,11 @@ from companion.vision.tray_sim import tray_stream
 # only their totals are read). ``DICE_STREAM_SEEDS=held-out`` picks the second.
 SEED_SETS = {
     "bench": dict(one=range(1000, 1012), many={n: range(2000 + 100 * n, 2003 + 100 * n) for n in range(2, 7)},
-                  cold={n: 5000 + n for n in range(1, 7)}, dark=range(1100, 1108)),
+                  cold={n: 5000 + n for n in range(1, 7)}, dark=range(1100, 1108),
+                  stagger={5: range(2850, 2853), 6: range(2860, 2863)}),
     "held-out": dict(one=range(7000, 7012), many={n: range(7100 + 100 * n, 7103 + 100 * n) for n in range(2, 7)},
-                     cold={n: 7900 + n for n in range(1, 7)}, dark=range(7950, 7958)),
+                     cold={n: 7900 + n for n in range(1, 7)}, dark=range(7950, 7958),
+                     stagger={5: range(7850, 7853), 6: range(7860, 7863)}),
 }
 SEEDS = os.environ.get("DICE_STREAM_SEEDS", "bench")
 ONE_DIE_SEEDS = SEED_SETS[SEEDS]["one"]
@@ -50,6 +52,9 @@ COLD_START_SEEDS = SEED_SETS[SEEDS]["cold"]  # one session per dice count
 # a black die on black felt or a dark table: its body hardly differs from the tray, and the crop
 # reader may not tell its face from it (the still reader's region or whole-tray read is the fallback)
 DARK_SEEDS = SEED_SETS[SEEDS]["dark"]
+# 5 and 6 dice that stop one after another, as real dice do (the other sessions' dice all stop in the
+# same frame): the dice at rest are read while the last ones roll, and those reads are kept
+STAGGER_SEEDS = SEED_SETS[SEEDS]["stagger"]
 TARGET_MS = 10.0
 COLD = "started with dice in the tray"
 
@@ -77,6 +82,8 @@ class _Tally:
         self.full_reasons: set[str] = set()
         self.full_reads = 0
         self.region_reads = 0
+        self.crop_reads = 0  # blobs read from crops (in reads that ended)
+        self.reused = 0  # blobs whose read was taken from an earlier read of the blob, unchanged since
         self.region_reasons: set[str] = set()
         self.unfinished = 0  # reads the dice moved away from before they were done, dropped
         self.late = 0  # ... that went on and ended late
@@ -108,6 +115,8 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
             reported[k] += [(i - k, e.value) for e in events]
     tally.full_reads += source.health.details["full_reads"]
     tally.region_reads += source.health.details.get("region_reads", 0)
+    tally.crop_reads += source.health.details.get("crop_reads", 0)
+    tally.reused += source.health.details.get("crop_reads_reused", 0)
     if source.health.details.get("region_reads"):
         tally.region_reasons.add(source.health.details.get("region_read_reason", ""))
     tally.unfinished += source.health.details.get("reads_unfinished", 0)
@@ -150,6 +159,10 @@ def _sessions():
     for n, seeds in MANY_DICE_SEEDS.items():
         for seed in seeds:
             yield tray_stream(seed, throws=3, n_dice=n), n, f"{n} dice", f"{n} dice seed {seed}"
+    for n, seeds in STAGGER_SEEDS.items():
+        for seed in seeds:
+            yield (tray_stream(seed, throws=3, n_dice=n, stagger=True), n, f"{n} dice stopping one after another",
+                   f"{n} dice one after another seed {seed}")
     for seed in DARK_SEEDS:
         surface = ("felt_black", "dark_table")[seed % 2]
         yield (tray_stream(seed, throws=3, surface=surface, style="black_white"), 1, "black die, dark tray",
@@ -172,7 +185,8 @@ def _run() -> list[str]:
     blur = statistics.median(tally.blur)
     every = tally.reading + tally.other
     lines = [f"seed set {SEEDS!r}: {n_sessions} sessions, {len(every)} frames 640x480, {sum(tally.throws.values())} throws "
-             f"(1 die: {len(ONE_DIE_SEEDS)} sessions; 2..6 dice: 3 each; {len(DARK_SEEDS)} of a black die on a dark "
+             f"(1 die: {len(ONE_DIE_SEEDS)} sessions; 2..6 dice: 3 each; 5 and 6 dice stopping one after another: "
+             f"3 each; {len(DARK_SEEDS)} of a black die on a dark "
              f"tray; {len(COLD_START_SEEDS)} started with 1..6 dice in the tray); one core, process CPU time, "
              f"no warm-up session",
              f"baseline: one 5x5 GaussianBlur of a frame {blur:.2f} ms (median)",
@@ -188,6 +202,8 @@ def _run() -> list[str]:
              f"max {max(tally.other):.2f} ms; p50 / GaussianBlur {_pct(tally.other, 50) / blur:.1f}x",
              "frames a read took (its CPU spread over them): "
              + ", ".join(f"{k}: {v}" for k, v in sorted(tally.read_frames.items())),
+             f"blobs read from crops in reads that ended: {tally.crop_reads}; blob reads taken from an earlier read "
+             f"of the same blob, unchanged since (dropped reads' too): {tally.reused}",
              f"still reader on the region around a blob used {tally.region_reads} times (to the end); why: "
              + ("; ".join(sorted(tally.region_reasons)) or "-"),
              f"whole-tray reader used {tally.full_reads} times (to the end); why: "
