@@ -42,6 +42,7 @@ ARM_EARLY_S = 0.0015  # the hook is switched on this long before the slice could
 # needs the GIL to do it, which a worker in Python code hands over at its next OpenCV call (mostly well
 # under a millisecond on a die crop; at worst the interpreter's switch interval, shortened to this:)
 SWITCH_INTERVAL_S = 0.0003
+MAX_WAKE_DELAY_S = 0.01  # a lender's wake-up delay counted at most this (beyond it: traced all slice anyway)
 _GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _current = threading.local()  # the SlicedWork a worker thread runs
 
@@ -56,6 +57,21 @@ def expect_long_steps(seconds: float) -> None:
         work._check_at = 0.0
         if seconds > 0:
             work._trace_now()  # the lender switches the hook on by a timer set for the old reserve
+
+
+class _WakeDelay:
+    """How late the lender has woken up to switch the hook on, lately: on a loaded machine the
+    thread may wait milliseconds for a core while the worker runs on, so the hook goes on that
+    much earlier (twice the recent delay: a peak that decays by a tenth a slice)."""
+
+    def __init__(self):
+        self.recent = 0.0
+
+    def saw(self, delay: float) -> None:
+        self.recent = max(min(delay, MAX_WAKE_DELAY_S), 0.9 * self.recent)
+
+
+_wake_delay = _WakeDelay()  # one process, one machine: shared by all sliced work
 
 
 class _short_switch_interval:
@@ -140,7 +156,10 @@ class SlicedWork:
             # the hook on the lender needs the GIL, which a worker in pure Python holds for the
             # interpreter's switch interval (5 ms): shortened meanwhile
             with _short_switch_interval():
-                if not self._paused.wait(max(0.0, seconds - self._held_back() - ARM_EARLY_S)):
+                early = ARM_EARLY_S + 2 * _wake_delay.recent
+                at = time.perf_counter() + max(0.0, seconds - self._held_back() - early)
+                if not self._paused.wait(max(0.0, at - time.perf_counter())):
+                    _wake_delay.saw(time.perf_counter() - at)
                     self._arm()
         self._paused.wait()
         return self.done
@@ -261,6 +280,8 @@ class SlicedWork:
             self._pause()
 
     def _pause(self) -> None:
+        if self._cancel:  # cancelled already: a Cancelled raised where it was swallowed (a weakref
+            raise Cancelled  # callback run from a deallocation, say); the resume it had is used up
         self.slice_cpu_s = time.thread_time() - self._slice_cpu0
         self._resume.clear()  # before _paused is set: the lender's next set() must not be lost
         self._paused.set()
