@@ -365,3 +365,38 @@ def test_a_pose_wholly_off_the_grid_explains_nothing(box):
     assert np.isnan(grid.edge_support(cage, -100.0, -100.0, 0.0))
     grid.explain(cage, 10.0, 10.0, 0.0)  # on the grid: explained
     assert grid.U.min() == 0.0
+
+
+def test_rivals_stopped_short_of_the_finer_steps_name_the_same_sheets(box, lay, monkeypatch):
+    """A rival shape far behind after the 1 mm descent is not refined further: the sheets named,
+    their poses and confidences come out as with every rival refined in full."""
+    from companion.vision import sheetsearch
+    from companion.vision.render import random_scene
+
+    for seed in (1, 9):  # a generated scene's sheets, all of one colour (4-7 of their rivals cut)
+        poses = [SheetPose(E, p.equipment, p.x, p.y, p.angle_deg) for p in random_scene(box, seed).sheets]
+        monkeypatch.setattr(sheetsearch, "RIVALS_CUT", False)
+        full = _fit(box, lay, poses)
+        monkeypatch.setattr(sheetsearch, "RIVALS_CUT", True)
+        cut = _fit(box, lay, poses)
+        assert [(f.pose, f.identified) for f in cut] == [(f.pose, f.identified) for f in full]
+        assert np.allclose([f.confidence for f in cut], [f.confidence for f in full], atol=0.05)
+
+
+def test_refinement_with_a_bar_stops_only_under_it(box, lay):
+    from companion.vision.sheetsearch import refine
+
+    truth = SheetPose(E, "biological_unit", 400, 280, 10)
+    flat = lay.paper
+    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E] & flat
+    seen = prepare_seen(box, flat, lay.x0, lay.y0, lay.ppm)
+    from companion.vision.sheetfit import _fine
+    from companion.vision.sheetgrid import FitGrid
+    C = _fine(mask, 2, 4)
+    grid = FitGrid(C, np.maximum(seen.seen - C, 0.0), lay.x0, lay.y0, 2.0, 4)
+    shape = tuple(map(tuple, box.equipment["biological_unit"].shape))
+    start = (401.3, 281.2, 14.0)
+    full = refine(grid, shape, *start)
+    assert refine(grid, shape, *start, bar=0.5 * full[3]) == full  # over the bar: refined in full
+    short = refine(grid, shape, *start, bar=2.0 * full[3])  # under it: stopped after the 1 mm steps
+    assert short[3] <= full[3]
