@@ -32,7 +32,7 @@ from .dice_marks import _PLACES, _could_be_more
 SCALES = (2.8, 4.0, 5.6, 7.8)
 GAP = 1.8  # the weakest pip is at least this many times the strongest blob that is no pip
 ALIKE = 0.45  # ... and at least this part of the strongest pip (one face's pips are painted alike)
-VACANT = 0.4  # a blob on an empty place of the layout, this part of the pips' strength, is a doubt
+VACANT = 0.3  # a blob on an empty place of the layout, this part of the pips' strength, is a doubt
 FIT_RMS = 0.1  # the layout's fit error (half-sides), tighter than the first look's (0.16)
 #: the face fitted to the pips, in FACE_PX (the crop is scaled to make a die FACE_PX across from
 #: its blob, measured 0.6-1.2 of the die): a face far outside is some other pattern
@@ -56,15 +56,16 @@ class Blob:
     inside: bool = True  # in the face region looked at
 
 
-def blob_response(light: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel: the strongest scale-normalised blob response over :data:`SCALES`, the scale it
-    came at, its sign (True: a dark blob) and its elongation. The response is sqrt(det H) *
-    sigma^2, in the lightness's own units (a disc of contrast c blurred to the scale gives about c / 4)."""
+def blob_response(light: np.ndarray, scales=SCALES) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per pixel: the strongest scale-normalised blob response over ``scales``, the scale it came
+    at, the Hessian's trace (positive: a dark blob) and half the difference of its curvatures (the
+    blob's elongation). The response is sqrt(det H) * sigma^2, in the lightness's own units (a
+    disc of contrast c blurred to the scale gives about c / 4)."""
     best = np.zeros(light.shape, np.float32)
     scale = np.zeros(light.shape, np.float32)
     trace = np.zeros(light.shape, np.float32)
     spread = np.zeros(light.shape, np.float32)
-    for s in SCALES:
+    for s in scales:
         g = cv2.GaussianBlur(light, (0, 0), s)
         xx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3, scale=0.25)  # (/4: the 3x3 kernel's weight)
         yy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3, scale=0.25)
@@ -79,30 +80,46 @@ def blob_response(light: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return best, scale, trace, spread
 
 
+SHRINK = 2  # the response is taken at half the crop's scale: a pip is 3 or more pixels there too
+MOST_BLOBS = 24  # the strongest maxima kept (a face's pips, its neighbours', marbling, texture)
+
+
 def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float]:
-    """The blobs (local maxima of the response) in the crop, strongest first, marked inside
-    ``region`` (uint8) or not, and the noise level of the response in the region."""
-    resp, scale, trace, spread = blob_response(light)
-    inside = region > 0
+    """The blobs (local maxima of the response) round ``region`` (uint8: the face's region, with a
+    margin for the marks beside it), strongest first, marked inside the region or not, and the
+    noise level of the response in the region."""
+    ys, xs = np.nonzero(region)
+    if len(xs) == 0:
+        return [], 0.0
+    h, w = light.shape
+    m = int(4 * SCALES[-1])
+    x0, y0 = max(0, int(xs.min()) - m), max(0, int(ys.min()) - m)
+    x1, y1 = min(w, int(xs.max()) + m + 1), min(h, int(ys.max()) + m + 1)
+    sw, sh = (x1 - x0) // SHRINK, (y1 - y0) // SHRINK
+    if sw < 8 or sh < 8:
+        return [], 0.0
+    small = cv2.resize(light[y0:y0 + sh * SHRINK, x0:x0 + sw * SHRINK], (sw, sh), interpolation=cv2.INTER_AREA)
+    inside = cv2.resize(region[y0:y0 + sh * SHRINK, x0:x0 + sw * SHRINK], (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
     if not inside.any():
         return [], 0.0
+    resp, scale, trace, spread = blob_response(small, [sg / SHRINK for sg in SCALES])
     noise = float(np.median(resp[inside])) + 1e-3
-    peak = (resp >= cv2.dilate(resp, np.ones((5, 5), np.uint8))) & (resp > 2.0 * noise)
-    ys, xs = np.nonzero(peak)
+    peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
+    py, px = np.nonzero(peak)
+    order = np.argsort(-resp[py, px])[:MOST_BLOBS]
     blobs = []
-    for y, x in zip(ys, xs):
+    for y, x in zip(py[order], px[order]):
         half, dev = 0.5 * abs(float(trace[y, x])), float(spread[y, x])
         elong = (half + dev) / max(half - dev, 1e-6)
-        blobs.append(Blob(float(x), float(y), float(resp[y, x]), float(scale[y, x]), bool(trace[y, x] > 0),
-                          elong, inside=bool(inside[y, x])))
-    blobs.sort(key=lambda b: -b.strength)
+        blobs.append(Blob(x0 + (x + 0.5) * SHRINK - 0.5, y0 + (y + 0.5) * SHRINK - 0.5, float(resp[y, x]),
+                          float(scale[y, x]) * SHRINK, bool(trace[y, x] > 0), elong, inside=bool(inside[y, x])))
     # one blob per mark: a weaker maximum within a scale of a stronger one is the same mark
     kept: list[Blob] = []
     for b in blobs:
         if all(math.hypot(b.x - k.x, b.y - k.y) > 1.5 * max(b.sigma, k.sigma) for k in kept):
             kept.append(b)
-    for b in kept:
-        b.ringed = _ringed(light, b)
+    for b in kept:  # (only a blob that may be a pip is looked round: the ring costs)
+        b.ringed = b.inside and b.elongation <= ELONGATED and b.strength >= OVER_NOISE * noise and _ringed(light, b)
     return kept, noise
 
 
@@ -121,11 +138,12 @@ def _ringed(light: np.ndarray, b: Blob) -> bool:
     xs, ys = np.round(pts.real).astype(int), np.round(pts.imag).astype(int)
     if xs.min() < 0 or ys.min() < 0 or xs.max() >= w or ys.max() >= h:
         return False
-    ring = light[ys, xs]
+    ring = np.sort(light[ys, xs])
     r0 = max(1, int(round(0.5 * b.sigma)))
     x, y = int(round(b.x)), int(round(b.y))
     centre = float(light[max(0, y - r0):y + r0 + 1, max(0, x - r0):x + r0 + 1].mean())
-    lo, med, hi = np.percentile(ring, (15, 50, 85))
+    n = len(ring)
+    lo, med, hi = float(ring[round(0.15 * (n - 1))]), float(ring[n // 2]), float(ring[round(0.85 * (n - 1))])
     step = (med - centre) if b.darker else (centre - med)
     return step > 0 and hi - lo < RING_EVEN * step
 
@@ -144,7 +162,7 @@ def read_blobs(light: np.ndarray, region: np.ndarray, face_px: float) -> BlobRea
     ``light`` is the crop's lightness; ``face_px`` the crop's die size. Ones are not read here: a lone blob is as often a part of something else."""
     blobs, noise = find_blobs(light, region)
     for darker in (True, False):
-        got = _read_polarity([b for b in blobs if b.darker == darker], noise, light, face_px)
+        got = _read_polarity([b for b in blobs if b.darker == darker], blobs, noise, light, face_px)
         if got is not None:
             return got
     return None
@@ -154,12 +172,12 @@ ELONGATED = 2.5  # a pip's curvatures differ less than this (a side face's squee
 REACH = 1.6  # half-sides (Chebyshev, fitted frame; the face's edges at 1): blobs this near compete
 
 
-def _read_polarity(blobs: list[Blob], noise: float, light: np.ndarray, face_px: float) -> BlobReading | None:
+def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np.ndarray,
+                   face_px: float) -> BlobReading | None:
     """The strongest ``n`` pip-like blobs (ringed, inside, round) that make a layout of ``n``,
     stand clear of every other blob of their polarity near the fitted face, and leave its empty
     places plain."""
-    pipish = [b for b in blobs if b.inside and b.ringed and b.elongation <= ELONGATED
-              and b.strength >= OVER_NOISE * noise]
+    pipish = [b for b in blobs if b.ringed]  # (inside, round and strong as well: see find_blobs)
     for n in range(min(6, len(pipish)), 1, -1):
         pips = pipish[:n]
         weakest = pips[-1].strength
@@ -185,7 +203,9 @@ def _read_polarity(blobs: list[Blob], noise: float, light: np.ndarray, face_px: 
             continue
         if value in (2, 3) and not _along_a_diagonal(light, pips, beta, alpha):
             continue
-        if not _places_clear(near, beta, alpha, value, weakest):
+        # (on an empty place a mark of either kind is a doubt: glare over a dark pip lifts it
+        # toward the face, or past it)
+        if not _places_clear([b for b in every if not any(b is p for p in pips)], beta, alpha, value, weakest):
             continue
         return BlobReading(value, (beta.real, beta.imag), side, weakest / max(next_strength, noise))
     return None
