@@ -159,7 +159,8 @@ class BlobReading:
 def read_blobs(light: np.ndarray, region: np.ndarray, face_px: float) -> BlobReading | None:
     """The value the strongest blobs in ``region`` make, or None when no clean layout stands out.
 
-    ``light`` is the crop's lightness; ``face_px`` the crop's die size. Ones are not read here: a lone blob is as often a part of something else."""
+    ``light`` is the crop's lightness; ``face_px`` the crop's die size. Ones are not read here: a
+    lone blob is as often a part of something else (a pip of a die whose other pips are fainter)."""
     blobs, noise = find_blobs(light, region)
     for darker in (True, False):
         got = _read_polarity([b for b in blobs if b.darker == darker], blobs, noise, light, face_px)

@@ -19,8 +19,9 @@ import numpy as np
 
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_pip_blobs import read_blobs
+from .dice_one_face import UNLIKE_PIPS_DOUBTED, on_one_shade, painted_alike
 from .dice_pip_finding import Pip, face_hull, find_pips, split_touching_pips
-from .dice_side_faces import SIDE_ASPECT, alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
+from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
                          _square_covered, _vacancies_empty, alpha_angle, plain_mark)
 
@@ -423,52 +424,6 @@ CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this
 #: these. A part of a face read as a two or three is 0.71 of the die (a column of a six, two pips
 #: side by side) or 0.5 (a corner and the middle); the lower bound sits just over the larger part.
 ALONE_WITHOUT_REGION = (0.75, 1.4)
-
-
-#: a two or three whose pips are unlike in size or strength is doubted (False: the old reading)
-UNLIKE_PIPS_DOUBTED = True
-PAINTED_ALIKE = 0.5  # one face's pips: the smallest and faintest at least this part of the largest and strongest
-SHAPED_ALIKE = 1.35  # ... and the most elongated at most this many times the roundest's elongation
-
-
-def painted_alike(pips: list[Pip]) -> bool:
-    """Are the pips alike as one face's are, in size and in contrast? A one's pip (often larger
-    than other pips) read with a side face's or, through a translucent die, a far face's pip (smaller
-    and fainter) fits a two as well as a real two does; a real two's or three's pips are painted alike,
-    and blur and shading change them together. (A pip cut by the face region's edge is squeezed and
-    shrunk: such a two is doubted too, as it is no cleaner than a one beside a side face.)"""
-    areas = [p.area for p in pips]
-    contrasts = [p.contrast for p in pips]
-    aspects = [p.aspect for p in pips]  # (motion blur stretches them all alike)
-    return min(areas) >= PAINTED_ALIKE * max(areas) and min(contrasts) >= PAINTED_ALIKE * max(contrasts) \
-        and max(aspects) <= SHAPED_ALIKE * min(aspects)
-
-
-SHADE_ALIKE = 0.2  # one face round each pip: lightness apart by under this part of the pips' contrast
-SHADE_FLOOR = 6.0  # ... or under this (Lab L units: noise and a face's gentle shading, whatever the pips)
-
-
-def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> bool:
-    """Do the pips lie on one shade of face? Two faces of a steeply tilted die, joined in one
-    region, are lit differently; a pip on each, both squeezed by the slant, fits a two. The face right round each pip (a ring
-    from 1.6 to 2.4 pip radii, inside the face region) is compared in lightness."""
-    if dl is None or dl.ndim != 3 or len(pips) < 2 or min(p.aspect for p in pips) < SIDE_ASPECT:
-        return True  # (round pips are on a face seen from above: marbling, not a second face, shades it)
-    h, w = filled.shape
-    shades = []
-    for p in pips:
-        r = math.sqrt(p.area / math.pi)
-        R = int(math.ceil(2.4 * r))
-        x, y = int(round(p.x)), int(round(p.y))
-        x0, x1, y0, y1 = max(0, x - R), min(w, x + R + 1), max(0, y - R), min(h, y + R + 1)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        d2 = (xx - p.x) ** 2 + (yy - p.y) ** 2
-        ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (filled[y0:y1, x0:x1] > 0)
-        if np.count_nonzero(ring) < 8:
-            return True  # (no face round it to compare: left to the other checks)
-        shades.append(float(np.median(dl[y0:y1, x0:x1, 0][ring])))
-    contrast = float(np.median([p.contrast for p in pips]))
-    return max(shades) - min(shades) <= max(SHADE_ALIKE * contrast, SHADE_FLOOR)
 
 
 def _confidence(misfit: float, pips: list[Pip]) -> float:
