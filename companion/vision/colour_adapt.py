@@ -18,6 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .lighting import _every
 from .transmission import MISFIT, packed_bins, table, unpack
 
 MIN_SAMPLES = 150  # sampled pixels (about 1 per 1 mm^2) one sheet alone must show to say where it lies
@@ -25,6 +26,8 @@ MAX_SHIFT = 0.25  # log units (RMS over the channels): a larger hue change is no
 GREY_RANGE = (-0.6, 0.12)  # the shade term of pixels trusted: not in deep shade, not glare
 SAMPLE_STEP = 3  # every this many pixels each way (1 mm at 3 px/mm): neighbours say nothing new about colour
 RIDGE = 0.05  # pull of the identity per matrix entry, against one sheet's squared log error
+UNSEEN_ANCHOR = 1.0  # weight (a seen sheet's: 1) of "an expedition not on the board stays at the profile's colour"
+PRESENT_ANCHOR = 0.25  # ... and of one on the board but never seen alone as one sheet
 KEEP_GREY = 10.0  # weight of "grey stays grey" (shade and the paper are not the camera's to colour)
 
 
@@ -32,7 +35,7 @@ def colour_correction(L: np.ndarray, usable: np.ndarray, colours: dict, expediti
                       s_lo: float, s_hi: float) -> np.ndarray | None:
     """The 3x3 map (float32) taking this photo's log-transmissions to the profile's, or None."""
     st = SAMPLE_STEP
-    Ls = L[::st, ::st][usable[::st, ::st]]  # (n, 3): only the usable samples are binned
+    Ls = _samples(L, usable, st)  # (n, 3): only the usable samples are binned
     if len(Ls) == 0:
         return None
     pb = packed_bins(Ls.reshape(-1, 1, 3)).ravel()
@@ -43,13 +46,21 @@ def colour_correction(L: np.ndarray, usable: np.ndarray, colours: dict, expediti
     best = tab.best[flat]
     a = np.log(np.clip(np.asarray(key, np.float64) / 255.0, 1e-3, 1.0))
     ok = ((code & MISFIT) == 0) & (grey > GREY_RANGE[0]) & (grey < GREY_RANGE[1])
-    seen, nominal = [], []
+    seen, nominal, weight, measured = [], [], [], 0
     for i in range(len(expeditions)):
         # the pixels best explained as one whole sheet of expedition i (a sheet boosted so far that
         # it passes for one and a bit, or two, says nothing: the map is then not asked to move it)
         one = np.flatnonzero(np.all(np.abs(tab.vec - a[i].astype(np.float32)) < 1e-4, axis=1))[0]
         sel = ok & (best == one)
         if np.count_nonzero(sel) < MIN_SAMPLES:
+            # not measured: the map is asked to leave it where the profile puts it (fitted to the
+            # others alone, their print runs' own hues could move it anywhere) -- firmly when it is
+            # not on the board, gently when it is (a phone may have moved it too far to pass for
+            # one sheet: the others' shifts are then the best guess of its own)
+            absent = np.count_nonzero(ok & ((code & (1 << i)) > 0)) < MIN_SAMPLES
+            seen.append(a[i])
+            nominal.append(a[i])
+            weight.append(UNSEEN_ANCHOR if absent else PRESENT_ANCHOR)
             continue
         shift = np.median(Ls[sel] - grey[sel, None] - tab.vec[one], axis=0)
         norm = float(np.sqrt(np.mean(shift ** 2)))
@@ -57,14 +68,16 @@ def colour_correction(L: np.ndarray, usable: np.ndarray, colours: dict, expediti
             shift *= MAX_SHIFT / norm
         seen.append(a[i] + shift)
         nominal.append(a[i])
-    if not seen:
+        weight.append(1.0)
+        measured += 1
+    if not measured:
         return None
-    X, Y = np.asarray(seen), np.asarray(nominal)
+    X, Y, W = np.asarray(seen), np.asarray(nominal), np.asarray(weight)[:, None]
     ones = np.ones(3)
-    A = X.T @ X + RIDGE * np.eye(3) + KEEP_GREY * np.outer(ones, ones)
+    A = X.T @ (W * X) + RIDGE * np.eye(3) + KEEP_GREY * np.outer(ones, ones)
     N = np.empty((3, 3))
     for r in range(3):
-        N[r] = np.linalg.solve(A, X.T @ Y[:, r] + RIDGE * np.eye(3)[r] + KEEP_GREY * ones)
+        N[r] = np.linalg.solve(A, X.T @ (W[:, 0] * Y[:, r]) + RIDGE * np.eye(3)[r] + KEEP_GREY * ones)
     return N.astype(np.float32)
 
 
@@ -99,7 +112,7 @@ def tone_gain(L: np.ndarray, usable: np.ndarray, colours: dict, expeditions, s_l
     would pass for two sheets of its expedition just as well, but at a cost.
     """
     st = SAMPLE_STEP
-    Ls = L[::st, ::st][usable[::st, ::st]]
+    Ls = _samples(L, usable, st)
     if len(Ls) == 0:
         return 1.0
     # numpy's max over a last axis of 3 is slow: channel by channel
@@ -144,3 +157,9 @@ def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float
     raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
     per = np.minimum(raw / g, 0.3) + tab.pen[best]
     return per.reshape(len(gains), n).mean(1)
+
+
+def _samples(L: np.ndarray, usable: np.ndarray, st: int) -> np.ndarray:
+    """``L[::st, ::st][usable[::st, ::st]]`` (n x 3): the same pixels at a quarter of the cost of
+    boolean indexing a strided view."""
+    return np.compress(usable[::st, ::st].ravel(), _every(L, st).reshape(-1, L.shape[2]), axis=0)

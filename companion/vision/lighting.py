@@ -50,7 +50,7 @@ def _cell_percentiles(D: np.ndarray, paper: np.ndarray, cs: int, ny: int, nx: in
     h, w = paper.shape
     k = -(-cs // step)  # samples per cell side
     Ds = np.full((ny * k, nx * k, 3), np.nan, np.float32)
-    sub = D[::step, ::step]
+    sub = _every(D, step)
     ok = paper[::step, ::step]
     Ds[:sub.shape[0], :sub.shape[1]] = np.where(ok[..., None], sub, np.nan)
     cells = Ds.reshape(ny, k, nx, k, 3).transpose(0, 2, 4, 1, 3).reshape(ny, nx, 3, k * k)
@@ -92,9 +92,18 @@ def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8
     ok = share > MIN_PAPER
     if ok.sum() < 10:
         return np.zeros(size[::-1], np.float32)
-    Ls = cv2.multiply(np.ascontiguousarray(L[::st, ::st]), cv2.merge([pf, pf, pf]))
+    Ls = cv2.multiply(_every(L, st), cv2.merge([pf, pf, pf]))
     means = cv2.resize(Ls, size, interpolation=cv2.INTER_AREA) / np.maximum(share, 1e-6)[..., None]
     rise = np.mean(means - np.median(means[ok], axis=0), axis=2)
     extra = np.where(ok, np.expm1(np.maximum(rise, 0.0)), 0.0).astype(np.float32)
     r = max(1, int(round(reach_mm / cell_mm)))
     return cv2.dilate(extra, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+
+
+def _every(img: np.ndarray, st: int) -> np.ndarray:
+    """``img[::st, ::st]``, contiguous.  When the sides are multiples of ``st`` a nearest-neighbour
+    resize picks the same pixels (pixel st * i) at a fifth of the cost of numpy's strided copy."""
+    h, w = img.shape[:2]
+    if st > 1 and h % st == 0 and w % st == 0:
+        return cv2.resize(img, (w // st, h // st), interpolation=cv2.INTER_NEAREST)
+    return np.ascontiguousarray(img[::st, ::st])

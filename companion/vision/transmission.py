@@ -21,6 +21,7 @@ GREY_PENALTY = 0.0  # per unit of grey (shade) in a candidate
 BLEND_EXTRA = 3.0  # a part-covered pixel (a sheet edge) costs as much as this many more sheets
 MISFIT = 16  # code bit: fits no candidate
 DARK = 32  # code bit (lookup_code): the grey term is below the threshold asked for
+PART = 64  # code bit: an expedition is counted only for part of a sheet (a blurred edge; see Table.part)
 _NOT_DONE = 255  # no real code has every bit set (bits 6 and 7 are never used)
 
 # The table's range and resolution: log-transmission -4.5 .. 1 in 48 steps (0.11) per channel;
@@ -40,6 +41,7 @@ def candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndar
     full = np.array(list(itertools.product(range(3), repeat=4)), float)
     full = full[full.sum(1) <= 4]
     vecs, bits, cost = [full @ a], [(full > 0) @ (1 << np.arange(4))], [full.sum(1)]
+    parts = [np.zeros(len(full), np.uint8)]
     base = full[full.sum(1) <= 2]
     for k in range(4):
         for alpha in (0.25, 0.5, 0.75):
@@ -48,18 +50,21 @@ def candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndar
             b = (base > 0) @ (1 << np.arange(4))
             bits.append(b | ((1 << k) if alpha >= 0.5 else 0))
             cost.append(base.sum(1) + alpha + BLEND_EXTRA)
+            # the expedition counted for the part sheet alone (none when a whole one is there too)
+            parts.append(np.where((alpha >= 0.5) & (base[:, k] == 0), 1 << k, 0).astype(np.uint8))
     return (np.concatenate(vecs).astype(np.float32), np.concatenate(bits).astype(np.uint8),
-            (SHEET_PENALTY * np.concatenate(cost)).astype(np.float32))
+            (SHEET_PENALTY * np.concatenate(cost)).astype(np.float32), np.concatenate(parts))
 
 
 class Table:
     """Quantised log-transmission -> (code, grey term), filled in lazily for the bins seen.
 
-    code: bit i set = expedition i present; bit 4 (``MISFIT``) = fits no candidate.
+    code: bit i set = expedition i present; bit 4 (``MISFIT``) = fits no candidate; bit 6
+    (``PART``) = an expedition is counted for part of a sheet only (``part[best]`` says which).
     """
 
     def __init__(self, colours, s_lo: float, s_hi: float):
-        self.vec, self.bit, self.pen = candidates(colours)
+        self.vec, self.bit, self.pen, self.part = candidates(colours)
         self.s_lo, self.s_hi = s_lo, s_hi
         n = LUT_N ** 3
         self.done = np.zeros(n, bool)
@@ -100,23 +105,44 @@ class Table:
         return out
 
     def _fill(self, need: np.ndarray) -> None:
+        best, raw, s = self._match(need, self.vec, self.pen)
+        self.code[need] = (self.bit[best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
+                           | np.where(self.part[best] > 0, PART, 0).astype(np.uint8))
+        self.grey[need] = s
+        self.best[need] = best
+        self.done[need] = True
+
+    def without(self, flat: np.ndarray, bits: int, dark_below: float) -> np.ndarray:
+        """The code (with ``DARK`` where the grey term is below ``dark_below``) of every bin index
+        in ``flat`` (1-d) matched only against the candidates with none of the expedition ``bits``
+        (whole or part): what a pixel is when those sheets are ruled out there."""
+        need, inv = np.unique(flat, return_inverse=True)
+        keep = (self.bit & bits) == 0
+        best, raw, s = self._match(need, self.vec[keep], self.pen[keep])
+        code = (self.bit[keep][best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
+                | np.where(self.part[keep][best] > 0, PART, 0).astype(np.uint8)
+                | np.where(s < dark_below, DARK, 0).astype(np.uint8))
+        return code[inv.ravel()]
+
+    def _match(self, need: np.ndarray, vec: np.ndarray, pen: np.ndarray):
+        """(best candidate, its residual, its grey term) of every bin index in ``need``."""
         q0, rest = np.divmod(need, LUT_N * LUT_N)
         q1, q2 = np.divmod(rest, LUT_N)
         c = ((np.stack([q0, q1, q2], -1) + 0.5) / LUT_N * (LUT_HI - LUT_LO) + LUT_LO).astype(np.float32)
         # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
         wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
+        best = np.empty(len(need), np.int64)
+        raw_best = np.empty(len(need), np.float32)
+        s_best = np.empty(len(need), np.float32)
         for i in range(0, len(c), 2048):
-            diff = c[i:i + 2048, None, :] - self.vec[None]
+            diff = c[i:i + 2048, None, :] - vec[None]
             w = wts[i:i + 2048, None, :]
             s = np.clip((diff * w).sum(-1) / w.sum(-1), self.s_lo, self.s_hi)
             raw = np.sqrt((w * (diff - s[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
-            best = (raw + self.pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
-            idx = np.arange(len(best))
-            sel = need[i:i + 2048]
-            self.code[sel] = self.bit[best] | np.where(raw[idx, best] > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
-            self.grey[sel] = s[idx, best]
-            self.best[sel] = best
-        self.done[need] = True
+            b = (raw + pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
+            idx = np.arange(len(b))
+            best[i:i + 2048], raw_best[i:i + 2048], s_best[i:i + 2048] = b, raw[idx, b], s[idx, b]
+        return best, raw_best, s_best
 
 
 @lru_cache(maxsize=16)
