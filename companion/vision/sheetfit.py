@@ -138,6 +138,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         on = joined(land, C)
         C = np.maximum(C, _padded(on, C.shape))
         S = S - _padded(land & ~on, S.shape)
+    if not C.any():
+        return []  # no colour at all: no grid to build (an expedition with no sheet out yet)
     grid = FitGrid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
