@@ -93,9 +93,16 @@ def typical_die_side(blobs: list[tuple], labels: np.ndarray, stats: np.ndarray) 
         if not (rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) < 1.35 and area / (rw * rh) > 0.7):
             continue
         r = max(bw, bh)
-        near = np.unique(labels[max(0, y - r):min(h, y + bh + r), max(0, x - r):min(w, x + bw + r)])
-        if any(j not in (0, i) and stats[j, cv2.CC_STAT_AREA] >= 2 * area for j in near):
-            continue
+        y0, y1, x0, x1 = max(0, y - r), min(h, y + bh + r), max(0, x - r), min(w, x + bw + r)
+        # (only a blob twice as big whose box meets the window can be in it: the labels in the
+        # window are looked at only when there is one)
+        big = stats[:, cv2.CC_STAT_AREA] >= 2 * area
+        big[0] = False
+        meets = big & (stats[:, 0] < x1) & (stats[:, 0] + stats[:, 2] > x0) & (stats[:, 1] < y1) & (stats[:, 1] + stats[:, 3] > y0)
+        if meets.any():
+            near = np.unique(labels[y0:y1, x0:x1])
+            if any(j not in (0, i) and stats[j, cv2.CC_STAT_AREA] >= 2 * area for j in near):
+                continue
         sides.append(math.sqrt(area))
         weights.append(area)
     if not sides:

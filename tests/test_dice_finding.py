@@ -1,0 +1,82 @@
+"""The finding side's shortcuts give what the long way gives.
+
+The labelling helpers (companion/vision/blob_labels.py) must label exactly as OpenCV's default
+labelling with statistics does, and ``split_faces`` must split a face region the same whether the
+region sits in a tight crop or far inside a large one (it now works inside the region's box).
+Speed is measured in tests/bench/bench_dice_finding.py, not here.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.blob_labels import components_with_areas, components_with_stats
+from companion.vision.dice_split import split_faces
+from companion.vision.dice_pips import FACE_PX
+
+
+def _masks():
+    rng = np.random.default_rng(7)
+    out = [((rng.random((120, 160)) < p) * 255).astype(np.uint8) for p in (0.2, 0.45, 0.6)]
+    drawn = np.zeros((200, 260), np.uint8)
+    cv2.circle(drawn, (60, 60), 40, 255, -1)
+    cv2.rectangle(drawn, (120, 100), (220, 180), 255, -1)
+    cv2.line(drawn, (0, 199), (259, 0), 255, 1)  # a thin diagonal: joins 8-way, not 4-way
+    out.append(drawn)
+    return out
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_components_with_stats_labels_as_opencv_does(k):
+    mask = _masks()[k]
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    m, labels2, stats2, cents2 = components_with_stats(mask)
+    assert m == n
+    assert np.array_equal(labels, labels2) and np.array_equal(stats, stats2)
+    assert np.allclose(cents, cents2)
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_components_with_areas_labels_as_opencv_does(k):
+    mask = _masks()[k]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    m, labels2, areas = components_with_areas(mask)
+    assert m == n and np.array_equal(labels, labels2)
+    assert np.array_equal(areas, stats[:, cv2.CC_STAT_AREA])
+
+
+def _two_touching_faces(offset: tuple[int, int], size: tuple[int, int]):
+    """Two touching white faces with a dark groove between them, at ``offset`` in a crop of ``size``."""
+    h, w = size
+    crop = np.full((h, w, 3), 60, np.uint8)
+    part = np.zeros((h, w), np.uint8)
+    ox, oy = offset
+    s = FACE_PX
+    for k in range(2):
+        x0 = ox + k * (s + 2)
+        cv2.rectangle(crop, (x0, oy), (x0 + s - 1, oy + s - 1), (235, 235, 230), -1)
+        cv2.rectangle(part, (x0, oy), (x0 + s - 1, oy + s - 1), 255, -1)
+    # the groove is darker, but the region still runs across it at a neck
+    cv2.rectangle(part, (ox + s, oy + s // 2 - 6), (ox + s + 1, oy + s // 2 + 6), 255, -1)
+    return crop, part
+
+
+def test_split_faces_splits_touching_faces_the_same_in_a_tight_or_a_large_crop():
+    tight_crop, tight_part = _two_touching_faces((6, 6), (FACE_PX + 12, 2 * FACE_PX + 14))
+    big_crop, big_part = _two_touching_faces((150, 90), (420, 520))
+    tight = split_faces(tight_part, tight_crop)
+    big = split_faces(big_part, big_crop)
+    assert len(tight) == 2 and len(big) == 2
+    for a, b in zip(tight, big):
+        assert b.shape == big_part.shape
+        # the same piece, moved by the offset between the two crops
+        ya, xa = np.nonzero(a)
+        yb, xb = np.nonzero(b)
+        assert np.array_equal(ya + 84, yb) and np.array_equal(xa + 144, xb)
+
+
+def test_split_faces_of_an_empty_region_is_nothing():
+    crop = np.zeros((50, 50, 3), np.uint8)
+    assert split_faces(np.zeros((50, 50), np.uint8), crop) == []
