@@ -45,9 +45,9 @@ def _true_on_land(box, lay, sheets, e):
 
 def test_a_sheets_colour_on_the_land_is_found_where_it_lies(box, lay):
     north, south, west, east = _shore(box)
-    # points up the bank, as hands lay them: 8 mm past the northern shore and the southern
-    sheets = [SheetPose("british", "sonar", west + 150, north - 8, -10),
-              SheetPose("american", "surface_camera", west + 420, south + 8, 175)]
+    # points up the bank, as hands lay them: 12 mm past the northern shore and the southern
+    sheets = [SheetPose("british", "sonar", west + 150, north - 12, -10),
+              SheetPose("american", "surface_camera", west + 420, south + 12, 175)]
     photo, reg = _photo(box, sheets)
     got = sheetland.measure(photo.bgr, reg, box, lay)
     k = np.ones((5, 5), np.uint8)  # 1 mm either way at 2 px/mm: a sheet's edge is blurred

@@ -32,7 +32,10 @@ from .colourmasks import EXPEDITIONS
 from .registration import board_maps
 
 LAND_PPM = 2.0  # the fitter's fine grid (sheetfit.FINE_PPM): measured straight onto it
-SHORE_CLEAR_MM = 1.0  # land this close to a printed line (the shore's own line) is not judged
+SHORE_CLEAR_MM = 2.0  # land this close to a printed line (the shore's own line) is not judged: a photo's colour
+# is blurred there (half-resolution chroma spreads a sheet's hue ~1 mm past its edge, the line's blur
+# reaches as far), and a point laid a few mm up the bank shows as a sliver that reads as plain land
+# (1 mm: 17 wrong types on the 1,492 development sheets, 2 mm: 10; 1,422 and 1,424 named right)
 MIN_LAND_PX = 2000  # less land in view than this (500 mm^2): nothing measured
 GREY_LO, GREY_HI = -0.7, 0.15  # the grey (shade) term's range, log units (coverage's is alike)
 # a pixel's best explanation must leave at most this squared log residual (summed over the three
@@ -42,7 +45,9 @@ MAX_RESIDUAL = 0.03
 # and beat plain land by this much (squared log): a faint tint over shaded land is not a sheet
 MIN_LEAD = 0.04
 MIN_BLOB_MM2 = 2.0  # smaller colour specks on the land are noise
-JOIN_MM = 5.0  # land colour counts when within this of its expedition's colour in the loch (the shore line and the unjudged margins either side of it, ~3.5 mm, lie between)
+JOIN_MM = 6.0  # land colour counts when within this of its expedition's colour in the loch (the shore line
+# and the unjudged margins either side of it, ~4.5 mm, lie between; at 3 mm a sonar lying over the land past
+# the loch's end stayed cut off)
 TOO_DARK = 12  # 8-bit channel values under this are too dark to judge
 
 
