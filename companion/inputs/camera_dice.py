@@ -17,10 +17,9 @@ The state machine, per frame (docs/dice-stream.md has the long version and the m
 
 * ``empty``   -- still, and the tray holds no dice; its picture is learnt (slowly followed).
 * ``rolling`` -- something moves in the tray (dice, a hand).
-* ``at_rest`` -- still after moving: the dice are being read, from the first still frame on, in
-  what is left of each frame's CPU budget (``frame_budget_ms``): a read that needs more is paused
-  and goes on at the next frame (:mod:`companion.sliced_work`). The throw is reported
-  once the read is done, on the ``rest_frames``-th still frame at the earliest.
+* ``at_rest`` -- still after moving: the dice are being read in what is left of each frame's CPU
+  budget (``frame_budget_ms``; :mod:`companion.sliced_work`), reported once the read is done, on
+  the ``rest_frames``-th still frame at the earliest.
 * ``read``    -- the dice were read and the throw reported; nothing more is reported until the
   dice are picked up (the tray reads empty) or thrown again (they rest somewhere else). A nudge
   (the same values, each die near where it was) or a hand passing over them reports nothing.
@@ -30,9 +29,9 @@ Where the dice are comes from the difference against the empty tray's picture
 (:mod:`companion.vision.tray_rest_read`). Started with dice in the tray, the empty tray is guessed
 around what stands out in it until it is seen empty. A crop that does not read cleanly is read
 again grown over a die's faint body, then by the still-photo reader on the region around it
-(``region_reads``); when the picture no longer fits (the camera was moved) or that does not settle
-it, the whole tray goes to the still-photo reader (``full_reads``): slower, spread over more
-frames. A read of resting dice that move before it is done goes on and is reported late.
+(``region_reads``), then the whole tray (``full_reads``). A blob unchanged since an earlier read
+is not read again (dice stopping one after another). A read of resting dice that move before it
+is done goes on and is reported late.
 
 A die the reader cannot read, or more dice than ``expected_dice``, reports no throw: the health
 record says why, and the players use the on-screen buttons or throw again. Frames that are not
@@ -63,8 +62,8 @@ NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather tha
 FRAME_BUDGET_MS = 8.0  # 10 ms target, less a slice's overshoot (one OpenCV call) and the frame's own end
 DIE_READ_MS = 5.0  # CPU per die of a read from crops until measured (a 640x480 tray: 4-6 ms)
 READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs more budgets than this (3 dice and up)
-MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops,
-# whose single numpy steps (one is not paused in) run longer
+MOVING_RESERVE_MS = 0.5  # less for a read on a moving frame (big crops of smeared dice and hands say their
+# long steps themselves: tray_rest_read.BIG_CROP_PX; at 1.5 ms a read there never finished one crop)
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 UNMATCHED = "something in the tray that reads as no die: throw again or use the buttons"
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
@@ -254,12 +253,10 @@ class CameraDice(CameraThread):
         self._job_small = view.small
 
     def _read_while_moving(self) -> bool:
-        """Whether to start reading on frames with motion too. The frame the dice come to rest in
-        still shows motion (it differs from the one before), so a read begun on every moving frame
-        has that frame's budget as well as the still frames'. It costs up to a budget on every
-        moving frame, so only when a throw's read is expected to need more than the still frames
-        before the report give: several dice (``expected_dice``, or as many as were last read),
-        at the CPU per die the reads so far took."""
+        """Whether to start reading on frames with motion too: the frame the dice come to rest in
+        still shows motion, and such reads keep the still dice's reads (dice stopping one after
+        another). At up to a budget a moving frame, only when a throw's read needs more than the
+        still frames before the report give: several dice, at the CPU per die reads took so far."""
         if self.frame_budget_ms is None:
             return False
         if self._side_small is None:
