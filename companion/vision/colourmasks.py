@@ -9,6 +9,8 @@ than called uncovered.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -207,7 +209,13 @@ def _grown_labels(labels: np.ndarray, mask: np.ndarray, n: int, kernel: np.ndarr
 def _lookalikes(cols) -> list[tuple[int, int, int]]:
     """(e, a, b): expedition e's sheet has nearly the hue of a's and b's sheets overlapping
     (with the house colours: independent green ~ japanese yellow over american blue)."""
-    t = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
+    return list(_lookalikes_of(tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)))
+
+
+@lru_cache(maxsize=16)
+def _lookalikes_of(key: tuple) -> tuple:
+    """_lookalikes for the expeditions' colours in order (cached: asked twice per photo)."""
+    t = np.log(np.clip(np.asarray(key, float) / 255.0, 1e-3, 1.0))
     out = []
     for i in range(len(EXPEDITIONS)):
         rest = [k for k in range(len(EXPEDITIONS)) if k != i]
@@ -216,7 +224,7 @@ def _lookalikes(cols) -> list[tuple[int, int, int]]:
                 d = t[a] + t[b] - t[i]
                 if np.linalg.norm(d - d.mean()) < LOOKALIKE_HUE:
                     out.append((i, a, b))
-    return out
+    return tuple(out)
 
 
 def _tints(cols, e: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,6 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
-from .coverage_blobs import explained_blobs
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import hex_bits
@@ -58,7 +57,6 @@ UNKNOWN_GROW_MM = 1.0
 DARK_LINES_APART = True  # a too-dark printed line: undecided only for the colours near it (see measure)
 DARK_LINE_REACH_MM = 2.5  # the unknown round a dark line (1 mm) and a sheet's reach onto a line (1.5 mm)
 MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
-SMALL_BLOBS_APART = False  # a small unseen blob ringed by seen pixels: undecided only for the colours round it (coverage_blobs.py)
 RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
@@ -226,23 +224,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
     # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
-    seen_unknown = unknown if unknown_hex is None else unknown_hex
-    blobs_near = None
-    if SMALL_BLOBS_APART:  # a small blob ringed by seen pixels hides only the colours round it
-
-        def colour_at(i, sl):
-            e = EXPEDITIONS[i]
-            out = (code[sl] & (1 << i)) > 0
-            out |= masks[e][sl]
-            return out if dropped[e] is None else out | dropped[e][sl]
-        decided_unknown, blobs_near = explained_blobs(seen_unknown, colour_at, len(EXPEDITIONS), ppm)
-    else:
-        decided_unknown = seen_unknown
-    # bit 9: any unseen pixel (the hexes reported unknown); bit 4: unseen where it leaves every
-    # expedition undecided
-    bits = decided_unknown.astype(np.uint16) << 4
-    if blobs_near is not None:
-        bits |= seen_unknown.astype(np.uint16) << 9
+    bits = (unknown if unknown_hex is None else unknown_hex).astype(np.uint16) << 4
     lines_box = None
     if unknown_hex is not None:
         only_lines = unknown & ~unknown_hex
@@ -252,8 +234,6 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         _set_bit(bits, masks[e], 1 << i)
         if dropped[e] is not None:
             _set_bit(bits, dropped[e], 1 << (5 + i))
-        if blobs_near is not None:
-            _set_bit(bits, blobs_near[i], 1 << (5 + i))
         if lines_box is not None:
             # the dark line may be where this colour's sheet ends: undecided for it alone
             sl = np.s_[lines_box[0]:lines_box[1], lines_box[2]:lines_box[3]]
@@ -264,7 +244,6 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         deep = per_hex
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0
-    seen_unk_hex = unk_hex if blobs_near is None else (per_hex & (1 << 9)) > 0
     covered, undecided = {}, {}
     for i, e in enumerate(EXPEDITIONS):
         # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
@@ -276,7 +255,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     _tick('regions')
     up = _upsampler(lay, out_lay)
-    return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, seen_unk_hex) if u], regions,
+    return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen & valid & flat_area),
                           _Upsampled(fit_masks, up), up(unknown), dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
