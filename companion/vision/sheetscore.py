@@ -182,8 +182,9 @@ def error_causes(box, sheets: list[SheetPose], score: SheetScore, seen: np.ndarr
     """The true sheets not named right (wrong type, unidentified, missed), counted by cause and by
     confusion.  Causes (``CAUSES``): at least half the sheet under its expedition's other sheets
     (their colours merge); less than half of it seen (glare, shadow, a hand, off the photo);
-    reaching past either end of the loch (largely over the land, which only sheetland.py measures, and only roughly); a pointed sheet's
-    point over ``OFF_SHORE_MM`` from the shore line; else in clear view.  Confusions: (true type,
+    reaching past either end of the loch (largely over the land, which sheetland.py measures
+    only roughly); a pointed sheet's point over ``OFF_SHORE_MM`` from the shore line; else in
+    clear view.  Confusions: (true type,
     fitted type, or "unidentified" / "missed")."""
     views = sheet_views(box, sheets, seen, x0, y0, ppm)
     shore = np.asarray(box.loch.shore_outline, float)
