@@ -45,6 +45,9 @@ SWITCH_INTERVAL_S = 0.0003
 MAX_WAKE_DELAY_S = 0.01  # a lender's wake-up delay counted at most this (beyond it: traced all slice anyway)
 _GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 _current = threading.local()  # the SlicedWork a worker thread runs
+# ... nor in the standard library's weakref callbacks (a WeakSet's ``_remove``): they run from a
+# deallocation, where the Cancelled would be printed and swallowed ("Exception ignored in")
+_CALLBACK_FILES = ("_weakrefset.py", "weakref.py")
 
 
 def expect_long_steps(seconds: float) -> None:
@@ -271,7 +274,7 @@ class SlicedWork:
         """The slice could be spent (by the wall clock): look at the CPU clock, pause if it is."""
         # never pause in a generator's frame: one is also entered to be closed, where the
         # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
-        if frame.f_code.co_flags & _GENERATORS:
+        if frame.f_code.co_flags & _GENERATORS or frame.f_code.co_filename.endswith(_CALLBACK_FILES):
             return
         left = self._cpu_end - time.thread_time() - self._held_back()
         if left > 0:

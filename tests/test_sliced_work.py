@@ -201,3 +201,31 @@ def test_a_cancelled_untraced_work_unwinds():
         assert work.done
         work._thread.join(timeout=5)
         assert not work._thread.is_alive()
+
+
+def test_cancelled_work_never_pauses_in_a_weakref_callback(monkeypatch):
+    """A WeakSet's ``_remove`` runs when a member is freed, from the deallocation: a Cancelled
+    raised there was printed ("Exception ignored in") and swallowed, and the work ran on."""
+    import weakref
+
+    swallowed = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(u))
+
+    class Thing:
+        pass
+
+    def churn():
+        members = weakref.WeakSet()
+        for _ in range(2_000_000):
+            t = Thing()
+            members.add(t)
+            del t  # freed here: the WeakSet's callback runs
+            _noop()  # where the work may pause
+
+    for _ in range(20):
+        work = SlicedWork(churn)
+        assert not work.run_for(0.0003)
+        work.cancel()
+        work._thread.join(timeout=5)
+        assert not work._thread.is_alive()
+    assert not swallowed
