@@ -370,7 +370,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         dt = cv2.distanceTransform(cv2.copyMakeBorder(filled, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
                                    cv2.DIST_L2, 5)
         deep = float(dt[int(round(p.y)) + 1, int(round(p.x)) + 1]) / side
-        if (off < 0.18 or deep >= 0.38) and 0.06 <= rel <= 0.4:
+        if (off < 0.18 or deep >= 0.38) and 0.06 <= rel <= LARGEST_ACE:
             if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
             conf = _confidence(off / 0.18, pips)
@@ -418,6 +418,11 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
 
 
+#: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
+#: 0.3 (a side face joined on only lowers it), blur spreads them: drawn and blurred 0.31, a big
+#: ray-marched ace under motion blur 0.341. A blurred die in its halo, read as a pip in a "face"
+#: of table colour, measured 0.377. (The old bound was 0.4; the margin either side is thin.)
+LARGEST_ACE = 0.36
 ONES_SIDE_PIPS = 0.5  # a side face's pips beside a one lie at least this part of the crop's die from its pip
 CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
 #: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within
