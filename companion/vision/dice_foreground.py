@@ -229,7 +229,6 @@ def _grow_into_faint(strong: np.ndarray, dist: np.ndarray) -> np.ndarray:
     weak = cv2.morphologyEx((smooth > low).astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     weak = cv2.bitwise_or(weak, strong)
     n, labels = cv2.connectedComponents(weak, connectivity=8)
-    keep = np.zeros(n, bool)
-    keep[np.unique(labels[strong > 0])] = True
+    keep = np.bincount(labels[strong > 0], minlength=n) > 0  # (a count, not a sort of the pixels)
     keep[0] = False
-    return np.where(keep[labels], 255, 0).astype(np.uint8)
+    return (keep.astype(np.uint8) * 255)[labels]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -10,14 +12,27 @@ from .dice_pips import FACE_PX, fill_holes
 
 
 def _nearest_component(labels: np.ndarray, keep: list[int], reach: float = 0.25 * FACE_PX) -> np.ndarray:
-    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``)."""
+    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``).
+
+    Only the box round the kept components, ``reach`` wider on every side, can be within reach
+    (the distance is at least the larger of the x and y steps), so the distance is taken there.
+    """
     src = np.isin(labels, keep)
-    dist, cc = cv2.distanceTransformWithLabels((~src).astype(np.uint8), cv2.DIST_L2, 5,
+    out = np.zeros(labels.shape, np.int32)
+    x, y, w, h = cv2.boundingRect(src.astype(np.uint8))
+    if w == 0:
+        return out
+    m = int(math.ceil(reach)) + 2
+    H, W = labels.shape
+    y0, y1, x0, x1 = max(0, y - m), min(H, y + h + m), max(0, x - m), min(W, x + w + m)
+    win = src[y0:y1, x0:x1]
+    dist, cc = cv2.distanceTransformWithLabels((~win).astype(np.uint8), cv2.DIST_L2, 5,
                                                labelType=cv2.DIST_LABEL_CCOMP)
     lookup = np.zeros(int(cc.max()) + 1, np.int32)
-    lookup[cc[src]] = labels[src]
-    out = lookup[cc]
-    out[dist > reach] = 0
+    lookup[cc[win]] = labels[y0:y1, x0:x1][win]
+    near = lookup[cc]
+    near[dist > reach] = 0
+    out[y0:y1, x0:x1] = near
     return out
 
 
