@@ -51,7 +51,8 @@ MIN_STEP_S = 0.0005  # ... and on a crop of a few dice (a region read): well und
 CROP_STEP_S_PER_PX = 2e-8  # ... and on a die crop, per pixel: measured on 698 crops of rolling and resting
 # dice and hands, the longest stretch without a Python call was at most 0.02 ms per thousand pixels (p99;
 # 1.1 ms at most on crops up to 30 thousand pixels, a die; 5.5 ms on a hand's 300 thousand)
-BIG_CROP_PX = 30_000  # crops bigger than this (smeared dice, hands, touching dice) say their long steps
+BIG_CROP_PX = 60_000  # crops bigger than this (smeared dice, hands, touching dice) say their long steps
+# (a die at rest is cut at 25-35 thousand pixels; up to 60 thousand the longest stretch was 1.1 ms at most)
 REGION_MARGIN = 1.5  # a region read takes in this many dice around the blobs it reads
 REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shorter side (a 4x4-dice box
 # of a 640x480 tray): on smaller crops the reader's background colours and sizes came out wrong
