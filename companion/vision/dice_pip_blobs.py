@@ -10,10 +10,14 @@ or a ridge (a die's outline, a marbling vein), whose curvature is one-sided. Tak
 from a sharp pip to a blurred one, the strongest response at each point gives its mark's strength
 at its own blur.
 
-The pips are then the strongest blobs of one polarity (all darker or all lighter than the face),
-alike in strength and clearly stronger than the next blob (a translucent die's far pips and a
-side face's squeezed pips are fainter, its marbling fainter and not round): the strongest ``n``
-that fit a layout of ``n`` with no blob as strong on a place where a larger value has a pip.
+A pip is a blob with the face all round it: a die's corner is a blob too, but with the table round
+most of it (:func:`_ringed`). The pips are then the strongest such blobs of one polarity (all
+darker or all lighter than the face), alike in strength and scale and clearly stronger than any
+other blob on or beside the face (a translucent die's far pips and a side face's squeezed pips are
+fainter, marbling fainter and not round): the strongest ``n`` that fit a layout of ``n``, with no
+mark on a place where a larger value has a pip, and a two's or three's line on the diagonal of
+the die's outline (:func:`_along_a_diagonal`). Such a reading is given a low confidence, under
+every first look's. Ones are not read: a lone blob is too often a die's only strong pip.
 """
 
 from __future__ import annotations
