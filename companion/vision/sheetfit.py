@@ -136,8 +136,12 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         # neither colour nor plain land to this expedition
         land = seen.land.colour[expedition]
         on = joined(land, C)
-        C = np.maximum(C, _padded(on, C.shape))
-        S = S - _padded(land & ~on, S.shape)
+        h, w = min(C.shape[0], on.shape[0]), min(C.shape[1], on.shape[1])
+        np.maximum(C[:h, :w], on[:h, :w], out=C[:h, :w])  # in place: C is this call's own (memory)
+        off = land & ~on
+        if off.any():
+            S = S.copy()  # shared by the photo's expeditions: changed for this one only
+            S[:h, :w] -= off[:h, :w]
     if not C.any():
         return []  # no colour at all: no grid to build (an expedition with no sheet out yet)
     grid = FitGrid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
