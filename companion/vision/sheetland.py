@@ -7,10 +7,11 @@ the shore (a cage in a shore hex, a sonar by the loch's end).  The rulebook puts
 points on the shore, so sheets do reach onto the land, and plain land beside a patch of colour
 says where the sheet ends.
 
-The land is judged on its own terms, as coverage judges the paper: sheets only darken, so the light
-on the land (its print and the lamp together) is the upper envelope of the land's pixels (a high
-percentile per cell, closed over a few cells to fill the dips under sheets).  What a pixel passes
-against that light is matched with no sheet, one sheet of each expedition, or two of different
+The land is judged on its own terms: against the plain land's colour in this photo (the median hue
+of its pixels and their median brightness: sheets cover a small part of the land and change its
+hue; the light and shade change its brightness, which the grey term takes; a per-cell light
+envelope failed where a sheet lay over 40 mm of the land past a loch's end).  What a pixel passes
+against it is matched with no sheet, one sheet of each expedition, or two of different
 expeditions, each with a grey term for shade.  A pixel nothing explains well (a printed track,
 glare, a hand, an edge's mixed colour, a print unlike the drawing) stays unseen, as all the land
 was before: this only ever adds evidence the fitter can trust.  Colour on the land counts only
