@@ -65,6 +65,7 @@ class Table:
 
     def __init__(self, colours, s_lo: float, s_hi: float):
         self.vec, self.bit, self.pen, self.part = candidates(colours)
+        self.n_whole = _n_whole(colours)  # candidates of whole sheets only: the first entries
         self.s_lo, self.s_hi = s_lo, s_hi
         n = LUT_N ** 3
         self.done = np.zeros(n, bool)
@@ -112,12 +113,15 @@ class Table:
         self.best[need] = best
         self.done[need] = True
 
-    def without(self, flat: np.ndarray, bits: int, dark_below: float) -> np.ndarray:
+    def without(self, flat: np.ndarray, bits: int, dark_below: float, whole_only: bool = False) -> np.ndarray:
         """The code (with ``DARK`` where the grey term is below ``dark_below``) of every bin index
         in ``flat`` (1-d) matched only against the candidates with none of the expedition ``bits``
-        (whole or part): what a pixel is when those sheets are ruled out there."""
+        (whole or part): what a pixel is when those sheets are ruled out there.  ``whole_only``:
+        no part-covered candidates either."""
         need, inv = np.unique(flat, return_inverse=True)
         keep = (self.bit & bits) == 0
+        if whole_only:
+            keep &= np.arange(len(keep)) < self.n_whole
         best, raw, s = self._match(need, self.vec[keep], self.pen[keep])
         code = (self.bit[keep][best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
                 | np.where(self.part[keep][best] > 0, PART, 0).astype(np.uint8)
@@ -143,6 +147,11 @@ class Table:
             idx = np.arange(len(b))
             best[i:i + 2048], raw_best[i:i + 2048], s_best[i:i + 2048] = b, raw[idx, b], s[idx, b]
         return best, raw_best, s_best
+
+
+def _n_whole(colours) -> int:
+    """How many of ``candidates``' first entries are whole sheets only (the part-covered follow)."""
+    return sum(1 for c in itertools.product(range(3), repeat=4) if sum(c) <= 4)
 
 
 @lru_cache(maxsize=16)
