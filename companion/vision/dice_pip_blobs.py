@@ -60,28 +60,23 @@ class Blob:
     inside: bool = True  # in the face region looked at
 
 
-def blob_response(light: np.ndarray, scales=SCALES) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per pixel: the strongest scale-normalised blob response over ``scales``, the scale it came
-    at, the Hessian's trace (positive: a dark blob) and half the difference of its curvatures (the
-    blob's elongation). The response is sqrt(det H) * sigma^2, in the lightness's own units (a
-    disc of contrast c blurred to the scale gives about c / 4)."""
-    best = np.zeros(light.shape, np.float32)
-    scale = np.zeros(light.shape, np.float32)
-    trace = np.zeros(light.shape, np.float32)
-    spread = np.zeros(light.shape, np.float32)
+def blob_response(light: np.ndarray, scales=SCALES) -> tuple[np.ndarray, np.ndarray, list]:
+    """Per pixel: the strongest scale-normalised blob response over ``scales`` and the index of the
+    scale it came at; and per scale the Hessian (xx, yy, xy), for the blobs' sign and shape. The
+    response is sqrt(det H) * sigma^2, in the lightness's own units (a disc of contrast c blurred
+    to the scale gives about c / 4)."""
+    responses, hessians = [], []
     for s in scales:
         g = cv2.GaussianBlur(light, (0, 0), s)
         xx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3, scale=0.25)  # (/4: the 3x3 kernel's weight)
         yy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3, scale=0.25)
         xy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3, scale=0.25)
         det = xx * yy - xy * xy
-        r = np.sqrt(np.clip(det, 0, None)) * (s * s)  # (det < 0: a saddle or an edge: no blob)
-        better = r > best
-        best[better] = r[better]
-        scale[better] = s
-        trace[better] = (xx + yy)[better]
-        spread[better] = np.sqrt(0.25 * (xx - yy) ** 2 + xy * xy)[better]
-    return best, scale, trace, spread
+        responses.append(np.sqrt(np.clip(det, 0, None)) * (s * s))  # (det < 0: a saddle or an edge: no blob)
+        hessians.append((xx, yy, xy))
+    stack = np.stack(responses)
+    which = stack.argmax(axis=0)
+    return np.take_along_axis(stack, which[None], axis=0)[0], which, hessians
 
 
 SHRINK = 2  # the response is taken at half the crop's scale: a pip is 3 or more pixels there too
@@ -106,17 +101,20 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     inside = cv2.resize(region[y0:y0 + sh * SHRINK, x0:x0 + sw * SHRINK], (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
     if not inside.any():
         return [], 0.0
-    resp, scale, trace, spread = blob_response(small, [sg / SHRINK for sg in SCALES])
+    resp, which, hessians = blob_response(small, [sg / SHRINK for sg in SCALES])
     noise = float(np.median(resp[inside])) + 1e-3
     peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
     py, px = np.nonzero(peak)
     order = np.argsort(-resp[py, px])[:MOST_BLOBS]
     blobs = []
     for y, x in zip(py[order], px[order]):
-        half, dev = 0.5 * abs(float(trace[y, x])), float(spread[y, x])
+        k = int(which[y, x])
+        xx, yy, xy = (float(h[y, x]) for h in hessians[k])
+        trace = xx + yy  # (positive: a minimum, a dark blob)
+        half, dev = 0.5 * abs(trace), math.sqrt(0.25 * (xx - yy) ** 2 + xy * xy)
         elong = (half + dev) / max(half - dev, 1e-6)
         blobs.append(Blob(x0 + (x + 0.5) * SHRINK - 0.5, y0 + (y + 0.5) * SHRINK - 0.5, float(resp[y, x]),
-                          float(scale[y, x]) * SHRINK, bool(trace[y, x] > 0), elong, inside=bool(inside[y, x])))
+                          SCALES[k], trace > 0, elong, inside=bool(inside[y, x])))
     # one blob per mark: a weaker maximum within a scale of a stronger one is the same mark
     kept: list[Blob] = []
     for b in blobs:
