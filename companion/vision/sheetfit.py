@@ -6,7 +6,7 @@ repeat.  Two overlapping sheets of one colour merge into one blob; the penalty f
 keeps a bigger shape from spanning both, and each is found in turn.  Then sheets the others
 explain anyway are dropped, and each sheet touching another is searched again against the colour
 the others leave.  (sheetgroups.py can explain a merged blob by the best set of sheets instead of
-its best single shape; off, see ``sheetgroups.GROUPS``.)
+its best single shape; on by default, see ``sheetgroups.GROUPS``.)
 
 Each sheet carries a confidence: how much better its shape explains the colour than the best
 other shape does (evidence only, the cost of unseen parts aside).  A sheet whose shape is not
