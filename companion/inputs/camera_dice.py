@@ -62,8 +62,8 @@ NUDGE_FRAMES = 3  # at most this many frames of motion can be a nudge rather tha
 FRAME_BUDGET_MS = 8.0  # 10 ms target, less a slice's overshoot (one OpenCV call) and the frame's own end
 DIE_READ_MS = 5.0  # CPU per die of a read from crops until measured (a 640x480 tray: 4-6 ms)
 READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs more budgets than this (3 dice and up)
-MOVING_RESERVE_MS = 0.5  # less for a read on a moving frame (big crops of smeared dice and hands say their
-# long steps themselves: tray_rest_read.BIG_CROP_PX; at 1.5 ms a read there never finished one crop)
+MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops, whose
+# single steps run longer (the biggest say so themselves: tray_rest_read.BIG_CROP_PX; 0.5 ms measured no better)
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 UNMATCHED = "something in the tray that reads as no die: throw again or use the buttons"
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
