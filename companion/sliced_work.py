@@ -38,9 +38,10 @@ from companion import thread_trace
 
 
 CANCEL_WAIT_S = 0.005
-ARM_EARLY_S = 0.0015  # the hook is switched on this long before the slice could be spent: the lender
-# needs the GIL to do it, which a worker in Python code hands over at its next OpenCV call (mostly well
-# under a millisecond on a die crop; at worst the interpreter's switch interval, shortened to this:)
+ARM_EARLY_S = 0.003  # the hook is switched on this long before the slice could be spent: the lender
+# needs a core (a woken thread waited up to a few ms on this loaded machine: 1.5 ms here left 1-4
+# frames a bench run over 10 ms) and the GIL, which a worker in Python code hands over at its next
+# OpenCV call (mostly well under a millisecond on a die crop; at worst the switch interval, cut to:)
 SWITCH_INTERVAL_S = 0.0003
 MAX_WAKE_DELAY_S = 0.01  # a lender's wake-up delay counted at most this (beyond it: traced all slice anyway)
 _GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
