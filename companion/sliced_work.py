@@ -15,11 +15,13 @@ result does not depend on where the slices fell -- only the frame it is ready on
     [1, 2, 3]
 
 Costs: a trace hook puts the whole thread in CPython's tracing mode, which made a 6-dice tray read
-14 % dearer whatever the hook did. So the worker runs untraced for most of each slice: the lender
-waits until the slice is nearly spent (by the wall clock: a thread cannot use more CPU than time
-passes) and only then switches the hook on in the worker (:mod:`companion.thread_trace`); the hook
-switches itself off when the next slice starts. Where that cannot be done (another Python, or a
-tracer such as coverage already on the thread) the work is traced from its start. The CPU clock
+14 % dearer whatever the hook did. With ``untraced=True`` the worker runs untraced for most of each
+slice: the lender waits until the slice is nearly spent (by the wall clock: a thread cannot use
+more CPU than time passes) and only then switches the hook on in the worker
+(:mod:`companion.thread_trace`); the hook switches itself off when the next slice starts. Where
+that cannot be done (another Python, or a tracer such as coverage already on the thread) the work
+is traced from its start. It is off by default: the lender must get a core in time, and one that
+did not made a frame overshoot its budget (docs/dice-stream.md has the runs). The CPU clock
 (a system call) is read only once the wall clock says the slice could be spent. A slice overshoots
 by the longest stretch without a Python call (one OpenCV call: well under a millisecond on a die
 crop).
@@ -110,9 +112,11 @@ class Cancelled(BaseException):
 class SlicedWork:
     """``fn(*args)`` run in a worker thread, a slice of CPU time at a time (:meth:`run_for`).
     ``untraced``: the worker runs untraced until each slice is nearly spent, where it can (see the
-    module's summary); False: its pause hook is on all along."""
+    module's summary): less CPU, but a lender that wakes late lets a slice overshoot (measured: a
+    frame over 10 ms in most bench runs, by 0.3-0.4 ms when quiet). False (the default): the
+    pause hook is on all along."""
 
-    def __init__(self, fn: Callable, *args, name: str = "sliced work", untraced: bool = True):
+    def __init__(self, fn: Callable, *args, name: str = "sliced work", untraced: bool = False):
         self._fn, self._args, self._name = fn, args, name
         self._resume = threading.Event()  # set by the lender: run another slice
         self._paused = threading.Event()  # set by the worker: slice spent, or finished

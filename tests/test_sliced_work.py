@@ -195,7 +195,7 @@ def test_the_worker_runs_untraced_until_its_slice_is_nearly_spent(untraced):
 
 def test_a_cancelled_untraced_work_unwinds():
     for _ in range(20):  # cancelled in slices at different points, some before the hook went on
-        work = SlicedWork(busy, 10_000_000)
+        work = SlicedWork(busy, 10_000_000, untraced=True)
         assert not work.run_for(0.0005)
         work.cancel()
         assert work.done
