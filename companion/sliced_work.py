@@ -29,6 +29,7 @@ crop).
 
 from __future__ import annotations
 
+import gc
 import inspect
 import math
 import sys
@@ -51,6 +52,30 @@ _current = threading.local()  # the SlicedWork a worker thread runs
 # ... nor in the standard library's weakref callbacks (a WeakSet's ``_remove``): they run from a
 # deallocation, where the Cancelled would be printed and swallowed ("Exception ignored in")
 _CALLBACK_FILES = ("_weakrefset.py", "weakref.py")
+# ... nor in a garbage collection's callbacks (``gc.callbacks``: hypothesis times collections so,
+# in the tests): a Cancelled raised there is swallowed the same way.  One callback first in the
+# list marks the collection's start, one last marks its end, so every other runs marked (callbacks
+# added later are appended after the end mark: the start moves the end mark back to the end of
+# the list, which CPython walks by index, so the move is seen in the same collection).
+_in_collection = [False]
+
+
+def _collection_starts(phase: str, info: dict) -> None:
+    if phase == "start":
+        _in_collection[0] = True
+        callbacks = gc.callbacks
+        if callbacks and callbacks[-1] is not _collection_ends and _collection_ends in callbacks:
+            callbacks.remove(_collection_ends)
+            callbacks.append(_collection_ends)
+
+
+def _collection_ends(phase: str, info: dict) -> None:
+    if phase == "stop":
+        _in_collection[0] = False
+
+
+gc.callbacks.insert(0, _collection_starts)
+gc.callbacks.append(_collection_ends)
 
 
 def expect_long_steps(seconds: float) -> None:
@@ -279,7 +304,8 @@ class SlicedWork:
         """The slice could be spent (by the wall clock): look at the CPU clock, pause if it is."""
         # never pause in a generator's frame: one is also entered to be closed, where the
         # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
-        if frame.f_code.co_flags & _GENERATORS or frame.f_code.co_filename.endswith(_CALLBACK_FILES):
+        if (frame.f_code.co_flags & _GENERATORS or frame.f_code.co_filename.endswith(_CALLBACK_FILES)
+                or _in_collection[0]):
             return
         left = self._cpu_end - time.thread_time() - self._held_back()
         if left > 0:

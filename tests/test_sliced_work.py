@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from companion import thread_trace
+from companion import sliced_work, thread_trace
 from companion.sliced_work import SlicedWork, expect_long_steps
 
 
@@ -229,3 +229,23 @@ def test_cancelled_work_never_pauses_in_a_weakref_callback(monkeypatch):
         work._thread.join(timeout=5)
         assert not work._thread.is_alive()
     assert not swallowed
+
+
+def test_work_never_pauses_in_a_garbage_collection_callback():
+    """gc.callbacks run inside whatever Python call made the collection: a Cancelled raised there
+    is swallowed ("Exception ignored in"), so the work is never paused inside one -- even in a
+    callback added after this module (hypothesis adds one in the tests)."""
+    import gc
+
+    seen = []
+
+    def late_callback(phase, info):
+        seen.append((phase, sliced_work._in_collection[0]))
+
+    gc.callbacks.append(late_callback)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(late_callback)
+    assert seen and all(marked for _, marked in seen), seen
+    assert sliced_work._in_collection[0] is False
