@@ -25,6 +25,7 @@ import cv2
 from companion.vision.dice import read_dice
 from companion.vision.dice_foreground import _Foreground
 from companion.vision.tray_sim import tray_stream
+from tests.bench import one_opencv_thread
 from tests.dice_raymarch_light import render_light
 
 TRAY_SEEDS = {5: range(8500, 8503), 6: range(8600, 8603)}
@@ -52,12 +53,8 @@ def _rest_frames() -> list:
 
 
 def run() -> list[str]:
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
+    with one_opencv_thread():
         return _run()
-    finally:
-        cv2.setNumThreads(threads)
 
 
 def _run() -> list[str]:

@@ -34,6 +34,7 @@ from companion.inputs.camera_dice import CameraDice
 from companion.inputs.camera_source import SimulatedCamera
 from companion.vision.dice import read_dice
 from companion.vision.tray_sim import tray_stream
+from tests.bench import one_opencv_thread
 
 # Seed sets: "bench" (looked at while developing) and "held-out" (never looked at frame by frame;
 # only their totals are read). ``DICE_STREAM_SEEDS=held-out`` picks the second.
@@ -143,12 +144,8 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
 
 
 def run() -> list[str]:
-    threads = cv2.getNumThreads()
-    cv2.setNumThreads(1)
-    try:
+    with one_opencv_thread():
         return _run()
-    finally:
-        cv2.setNumThreads(threads)
 
 
 def _sessions():
