@@ -125,12 +125,7 @@ def test_cancelled_work_full_of_closed_generators_stops():
             any(busy(2) >= 0 for _ in range(5))  # true at once: the generator is closed unfinished
         finished.append(True)
 
-    for _ in range(20):  # pauses fall at different calls
-        w = SlicedWork(work)
-        assert not w.run_for(0.0003)
-        w.cancel()
-        w._thread.join(timeout=10)
-        assert not w._thread.is_alive()
+    _paused_and_cancelled(work)
     assert not finished
 
 
@@ -222,12 +217,7 @@ def test_cancelled_work_never_pauses_in_a_weakref_callback(monkeypatch):
             del t  # freed here: the WeakSet's callback runs
             _noop()  # where the work may pause
 
-    for _ in range(20):
-        work = SlicedWork(churn)
-        assert not work.run_for(0.0003)
-        work.cancel()
-        work._thread.join(timeout=5)
-        assert not work._thread.is_alive()
+    _paused_and_cancelled(churn)
     assert not swallowed
 
 
@@ -249,3 +239,14 @@ def test_work_never_pauses_in_a_garbage_collection_callback():
         gc.callbacks.remove(late_callback)
     assert seen and all(marked for _, marked in seen), seen
     assert sliced_work._in_collection[0] is False
+
+
+def _paused_and_cancelled(fn, times: int = 20) -> None:
+    """Run ``fn`` as sliced work for a 0.3 ms slice and cancel it, ``times`` times (the pauses
+    fall at different calls): each worker must unwind and end."""
+    for _ in range(times):
+        work = SlicedWork(fn)
+        assert not work.run_for(0.0003)
+        work.cancel()
+        work._thread.join(timeout=10)
+        assert not work._thread.is_alive()
