@@ -76,6 +76,7 @@ def _collection_ends(phase: str, info: dict) -> None:
 
 gc.callbacks.insert(0, _collection_starts)
 gc.callbacks.append(_collection_ends)
+_MARKERS = (_collection_starts.__code__, _collection_ends.__code__)  # entered before the mark is set
 
 
 def expect_long_steps(seconds: float) -> None:
@@ -305,7 +306,7 @@ class SlicedWork:
         # never pause in a generator's frame: one is also entered to be closed, where the
         # Cancelled raised on resuming would be swallowed ("exception ignored") and the work run on
         if (frame.f_code.co_flags & _GENERATORS or frame.f_code.co_filename.endswith(_CALLBACK_FILES)
-                or _in_collection[0]):
+                or _in_collection[0] or frame.f_code in _MARKERS):
             return
         left = self._cpu_end - time.thread_time() - self._held_back()
         if left > 0:

@@ -250,3 +250,26 @@ def _paused_and_cancelled(fn, times: int = 20) -> None:
         work.cancel()
         work._thread.join(timeout=10)
         assert not work._thread.is_alive()
+
+
+def test_work_never_pauses_entering_the_collection_marks(monkeypatch):
+    """The hook sees the call of the start mark itself before the mark is set: a Cancelled raised
+    there would be swallowed ("Exception ignored in") like any other in a gc callback."""
+    import gc
+
+    finished, swallowed = [], []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(u.exc_type))
+    was = gc.get_threshold()
+    gc.set_threshold(50)  # collections often, so pauses fall on the marks' calls
+
+    def work():
+        for _ in range(300):
+            [[] for _ in range(500)]
+        finished.append(True)
+
+    try:
+        _paused_and_cancelled(work, times=40)
+    finally:
+        gc.set_threshold(*was)
+    assert not finished
+    assert not swallowed
