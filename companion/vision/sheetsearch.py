@@ -251,7 +251,8 @@ class _Window:
         # shape would ever score; the fine grid judges with the full one
         self.W = grid.matchable(k, COARSE_UNCOLOURED_COST, cx0, cy0, cx1, cy1)
         # the stretches of shore a pointed sheet's point may lie on, in this window
-        self.stretches = _shore_stretches(grid.shore_band(SHORE_REACH_MM, k), grid.loch_mask(k), cx0, cy0, cx1, cy1)
+        self.band = grid.shore_band(SHORE_REACH_MM, k)
+        self.stretches = _shore_stretches(self.band, grid.loch_mask(k), cx0, cy0, cx1, cy1)
 
     def best(self, shape, on_shore: bool, turns=None):
         """(score in mm² of colour, (x, y, angle)) of the shape's best placement over the blob, or
@@ -278,7 +279,8 @@ class _Window:
                 Wv = W[oy:W.shape[0] - oy, ox:W.shape[1] - ox]
                 if on_shore:
                     mx, loc = _match_on_shore(Wv, T, self.stretches, (self.cx0 + ox + math.floor(off[0]),
-                                                                      self.cy0 + oy + math.floor(off[1])), ang)
+                                                                      self.cy0 + oy + math.floor(off[1])), ang,
+                                              self.band)
                 else:
                     _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(Wv, T, cv2.TM_CCORR))
                 tried[i] = (mx / cppm ** 2, (self.grid.x0 + (self.cx0 + ox + loc[0] + off[0]) / cppm,
@@ -377,13 +379,19 @@ def _loch_side(inside: np.ndarray) -> tuple[float, float]:
     return float(v[0]), float(v[1])
 
 
-def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], angle: float):
+def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], angle: float,
+                    band: np.ndarray | None = None):
     """Best template match over ``W`` among placements whose pose origin lies on a stretch of shore
     and whose body lies out over the loch (the sheet looks out from the shore, within a right
     angle of straight out: a sheet lying over the land would watch nothing).
 
-    ``origin0``: the coarse pixel of the origin for the placement at W's corner.  Returns (score,
-    (x, y) of the placement in W); (-inf, (0, 0)) when no placement is allowed.
+    ``origin0``: the coarse pixel of the origin for the placement at W's corner; ``band``: the
+    pixels (on the whole grid, coarse) within reach of the shore: only those may hold the origin.
+    A stretch is the box round a run of rows holding band pixels, and round an end of the loch
+    one run spans both shores and the loch between them: matched over that box alone, a point in
+    the middle of the loch won the coarse search (seed 9206), and its refinement, paying for a
+    point off the shore, lost the sheet.  Returns (score, (x, y) of the placement in W); (-inf,
+    (0, 0)) when no placement is allowed.
     """
     th, tw = T.shape
     rh, rw = W.shape[0] - th + 1, W.shape[1] - tw + 1
@@ -398,7 +406,15 @@ def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int,
         c1, r1 = min(sx1 - origin0[0], rw), min(sy1 - origin0[1], rh)
         if c1 <= c0 or r1 <= r0:
             continue
-        _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(W[r0:r1 + th - 1, c0:c1 + tw - 1], T, cv2.TM_CCORR))
+        res = cv2.matchTemplate(W[r0:r1 + th - 1, c0:c1 + tw - 1], T, cv2.TM_CCORR)
+        if band is not None:
+            ax, ay = origin0[0] + c0, origin0[1] + r0
+            on = _crop_padded(band, ax, ay, ax + res.shape[1], ay + res.shape[0])
+            if not on.any():
+                continue
+            if not on.all():
+                res[~on] = -np.inf
+        _, mx, _, loc = cv2.minMaxLoc(res)
         if mx > best:
             best, where = mx, (loc[0] + c0, loc[1] + r0)
     return best, where
