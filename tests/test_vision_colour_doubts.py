@@ -136,3 +136,32 @@ def test_a_look_alike_under_one_of_the_pair_ringed_by_both_is_doubtful():
     assert not np.any(_mix_lookalikes(*_ringed(True, False), 9, 6, None))
     found = _mix_lookalikes(*_ringed(False, True), 9, 6, None)  # seen alone, so ringed: their mix
     assert np.all(found[30:60, 40:80] == 1)
+
+
+def test_shade_nobody_sees_does_not_make_a_sheet(box):
+    """Red over green reads as yellow in deep shade (seed 40031 through a phone, by glare): with no
+    seen pixel round it to show that shade, the yellow is dropped; a yellow sheet in a shadow that
+    covers the paper round it too, and one in full light ringed by the unseen, are kept."""
+    from companion.vision import colourmasks as cm
+
+    a = _logs(box)
+    L = np.zeros((60, 400, 3), np.float32)
+    L[:, 20:100] = (-0.99, -1.09, -2.2)  # the overlap as the phone showed it (seed 40031), unseen all round
+    L[:, 150:250] = -0.8  # a shadow over paper ...
+    L[:, 180:220] += a["japanese"]  # ... and over a yellow sheet
+    L[:, 300:380] = a["japanese"]  # yellow in full light, unseen all round
+    code, pb, tab = _codes(box, L)
+    yellow = (code & BIT["japanese"]) > 0
+    assert yellow[:, 30:90].all() and yellow[:, 185:215].all() and yellow[:, 310:370].all()
+    seen = np.zeros(code.shape, bool)
+    seen[:, 150:250] = True
+    for x0, x1 in ((20, 100), (180, 220), (300, 380)):
+        seen[:, x0:x1] = yellow[:, x0:x1]
+    kept = cm._drop_unlike_sheets(yellow, pb, seen, tab, 10, 6)
+    assert not kept[:, 20:100].any()
+    assert kept[:, 185:215].all() and kept[:, 310:370].all()
+    cm.UNSEEN_SHADE = False
+    try:
+        assert cm._drop_unlike_sheets(yellow, pb, seen, tab, 10, 6)[:, 30:90].all()
+    finally:
+        cm.UNSEEN_SHADE = True

@@ -32,6 +32,11 @@ LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this sha
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
+# With hardly any seen pixels in that ring (glare, murk, a dark overlap all round), the shade can't be
+# confirmed: the light is then taken as the paper's (the lighting field is fitted to the paper, log 0).
+# A colour needing shade nobody sees is as likely a dark overlap of other sheets, lifted by glare or
+# bent by a phone's tone curve (red over green reads as yellow in deep shade: fresh phone seed 40031)
+UNSEEN_SHADE = True
 # How far (octagonal distance) a colour seen on paper is followed into a printed line: far enough to
 # cross the paper's margin and pass the middle of the line (0.9 mm; 1.05 mm at a corner), no
 # further, since colour bled along a line (blur, JPEG) would carry the sheet past its edge.
@@ -184,7 +189,11 @@ def _drop_unlike_sheets(mask, packed, seen_flat, tab, bridge_px: int, ring_px: i
     in_ring = _where(near, ring)
     ring_n = np.bincount(in_ring, minlength=n)
     around = np.bincount(in_ring, weights=tab.grey[unpack(_where(packed, ring))], minlength=n) / np.maximum(ring_n, 1)
-    drop = blotchy | (ring_n >= ring_px * ring_px) & (inside < around - UNLIT_JUMP)
+    if UNSEEN_SHADE:  # too little seen round it to confirm its shade: the paper's light (log 0)
+        around = np.where(ring_n >= ring_px * ring_px, around, 0.0)
+        drop = blotchy | (inside < around - UNLIT_JUMP)
+    else:
+        drop = blotchy | (ring_n >= ring_px * ring_px) & (inside < around - UNLIT_JUMP)
     drop[0] = False
     if not drop.any():
         return mask
