@@ -18,7 +18,9 @@ Pure numpy/OpenCV on masks; no I/O.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -142,12 +144,18 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         if off.any():
             S = S.copy()  # shared by the photo's expeditions: changed for this one only
             S[:h, :w] -= off[:h, :w]
-    if not C.any():
+    rows = np.flatnonzero(C.any(1))
+    if not len(rows):
         return []  # no colour at all: no grid to build (an expedition with no sheet out yet)
-    grid = FitGrid(C, np.maximum(S - C, 0.0), x0, y0, ppm / k, kc)
+    # only the part of the grid a sheet touching this colour can reach: every whole-grid step
+    # (the paper's cost, block means, blob labels) costs in proportion
+    r0, r1, c0, c1 = _reach_of(rows, np.flatnonzero(C.any(0)), shapes.values(), ppm / k, 2 * kc, C.shape)
+    halo = seen.halo if seen.halo is None or seen.halo is False else seen.halo[r0:r1, c0:c1]
+    C, S = C[r0:r1, c0:c1], S[r0:r1, c0:c1]
+    grid = FitGrid(C, np.maximum(S - C, 0.0), x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
-                   seen.halo)
+                   halo, (r0, c0, seen.seen.shape))
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)
@@ -186,6 +194,27 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
 
 
 UNCHANGED = 0.005  # see _unchanged
+REACH_SPARE_MM = 4.0  # past a sheet's outline the fitter looks at its edge band (2 mm) and blurred edge (1 mm)
+
+
+def _reach_of(rows, cols, shapes, ppm: float, block: int, shape) -> tuple[int, int, int, int]:
+    """(r0, r1, c0, c1) of the grid any sheet touching the colour (its rows and columns) can
+    reach: a sheet overlapping a coloured pixel lies within its longest chord of it.  Cut at
+    multiples of ``block`` (the block means of the coarse searches stay the same blocks)."""
+    chord = max(_chord(tuple(map(tuple, sh))) for sh in shapes)
+    m = int(math.ceil((chord + REACH_SPARE_MM) * ppm))
+    r0, c0 = max(int(rows[0]) - m, 0) // block * block, max(int(cols[0]) - m, 0) // block * block
+    r1, c1 = min(int(rows[-1]) + 1 + m, shape[0]), min(int(cols[-1]) + 1 + m, shape[1])
+    # the end rounded up to whole blocks too, unless that runs off the grid
+    r1 = min(-(-r1 // block) * block, shape[0])
+    c1 = min(-(-c1 // block) * block, shape[1])
+    return r0, r1, c0, c1
+
+
+@lru_cache(maxsize=64)
+def _chord(shape: tuple) -> float:
+    pts = np.asarray(shape, float)
+    return float(np.linalg.norm(pts[:, None] - pts[None], axis=-1).max())
 
 
 def _unchanged(grid: FitGrid, shape, fit) -> bool:

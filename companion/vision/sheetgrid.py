@@ -352,14 +352,20 @@ class FitGrid:
         u, _b, _c, p = self.sums(shape, x, y, ang)
         return u - p - self.off_shore(shape, x, y)
 
-    def set_shore(self, shore: np.ndarray, pointed_shapes: set, halo=False) -> None:
+    def set_shore(self, shore: np.ndarray, pointed_shapes: set, halo=False, cut=None) -> None:
         """The shore line, and each fine pixel's distance to it (mm), for the pointed sheets' rule.
 
         ``halo``: :func:`washed_out_halo` of this grid's seen pixels when the caller has it (one
-        photo's four expeditions share it); by default worked out here."""
+        photo's four expeditions share it); by default worked out here.  ``cut``: (row, column,
+        shape of the whole grid) when this grid is a cut of a bigger one (rows and columns
+        multiples of every block size used): the board's maps are worked out (and kept) for the
+        whole grid, and cut alike."""
         self.shore, self.pointed_shapes = shore, pointed_shapes
-        self._board = (tuple(map(tuple, np.round(shore, 6))), float(self.x0), float(self.y0), float(self.ppm), self.C.shape)
-        self.shore_mm = _shore_distance(*self._board)
+        r0, c0, whole = cut or (0, 0, self.C.shape)
+        self._cut = (r0, c0)
+        self._board = (tuple(map(tuple, np.round(shore, 6))), float(self.x0 - c0 / self.ppm),
+                       float(self.y0 - r0 / self.ppm), float(self.ppm), tuple(whole))
+        self.shore_mm = self._cut_out(_shore_distance(*self._board), 1)
         # round a wide patch of the loch nobody can see (glare, a hand, a deep shadow), colour is
         # washed out before it is lost: paper seen there may be a sheet's pale colour, and costs
         # no more than colour earns.  The printed lines are unseen too, but narrow (an opening
@@ -376,7 +382,7 @@ class FitGrid:
         if self.shore is None:
             return None
         if ("band", reach_mm, k) not in self._masks:  # (hashing the board's key costs more than a dict)
-            self._masks["band", reach_mm, k] = _shore_band(*self._board, reach_mm, k)
+            self._masks["band", reach_mm, k] = self._cut_out(_shore_band(*self._board, reach_mm, k), k)
         return self._masks["band", reach_mm, k]
 
     def loch_mask(self, k: int) -> np.ndarray | None:
@@ -384,8 +390,15 @@ class FitGrid:
         if self.shore is None:
             return None
         if ("loch", k) not in self._masks:
-            self._masks["loch", k] = _loch_mask(*self._board, k)
+            self._masks["loch", k] = self._cut_out(_loch_mask(*self._board, k), k)
         return self._masks["loch", k]
+
+    def _cut_out(self, a: np.ndarray, k: int) -> np.ndarray:
+        """A map of the whole grid on pixels of ``k`` fine pixels a side, cut to this grid."""
+        r0, c0 = self._cut
+        if not r0 and not c0 and a.shape == (self.C.shape[0] // k, self.C.shape[1] // k):
+            return a
+        return a[r0 // k:r0 // k + self.C.shape[0] // k, c0 // k:c0 // k + self.C.shape[1] // k]
 
     def off_shore(self, shape, x, y) -> float:
         """The rules put a pointed sheet's point (its origin) on the shore: a cost, in fine pixels,

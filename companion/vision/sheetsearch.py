@@ -251,8 +251,10 @@ class _Window:
         # shape would ever score; the fine grid judges with the full one
         self.W = grid.matchable(k, COARSE_UNCOLOURED_COST, cx0, cy0, cx1, cy1)
         # the stretches of shore a pointed sheet's point may lie on, in this window
-        self.band = grid.shore_band(SHORE_REACH_MM, k)
-        self.stretches = _shore_stretches(self.band, grid.loch_mask(k), cx0, cy0, cx1, cy1)
+        band = grid.shore_band(SHORE_REACH_MM, k)
+        self.stretches = _shore_stretches(band, grid.loch_mask(k), cx0, cy0, cx1, cy1)
+        # (a placement's origin lies inside its template's box, so inside the window)
+        self.band = None if band is None else (_crop_padded(band, cx0, cy0, cx1, cy1), cx0, cy0)
 
     def best(self, shape, on_shore: bool, turns=None):
         """(score in mm² of colour, (x, y, angle)) of the shape's best placement over the blob, or
@@ -380,13 +382,14 @@ def _loch_side(inside: np.ndarray) -> tuple[float, float]:
 
 
 def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], angle: float,
-                    band: np.ndarray | None = None):
+                    band: tuple | None = None):
     """Best template match over ``W`` among placements whose pose origin lies on a stretch of shore
     and whose body lies out over the loch (the sheet looks out from the shore, within a right
     angle of straight out: a sheet lying over the land would watch nothing).
 
     ``origin0``: the coarse pixel of the origin for the placement at W's corner; ``band``: the
-    pixels (on the whole grid, coarse) within reach of the shore: only those may hold the origin.
+    pixels within reach of the shore, as (mask over a window holding every origin, its corner's
+    coarse pixel): only those may hold the origin.
     A stretch is the box round a run of rows holding band pixels, and round an end of the loch
     one run spans both shores and the loch between them: matched over that box alone, a point in
     the middle of the loch won the coarse search (seed 9206), and its refinement, paying for a
@@ -408,8 +411,8 @@ def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int,
             continue
         res = cv2.matchTemplate(W[r0:r1 + th - 1, c0:c1 + tw - 1], T, cv2.TM_CCORR)
         if band is not None:
-            ax, ay = origin0[0] + c0, origin0[1] + r0
-            on = _crop_padded(band, ax, ay, ax + res.shape[1], ay + res.shape[0])
+            ax, ay = origin0[0] + c0 - band[1], origin0[1] + r0 - band[2]
+            on = band[0][ay:ay + res.shape[0], ax:ax + res.shape[1]]
             if not on.any():
                 continue
             if not on.all():
