@@ -400,3 +400,43 @@ def test_refinement_with_a_bar_stops_only_under_it(box, lay):
     assert refine(grid, shape, *start, bar=0.5 * full[3]) == full  # over the bar: refined in full
     short = refine(grid, shape, *start, bar=2.0 * full[3])  # under it: stopped after the 1 mm steps
     assert short[3] <= full[3]
+
+
+@pytest.mark.parametrize("end", ["west", "east"])
+def test_coarse_search_keeps_a_pointed_sheets_point_on_the_shore_round_a_lochs_end(box, lay, end):
+    """Round an end of the loch one run of shore rows spans both shores and the loch between them:
+    the coarse search must still try a pointed sheet's point only within reach of the shore line,
+    not anywhere in that run's box (a point mid-loch there lost seed 9206's camera)."""
+    from companion.vision.sheetfit import FINE_PPM
+    from companion.vision.sheetgrid import _seg_dist
+    from companion.vision.sheetsearch import SHORE_REACH_MM, _Window
+
+    shore = np.asarray(box.loch.shore_outline, float)
+    north, south = shore[:, 1].min(), shore[:, 1].max()
+    # colour of a sheet lying along the loch, its point mid-loch 40 mm from the end: the best
+    # placement of any pointed shape on it has its point mid-loch, where the rules put none
+    west = end == "west"
+    x = shore[:, 0].min() + 40 if west else shore[:, 0].max() - 40
+    lying = SheetPose(E, "underwater_camera", float(x), float((north + south) / 2), 270.0 if west else 90.0)
+    k = int(lay.ppm / FINE_PPM)
+    flat = (lay.paper | lay.land)[:lay.shape[0] // 8 * 8, :lay.shape[1] // 8 * 8]
+    mask = true_masks(box, [lying], lay.x0, lay.y0, lay.ppm, lay.shape)[E][:flat.shape[0], :flat.shape[1]]
+    small = (flat.shape[1] // k, flat.shape[0] // k)
+    C = cv2.resize(mask.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    S = cv2.resize(flat.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    grid = FitGrid(C, np.maximum(S - C, 0), lay.x0, lay.y0, lay.ppm / k, 4)
+    shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in box.equipment}
+    grid.set_shore(shore, {shapes[t] for t in shapes if box.equipment[t].pointed}, None)
+    ys, xs = np.nonzero(C > 0.5)
+    bbox = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+    for kk in (4, 8):
+        window = _Window(grid, shapes, bbox, kk)
+        for t in shapes:
+            if not box.equipment[t].pointed:
+                continue
+            found = window.best(shapes[t], True)
+            assert found is not None
+            px, py, _a = found[1]
+            d = float(_seg_dist(np.array([[px, py]]), shore, np.roll(shore, -1, axis=0)).min())
+            # within the reach, give or take the coarse pixel the origin is placed in
+            assert d <= SHORE_REACH_MM + kk / (lay.ppm / k) * 1.5, (t, kk, px, py, d)
