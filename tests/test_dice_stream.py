@@ -348,6 +348,22 @@ def test_blank_and_garbage_frames_at_rest_are_counted_never_thrown():
     assert d["full_reads"] == 0  # the tray was empty at the start; the pick-up was seen against it
 
 
+def test_an_empty_tray_clipped_white_is_a_picture_not_a_camera_fault():
+    """A light tray under a lamp the camera clips to pure white (rendered sessions 2601 and 2850 do it
+    for a few frames) is flat but no blank camera: no complaint, no frozen camera however long it
+    lasts, and the next throw is read as ever."""
+    frames = tray_stream(54, throws=2, pick_up="always", style="red", surface="felt_blue")
+    gone = next(i for i, f in enumerate(frames) if f.phase == "gone")
+    white = np.full_like(frames[0].image, 255)
+    sequence = [f.image for f in frames[:gone + 1]] + [white] * 35 + [f.image for f in frames[gone + 1:]]
+    source = unlimited()
+    got = [e.value for img in sequence for e in source.process_frame(img)]
+    assert got == [f.values[0] for f in frames if f.settled]
+    d = source.health.details
+    assert source.health.last_error is None and "blank_frames" not in d and "frozen_frames" not in d
+    assert d["clipped_white_frames"] == 35
+
+
 def test_a_new_frame_size_that_stays_is_a_new_camera_mode():
     big = tray_stream(53, throws=1, values=[[3]], style="white", surface="felt_green")
     small = tray_stream(53, throws=1, values=[[5]], style="white", surface="felt_green", size=(320, 240),

@@ -44,7 +44,6 @@ import math
 import time
 from collections.abc import Callable
 
-import cv2
 import numpy as np
 
 from companion.vision.tray_blob_reads import BlobReads
@@ -54,7 +53,7 @@ from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_r
 from .base import InputEvent
 from .camera_source import CameraSource
 from .camera_thread import CameraThread, freeze_startup_objects
-from .tray_watch import die_side, difference, motion_gray, moved, same_throw, unchanged
+from .tray_watch import BLANK, CLIPPED, die_side, difference, flat_frame, motion_gray, moved, same_throw, unchanged
 from companion.sliced_work import SlicedWork
 
 EMPTY, ROLLING, AT_REST, READ = "empty", "rolling", "at_rest", "read"
@@ -184,8 +183,10 @@ class CameraDice(CameraThread):
             self._empty.forget()
             self._interrupted()
         self._odd_size = 0
-        lo, hi = cv2.minMaxLoc(cv2.cvtColor(view.small, cv2.COLOR_BGR2GRAY))[:2]
-        if hi - lo <= 2:  # one flat colour: a covered lens or a failing sensor, not a picture
+        flat = flat_frame(view.small)  # (a tray clipped white is a picture: counted, no complaint, read on)
+        d = self.health.details
+        d["clipped_white_frames"] = d.get("clipped_white_frames", 0) + (flat == CLIPPED)
+        if flat == BLANK:  # one flat colour: a covered lens or a failing sensor, not a picture
             self._note_bad_frame("blank_frames", "blank frames from the camera (covered or failing?)")
             self._interrupted()
             return []

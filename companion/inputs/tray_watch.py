@@ -18,6 +18,20 @@ DIE_SHARE_MOVING = 1 / 6  # this share of a die's area changed between frames is
 UNCHANGED_LEVEL = 8  # levels: the noise of a (3x3-blurred) small tray is 2-3 (unchanged)
 MIN_CHANGED_PX = 4  # ... and never fewer pixels than this
 SMALLEST_DIE = 0.06  # a die's side is at least this share of the tray's shorter side (as tray_rest_read assumes)
+FLAT_LEVELS = 2  # a small grey tray spanning this few levels is one flat colour: no picture of anything
+CLIPPED_WHITE = 250  # ... unless every pixel is this light: a light tray in a bright lamp's light, clipped
+# white by the camera (rendered sessions on white trays do it; a die thrown there still shows)
+BLANK, CLIPPED = "blank", "clipped white"
+
+
+def flat_frame(small: np.ndarray) -> str:
+    """Whether the tray is one flat colour: ``BLANK`` (a covered lens or a failing sensor: no
+    picture), ``CLIPPED`` (every pixel clipped white: a picture of a light tray, over-exposed) or
+    "" (a picture with something in it)."""
+    lo, hi = cv2.minMaxLoc(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY))[:2]
+    if hi - lo > FLAT_LEVELS:
+        return ""
+    return CLIPPED if lo >= CLIPPED_WHITE else BLANK
 
 
 def motion_gray(small: np.ndarray) -> np.ndarray:
@@ -31,11 +45,13 @@ def motion_gray(small: np.ndarray) -> np.ndarray:
 
 def difference(gray: np.ndarray, prev: np.ndarray) -> tuple[float, bool]:
     """The fraction of a (small, blurred) grey tray that differs from ``prev``, a change of
-    overall brightness taken out; and whether the two are identical."""
+    overall brightness taken out; and whether the two are identical pictures (a flat one repeats
+    exactly without the camera being frozen: a tray clipped white)."""
     gain = (cv2.mean(gray)[0] + 1.0) / (cv2.mean(prev)[0] + 1.0)
     diff = cv2.absdiff(gray, cv2.convertScaleAbs(prev, alpha=gain) if abs(gain - 1) > 0.004 else prev)
     changed = cv2.countNonZero(cv2.threshold(diff, MOTION_LEVEL, 255, cv2.THRESH_BINARY)[1])
-    return changed / diff.size, cv2.countNonZero(diff) == 0
+    identical = cv2.countNonZero(diff) == 0 and cv2.minMaxLoc(gray)[1] - cv2.minMaxLoc(gray)[0] > FLAT_LEVELS
+    return changed / diff.size, identical
 
 
 def die_side(side_small: float | None, small_shape: tuple, width: int) -> float:
