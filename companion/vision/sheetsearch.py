@@ -254,7 +254,7 @@ class _Window:
         band = grid.shore_band(SHORE_REACH_MM, k)
         self.stretches = _shore_stretches(band, grid.loch_mask(k), cx0, cy0, cx1, cy1)
         # (a placement's origin lies inside its template's box, so inside the window)
-        self.band = None if band is None else (_crop_padded(band, cx0, cy0, cx1, cy1), cx0, cy0)
+        self.band = None if band is None else (_crop_padded(band, cx0, cy0, cx1, cy1).view(np.uint8), cx0, cy0)
 
     def best(self, shape, on_shore: bool, turns=None):
         """(score in mm² of colour, (x, y, angle)) of the shape's best placement over the blob, or
@@ -267,26 +267,26 @@ class _Window:
         """{turn index: best match score} (with ``poses``: {index: (score, pose)}) of the turns tried:
         the given ones, or every other turn and both neighbours of the best few."""
         angles = _turns(shape, self.grid.ppm / self.grid.coarse)
+        table = _turn_table(shape, self.grid.ppm / self.grid.coarse, self.cppm)
+        n = len(angles)
         tried: dict = {}
         W, cppm, reach = self.W, self.cppm, self.reach
+        H, Wd = W.shape
+        cx0, cy0, x0, y0 = self.cx0, self.cy0, self.grid.x0, self.grid.y0
 
         def match(i: int) -> float:
-            i %= len(angles)
+            i %= n
             if i not in tried:
-                ang = float(angles[i])
-                T, off = _template(shape, ang, cppm)
-                th, tw = T.shape
+                ang, T, off, th, tw, fx, fy, body = table[i]
                 # just the placements of this template that overlap the blob
                 ox, oy = max(reach - tw + 1, 0), max(reach - th + 1, 0)
-                Wv = W[oy:W.shape[0] - oy, ox:W.shape[1] - ox]
+                Wv = W[oy:H - oy, ox:Wd - ox]
                 if on_shore:
-                    mx, loc = _match_on_shore(Wv, T, self.stretches, (self.cx0 + ox + math.floor(off[0]),
-                                                                      self.cy0 + oy + math.floor(off[1])), ang,
-                                              self.band)
+                    mx, loc = _match_on_shore(Wv, T, self.stretches, (cx0 + ox + fx, cy0 + oy + fy), body, self.band)
                 else:
                     _, mx, _, loc = cv2.minMaxLoc(cv2.matchTemplate(Wv, T, cv2.TM_CCORR))
-                tried[i] = (mx / cppm ** 2, (self.grid.x0 + (self.cx0 + ox + loc[0] + off[0]) / cppm,
-                                             self.grid.y0 + (self.cy0 + oy + loc[1] + off[1]) / cppm, ang))
+                tried[i] = (mx / cppm ** 2, (x0 + (cx0 + ox + loc[0] + off[0]) / cppm,
+                                             y0 + (cy0 + oy + loc[1] + off[1]) / cppm, ang))
             return tried[i][0]
 
         # every other turn first, then both neighbours of the best few: a template's match moves
@@ -304,6 +304,22 @@ class _Window:
             for i in range(len(angles)):
                 match(i)
         return tried if poses else {i: v[0] for i, v in tried.items()}
+
+
+@lru_cache(maxsize=64)
+def _turn_table(shape: tuple, turns_ppm: float, cppm: float) -> tuple:
+    """Per turn of ``_turns(shape, turns_ppm)``: (angle, template at ``cppm``, its origin's offset,
+    its height and width, the offset's whole pixels, the body's direction): worked out once, not
+    on each of the thousand matches of a photo."""
+    out = []
+    for ang in _turns(shape, turns_ppm):
+        ang = float(ang)
+        T, off = _template(shape, ang, cppm)
+        a = math.radians(ang)
+        # the body runs along (-sin, cos) of the turn (angle 0 points it to +y)
+        out.append((ang, T, off, T.shape[0], T.shape[1], math.floor(off[0]), math.floor(off[1]),
+                    (-math.sin(a), math.cos(a))))
+    return tuple(out)
 
 
 @lru_cache(maxsize=64)
@@ -381,27 +397,25 @@ def _loch_side(inside: np.ndarray) -> tuple[float, float]:
     return float(v[0]), float(v[1])
 
 
-def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], angle: float,
+def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int, int], body: tuple[float, float],
                     band: tuple | None = None):
     """Best template match over ``W`` among placements whose pose origin lies on a stretch of shore
-    and whose body lies out over the loch (the sheet looks out from the shore, within a right
-    angle of straight out: a sheet lying over the land would watch nothing).
+    and whose body (its direction: (-sin, cos) of the turn) lies out over the loch (the sheet
+    looks out from the shore, within a right angle of straight out: a sheet lying over the land
+    would watch nothing).
 
     ``origin0``: the coarse pixel of the origin for the placement at W's corner; ``band``: the
-    pixels within reach of the shore, as (mask over a window holding every origin, its corner's
-    coarse pixel): only those may hold the origin.
-    A stretch is the box round a run of rows holding band pixels, and round an end of the loch
-    one run spans both shores and the loch between them: matched over that box alone, a point in
-    the middle of the loch won the coarse search (seed 9206), and its refinement, paying for a
-    point off the shore, lost the sheet.  Returns (score, (x, y) of the placement in W); (-inf,
-    (0, 0)) when no placement is allowed.
+    pixels within reach of the shore, as (uint8 mask over a window holding every origin, its
+    corner's coarse pixel): only those may hold the origin.  A stretch is the box round a run of
+    rows holding band pixels, and round an end of the loch one run spans both shores and the
+    loch between them: matched over that box alone, a point in the middle of the loch won the
+    coarse search (seed 9206), and its refinement, paying for a point off the shore, lost the
+    sheet.  Returns (score, (x, y) of the placement in W); (-inf, (0, 0)) when no placement is
+    allowed.
     """
     th, tw = T.shape
     rh, rw = W.shape[0] - th + 1, W.shape[1] - tw + 1
     best, where = -np.inf, (0, 0)
-    # the body runs along (-sin, cos) of the turn (angle 0 points it to +y)
-    a = math.radians(angle)
-    body = (-math.sin(a), math.cos(a))
     for sx0, sy0, sx1, sy1, side in stretches:
         if body[0] * side[0] + body[1] * side[1] < 0:
             continue
@@ -410,14 +424,13 @@ def _match_on_shore(W: np.ndarray, T: np.ndarray, stretches, origin0: tuple[int,
         if c1 <= c0 or r1 <= r0:
             continue
         res = cv2.matchTemplate(W[r0:r1 + th - 1, c0:c1 + tw - 1], T, cv2.TM_CCORR)
-        if band is not None:
+        if band is None:
+            _, mx, _, loc = cv2.minMaxLoc(res)
+        else:
             ax, ay = origin0[0] + c0 - band[1], origin0[1] + r0 - band[2]
-            on = band[0][ay:ay + res.shape[0], ax:ax + res.shape[1]]
-            if not on.any():
-                continue
-            if not on.all():
-                res[~on] = -np.inf
-        _, mx, _, loc = cv2.minMaxLoc(res)
+            _, mx, _, loc = cv2.minMaxLoc(res, band[0][ay:ay + res.shape[0], ax:ax + res.shape[1]])
+            if loc[0] < 0:
+                continue  # no origin of this stretch within reach of the shore
         if mx > best:
             best, where = mx, (loc[0] + c0, loc[1] + r0)
     return best, where
