@@ -7,7 +7,9 @@ import numpy as np
 
 from companion.inputs.camera_dice import CameraDice
 from companion.inputs.camera_source import SimulatedCamera
-from companion.vision.tray_reader import changes
+from companion.vision.dice import read_dice
+from companion.vision.tray_reader import TrayView, changes
+from companion.vision.tray_rest_read import TrayMemory, read_tray_at_rest
 from companion.vision.tray_sim import tray_stream
 
 
@@ -59,3 +61,20 @@ def test_a_blob_joining_dice_and_a_stain_splits_into_its_die_sized_things():
         cv2.circle(specks, (x, y), 3, (20, 20, 20), -1)
     found = changes(specks, empty, 12.0)
     assert len(found.blobs) == 1 and found.split(found.blobs[0], 24.0) is None
+
+
+def test_a_die_read_far_off_the_dice_size_is_a_part_of_a_die_and_gets_the_still_readers_look():
+    """A black two on a dark table whose blob is only its left half (its body like the table): the
+    crop, cut through the face, reads the left pip as a one at 0.79 of the dice's size (rendered
+    bench session 1105, third throw). That is a part of a die, not a die: the still reader reads
+    the region round it, a two; a die read at the dice's size (the first two throws) stays a crop read."""
+    frames = tray_stream(1105, throws=3, surface="dark_table", style="black_white")
+    empty = TrayView.of(frames[0].image).small.astype(np.float32)
+    rests = [i for i, f in enumerate(frames) if f.settled]
+    side = None
+    for k in rests:
+        view = TrayView.of(frames[k + 1].image)
+        got = read_tray_at_rest(view, TrayMemory(empty, None, None, side, 1), read_dice)
+        assert [d.value for d in got.dice] == list(frames[k].values)
+        assert bool(got.region or got.full) == (k == rests[-1]), (k, got.region, got.full)
+        side = got.side_small

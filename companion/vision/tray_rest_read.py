@@ -60,6 +60,8 @@ REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shor
 REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole tray is read instead
 GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
 SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
+SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
+PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
@@ -154,7 +156,8 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
                 continue
         got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads)
         whole = None
-        if not guessed_here and not any(d.value is not None for d in got):
+        cut = any(isinstance(d, Die) and d.reason.endswith(PART_OF_A_DIE) for d in got)
+        if not guessed_here and not cut and not any(d.value is not None for d in got):
             whole = found.grown(blob)
             if whole is not None and whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
                 whole = None  # grown over more than a die (a smear, a hand): its crop would be dear
@@ -201,13 +204,28 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
         if better is None:
             break
         side = better * view.scale
+    if out.side_small:
+        dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
     sides = [d.side_px for d in dice if d.value is not None]
-    if not sides:
-        return [Nothing(blob)]
+    if not sides:  # (a part of a die read as a die stays as such: not the blob to grow, see _doubt_size)
+        return [d for d in dice if d.reason.endswith(PART_OF_A_DIE)] or [Nothing(blob)]
     out.side_small = float(np.median(sides)) * view.scale  # the next blobs' size, measured
     if reads is not None and len(sides) == len(dice):  # (only clean reads: the others are looked at again)
         reads.add(view.small, blob, dice)
     return dice
+
+
+def _doubt_size(die: Die, scale: float, side_small: float) -> Die:
+    """``die``, unreadable if it was read far off the dice's size as measured (outside ``SIZE_RANGE``,
+    as the still reader allows and second looks here must be): a part of a die read as a die. A
+    dark die's blob may be a fragment of it (its body like the tray), and a crop cut through its
+    face reads a lone pip of a two as a one (bench seed 1105: 0.79 of the size; 534 other first
+    looks on the bench seeds read 0.83-1.21). Unreadable, the still reader reads the region round
+    it (growing the blob, the look for a blob that read nothing, grew it over the same part again)."""
+    if die.value is None or SIZE_RANGE[0] <= die.side_px * scale / side_small <= SIZE_RANGE[1]:
+        return die
+    return Die(None, die.center, 0.0, die.side_px, f"a {die.value} read at {die.side_px * scale / side_small:.2f} "
+               + PART_OF_A_DIE)
 
 
 def _read_crop_sliced(crop) -> list:
@@ -309,7 +327,7 @@ def _plausible(dice: list[Die], blob: Blob, view: TrayView, side_small: float | 
     measured, else at least the smallest die the blobs allow for), and together they must cover
     what changed in ``blob``."""
     sides = [d.side_px * view.scale for d in dice if d.value is not None]
-    if side_small and any(not 0.8 <= s / side_small <= 1.25 for s in sides):
+    if side_small and any(not SIZE_RANGE[0] <= s / side_small <= SIZE_RANGE[1] for s in sides):
         return False
     if not side_small and any(s < 2 * min_blob_side(view.small, None) for s in sides):
         return False
