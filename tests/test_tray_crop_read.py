@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from companion.vision.dice import read_crop
-from companion.vision.tray_crop_read import face_colour, read_crop_like_still
+from companion.vision.tray_crop_read import distance_of, face_colour, read_crop_like_still
 from companion.vision.tray_reader import TrayView, changes, cut_crop, estimate_side
 from companion.vision.tray_sim import tray_stream
 
@@ -70,8 +70,8 @@ def test_dice_side_by_side_read_part_by_part_as_the_still_reader_does():
     assert pairs >= 4
 
 
-def test_face_colour_is_the_still_readers():
-    from companion.vision.dice_pips import _face_colour
+def test_face_colour_and_colour_distance_are_the_still_readers_bit_for_bit():
+    from companion.vision.dice_pips import _colour_distance, _face_colour
     rng = np.random.default_rng(0)
     lab8 = rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)
     lab8[10:50, 10:60] = (200, 130, 120)  # a face of one colour, with noise
@@ -79,4 +79,6 @@ def test_face_colour_is_the_still_readers():
     lab = lab8.astype(np.float32)
     for mask in (np.full((60, 80), 255, np.uint8), np.zeros((60, 80), np.uint8),
                  (rng.random((60, 80)) > 0.7).astype(np.uint8) * 255):
-        assert np.array_equal(face_colour(lab8, lab, mask), _face_colour(lab, mask))
+        colour = _face_colour(lab, mask)
+        assert np.array_equal(face_colour(lab8, lab, mask), colour)
+        assert np.array_equal(distance_of(lab - colour), _colour_distance(lab, colour))
