@@ -80,3 +80,47 @@ def test_split_faces_splits_touching_faces_the_same_in_a_tight_or_a_large_crop()
 def test_split_faces_of_an_empty_region_is_nothing():
     crop = np.zeros((50, 50, 3), np.uint8)
     assert split_faces(np.zeros((50, 50), np.uint8), crop) == []
+
+
+# ---------------------------------------------------------------- tentative readings (the blob look's)
+
+
+def _die(value, centre, confidence, side=50.0):
+    from companion.vision.dice import Die
+
+    return Die(value, centre, confidence, side)
+
+
+def test_a_blob_look_reading_is_tentative_and_a_first_look_reading_is_sure():
+    from companion.vision.dice import _sure
+    from companion.vision.dice_pips import BLOB_CONFIDENCE
+
+    assert not _sure([])
+    assert not _sure([_die(None, (0, 0), 0.0)])
+    assert not _sure([_die(5, (0, 0), BLOB_CONFIDENCE)])
+    assert _sure([_die(5, (0, 0), BLOB_CONFIDENCE), _die(2, (100, 0), 0.6)])
+
+
+def test_a_later_look_replaces_a_tentative_reading_at_its_place_and_keeps_one_elsewhere():
+    from companion.vision.dice import _after
+
+    tentative = _die(5, (100, 100), 0.05)
+    # the later look read the same die: its reading wins
+    same = [_die(4, (110, 95), 0.9)]
+    assert _after([tentative], same) == same
+    # the later look reached a neighbouring die only: the tentative reading stays beside it
+    beside = [_die(6, (190, 130), 0.9)]
+    assert _after([tentative], beside) == beside + [tentative]
+    # the later look read nothing: the tentative reading is kept, not its unreadable die
+    assert _after([tentative], [_die(None, (100, 100), 0.0)]) == [tentative]
+
+
+def test_a_later_look_replaces_nothing_read_as_before():
+    from companion.vision.dice import _after
+
+    unread = [_die(None, (100, 100), 0.0)]
+    seen = [_die(None, (105, 100), 0.0)]
+    assert _after(unread, []) == unread
+    assert _after(unread, seen) == seen
+    read = [_die(3, (100, 100), 0.8)]
+    assert _after(unread, read) == read

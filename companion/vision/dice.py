@@ -42,7 +42,7 @@ from .dice_foreground import _Foreground, background_distance, flatten_lighting,
 from .dice_groups import group_pips_into_dice
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_pip_squares import read_by_pip_squares
-from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+from .dice_pips import BLOB_CONFIDENCE, FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
 from .dice_split import _die_like, _nearest_component, split_faces
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -137,15 +137,15 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             est = min(est, typical * 1.15)
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
-        if not any(d.value is not None for d in got):
-            got = _read_hollow(img, blob, (x, y), f, typical, max_side) or got
-        if not any(d.value is not None for d in got):
+        if not _sure(got):
+            got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side))
+        if not _sure(got):
             loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side)
             if any(d.value in PART_VALUES for d in loose):
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
-            got = loose or got
-        if not any(d.value is not None for d in got):
-            got = _read_around(img, blob, (x, y), f, typical, max_side) or got
+            got = _after(got, loose)
+        if not _sure(got):
+            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side))
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
@@ -155,6 +155,25 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
+
+
+def _sure(got: list[Die]) -> bool:
+    """Some die in ``got`` is read by a first look. A reading no surer than the blob look's
+    (:data:`.dice_pips.BLOB_CONFIDENCE`: faint marks read as pips) is tentative: the blob's later
+    looks still run, and it is kept only if they read nothing."""
+    return any(d.value is not None and d.confidence > BLOB_CONFIDENCE for d in got)
+
+
+def _after(got: list[Die], later: list[Die]) -> list[Die]:
+    """The readings a later look leaves for a blob whose readings ``got`` are none or tentative:
+    the later look's where it read some die, with each tentative reading of ``got`` clear of them
+    (a loose look may reach a neighbouring die and read only that one); else ``got``, or what the
+    later look saw where ``got`` read nothing."""
+    if not any(d.value is not None for d in later):
+        return got if any(d.value is not None for d in got) else (later or got)
+    clear = [d for d in got if d.value is not None
+             and all(math.dist(d.center, o.center) > 0.5 * max(d.side_px, o.side_px) for o in later)]
+    return later + clear
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
@@ -329,7 +348,8 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
     """
     side_full = est_small / f * 0.9
     best = _read_blob_at(img, blob_small, origin, f, side_full)
-    good = [d for d in best if d.value is not None]
+    # (tentative readings, the blob look's, neither set the size nor stop the retries)
+    good = [d for d in best if d.value is not None and d.confidence > BLOB_CONFIDENCE]
     tries = []
     if good:
         measured = float(np.median([d.side_px for d in good]))
@@ -349,9 +369,15 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
             continue
         done.add(_crop_scale(side))
         again = _read_blob_at(img, blob_small, origin, f, side)
-        if sum(d.value is not None for d in again) > sum(d.value is not None for d in best):
+        if _counted(again) > _counted(best):
             best = again
     return best
+
+
+def _counted(readings: list[Die]) -> tuple[int, int]:
+    """How much a look at a blob read: its sure readings first, then all its readings."""
+    return (sum(d.value is not None and d.confidence > BLOB_CONFIDENCE for d in readings),
+            sum(d.value is not None for d in readings))
 
 
 SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
