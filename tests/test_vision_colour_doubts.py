@@ -165,3 +165,24 @@ def test_shade_nobody_sees_does_not_make_a_sheet(box):
         assert cm._drop_unlike_sheets(yellow, pb, seen, tab, 10, 6)[:, 30:90].all()
     finally:
         cm.UNSEEN_SHADE = True
+
+
+def test_a_hex_whose_colour_is_mostly_part_of_a_sheet_is_not_called_covered(box):
+    """Colour on a hex's paper that is nearly all part of a sheet (a blend: glare over another
+    sheet, or a hue a phone moved; seed 44011) does not make the hex covered; a real edge's strip
+    beside its whole sheet does.  Colour carried onto the printed lines is not counted."""
+    lay = cov.layout(box, cov.WORK_PPM)
+    h = len(lay.addresses) // 2
+    stop = lay.offsets[h + 1] if h + 1 < len(lay.offsets) else len(lay.index)
+    idx = lay.index[lay.offsets[h]:stop]
+    paper = idx[lay.flat.reshape(-1)[idx]]
+    i = EXPEDITIONS.index("japanese")
+    bits = np.zeros(lay.shape, np.uint16)
+    bits.reshape(-1)[idx] = 1 << i  # colour over the hex, lines and all
+    which = np.zeros(len(lay.addresses), bool)
+    which[h] = True
+    bits.reshape(-1)[paper[: int(0.97 * len(paper))]] |= 1 << (9 + i)  # 3 % of its paper whole
+    assert cov._mostly_part(lay, which, bits, i)[h]
+    bits.reshape(-1)[idx] = 1 << i
+    bits.reshape(-1)[paper[: int(0.6 * len(paper))]] |= 1 << (9 + i)  # an edge: 40 % whole
+    assert not cov._mostly_part(lay, which, bits, i).any()

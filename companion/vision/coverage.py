@@ -60,6 +60,14 @@ MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's li
 RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
+# A hex is called covered by an expedition only when its whole sheet makes up this share of its
+# colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
+# whole sheet): white light added to another sheet looks like part of a sheet (glare is a blend
+# with white), as does a sheet whose hue a phone moved (harsh light through a phone, seed 44011:
+# green read as green and part yellow, a few noisy pixels whole yellow: 4 hexes called yellow, 2
+# under glare).  Less: undecided.
+WHOLE_SHARE = 0.1
+SHARE_STEP = 4
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -143,8 +151,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('pack')
     code = tab.lookup_packed(pb, DEEP_SHADOW_LOG)
     np.multiply(code, flat_area.view(np.uint8), out=code)  # 0 off the flat area (a masked assignment is 50x slower)
+    part_of = None  # the expedition bit a pixel is counted for part of a sheet only (part_sheets.py)
     if PART_NEAR_WHOLE:
-        drop_far_parts(code, pb, tab, ppm, _lookalikes(cols), DEEP_SHADOW_LOG)
+        part_of = drop_far_parts(code, pb, tab, ppm, _lookalikes(cols), DEEP_SHADOW_LOG)
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
     _tick('table')
@@ -223,7 +232,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
-    # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy
+    # unknown, bit 5 + i = near expedition i's colour that was dropped as untrustworthy, bit 9 + i
+    # = expedition i's colour counted for part of its sheet only (see WHOLE_SHARE)
     bits = (unknown if unknown_hex is None else unknown_hex).astype(np.uint16) << 4
     lines_box = None
     if unknown_hex is not None:
@@ -239,6 +249,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             sl = np.s_[lines_box[0]:lines_box[1], lines_box[2]:lines_box[3]]
             near = cv2.dilate(colour[e][sl].view(np.uint8), np.ones((kd, kd), np.uint8)).view(bool)
             bits[sl] |= (only_lines[sl] & near).astype(np.uint16) << np.uint16(5 + i)
+    if WHOLE_SHARE and part_of is not None:  # the pixels whose colour is part of its sheet only
+        ys, xs, which = part_of
+        here = bits[ys, xs]
+        bits[ys, xs] = here | ((here & which) << 9)
     per_hex, deep = hex_bits(lay, bits)
     if not RIM_UNDECIDED:
         deep = per_hex
@@ -248,6 +262,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     for i, e in enumerate(EXPEDITIONS):
         # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
         hit = (deep & (1 << i)) > 0
+        if WHOLE_SHARE:  # colour that is mostly part of a sheet: a blend, glare or a hue off
+            hit &= ~_mostly_part(lay, hit & ((per_hex & (1 << (9 + i))) > 0), bits, i)
         # what was dropped is not "uncovered" either, nor colour on the rim alone
         unk_e = unk_hex | ((per_hex & ((1 << (5 + i)) | (1 << i))) > 0)
         covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
@@ -260,6 +276,38 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                           _Upsampled(fit_masks, up), up(unknown), dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit})
+
+
+def _mostly_part(lay: Layout, which: np.ndarray, bits: np.ndarray, i: int) -> np.ndarray:
+    """Per hex (of those in ``which``): whether under WHOLE_SHARE of the paper pixels (not the
+    printed lines, which colour is only carried onto) with expedition ``i``'s colour (bit i of
+    ``bits``) are its whole sheet (bit 9 + i: part of a sheet only)."""
+    out = np.zeros(len(which), bool)
+    hexes = np.flatnonzero(which)
+    if not len(hexes):
+        return out
+    index, starts, ends = _paper_samples(lay)
+    parts = [index[starts[h]:ends[h]] for h in hexes]
+    first = np.r_[0, np.cumsum([len(q) for q in parts])[:-1]]
+    b = np.take(bits.reshape(-1), np.concatenate(parts))
+    n = np.add.reduceat(((b >> i) & 1).astype(np.int32), first)
+    k = np.add.reduceat(((b >> (9 + i)) & 1).astype(np.int32), first)
+    out[hexes] = (n > 0) & (n - k < WHOLE_SHARE * n)
+    return out
+
+
+def _paper_samples(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every SHARE_STEP-th paper pixel (``lay.flat``) of each hex: (index, starts, ends), cached on
+    the layout (a share needs no more: a hex has ~3,000 pixels at 3 px/mm)."""
+    got = lay.__dict__.get("_paper_samples")
+    if got is None:
+        ends = np.r_[lay.offsets[1:], len(lay.index)]
+        flat = lay.flat.reshape(-1)
+        parts = [q[flat[q]][::SHARE_STEP] for q in (lay.index[a:b] for a, b in zip(lay.offsets, ends))]
+        lens = np.array([len(q) for q in parts])
+        got = lay.__dict__["_paper_samples"] = (np.concatenate(parts), np.r_[0, np.cumsum(lens)[:-1]],
+                                                np.cumsum(lens))
+    return got
 
 
 _STAGES: list | None = None  # set to a list to have measure() append (stage, thread CPU s) (profiling)

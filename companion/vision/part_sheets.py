@@ -36,7 +36,7 @@ _PART_ANY = np.array([255 if c & PART else 0 for c in range(256)], np.uint8)
 
 
 def drop_far_parts(code: np.ndarray, packed: np.ndarray, tab, ppm: float, lookalikes=(),
-                   dark_below: float = -np.inf) -> None:
+                   dark_below: float = -np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Match again, in ``code`` (the colour match's codes, uint8), without its sheet, a pixel
     counted for part of a sheet only, far from its whole sheet (_again: over another sheet, the
     rest of the explanation alone may fit badly, then the pixel fits nothing -- a deep grey shadow
@@ -46,10 +46,13 @@ def drop_far_parts(code: np.ndarray, packed: np.ndarray, tab, ppm: float, lookal
     (colourmasks._lookalikes): a's whole sheet over b's may read as e, so e's colour counts as
     a's (and b's) whole sheet here (seed 33015 through a phone: a yellow sheet lying wholly on a
     blue one, read as green, its edges as blue and part yellow; without them the green was
-    never taken for the overlap)."""
+    never taken for the overlap).
+
+    Returns the pixels counted for part of a sheet only, (ys, xs, the part's expedition bit; 0 for
+    none), as they were before any was matched again, or None when there are none."""
     flag = cv2.LUT(code, _PART_ANY if OVER_PAPER_TOO else _PART_OVER_SHEET)
     if cv2.countNonZero(flag) == 0:
-        return
+        return None
     reach = int(round(PART_REACH_MM * ppm))
     k = np.ones((2 * reach + 1,) * 2, np.uint8)
     pts = cv2.findNonZero(flag).reshape(-1, 2)  # numpy's nonzero scans eight times slower
@@ -75,6 +78,7 @@ def drop_far_parts(code: np.ndarray, packed: np.ndarray, tab, ppm: float, lookal
         if far is not None:
             fx, fy = far.reshape(-1, 2).T
             c[fy, fx] = _again(c[fy, fx], packed[y0:y1, x0:x1][fy, fx], int(bit), tab, dark_below)
+    return ys, xs, which
 
 
 def _again(codes: np.ndarray, packed: np.ndarray, bit: int, tab, dark_below: float) -> np.ndarray:
