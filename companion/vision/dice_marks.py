@@ -208,3 +208,81 @@ def plain_mark(face: np.ndarray, filled: np.ndarray, dl: np.ndarray, centre: tup
 
 MARK_INSIDE = 0.5  # a core pixel this part of the mark's step from the core's colour is a mark of its own
 MARKED_SHARE = 0.06  # a pip's core has fewer such pixels than this share (noise, a dimple's shading)
+
+
+#: a one with marks of either kind on its corners is doubted (False: the old reading)
+CORNERS_LOOKED_AT = True
+CORNER_MARK = 0.5  # a corner's step from the face round it, as a part of the lone pip's own step
+CORNERS_MARKED = 2  # ... on this many of the four corners
+
+
+def marks_on_the_corners(dl: np.ndarray | None, beta: complex, alpha: complex, pip: Pip) -> bool:
+    """Are there marks on the corners of a face read as a one, of either kind? A dark die with
+    light pips, defocused, spreads its pips' light over the face till the face's commonest colour
+    is the blend: the corner pips are then lighter than that "face" and its dark middle, where the
+    die's own colour is left, a lone darker "pip". The corners are measured against the face right
+    round each (:func:`_local_step`, in any direction of colour), as the pip is against its own."""
+    if not CORNERS_LOOKED_AT or dl is None or dl.ndim != 3 or abs(alpha) < 2:
+        return False
+    pip_r = math.sqrt(pip.area / math.pi)
+    r = max(1, int(round(0.6 * pip_r)))
+    x, y = int(round(pip.x)), int(round(pip.y))
+    own = _local_step(dl, x, y, r)
+    if own <= 0:
+        return False
+    centre = complex(pip.x, pip.y)
+    marked = 0
+    for c in (complex(-0.5, -0.5), complex(0.5, -0.5), complex(0.5, 0.5), complex(-0.5, 0.5)):
+        z = beta + alpha * c
+        clear = abs(z - centre) - 1.2 * pip_r  # (the ring round a corner stays off a big ace)
+        if _local_step(dl, int(round(z.real)), int(round(z.imag)), r, clear) >= CORNER_MARK * own:
+            marked += 1
+    return marked >= CORNERS_MARKED
+
+
+OTHER_KIND = 0.5  # a mark of the other kind on a vacant place: this part of the pips' own step
+
+
+def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, value: int, pips: list[Pip]) -> bool:
+    """Is there a mark of the other kind than the pips (lighter than the face round it where the
+    pips are darker, or the reverse) on a place the value leaves empty and a larger value fills?
+    The same blend as :func:`marks_on_the_corners` makes a defocused dark five's dark gaps between its
+    light pips a four of darker "pips" with the real middle pip, light, on its empty middle. Glare,
+    the other mark of the other kind, is faint against dark pips on a light face (the face is near
+    white already) and of the pips' own kind on a dark or coloured face. (Only places off the face
+    colour by a part of the pips' contrast are measured: on a read face, hardly any.)"""
+    if not CORNERS_LOOKED_AT or dl is None or dl.ndim != 3 or abs(alpha) < 2 or not pips:
+        return False
+    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
+    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0)
+    weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
+    contrast = float(np.linalg.norm(towards * weight))
+    if contrast <= 0:
+        return False
+    h, w = dl.shape[:2]
+    marked = []
+    for c in _GRID:
+        if c in occupied or not _could_be_more(value, c):
+            continue
+        z = beta + alpha * c
+        x, y = int(round(z.real)), int(round(z.imag))
+        if 1 <= x < w - 1 and 1 <= y < h - 1 and \
+                float(np.linalg.norm(dl[y - 1:y + 2, x - 1:x + 2].reshape(-1, 3).mean(axis=0) * weight)) >= OFF_COLOUR * contrast:
+            marked.append(z)
+    if not marked:
+        return False
+    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    r = max(1, int(round(0.6 * pip_r)))
+    own = float(np.median([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips]))
+    if own <= 0:
+        return False
+    for z in marked:
+        clear = min(abs(complex(p.x, p.y) - z) for p in pips) - 1.2 * pip_r
+        # (a smaller spot where large pips crowd the place: its ring must fit between them)
+        rc = max(1, min(r, int((clear - 1) / 2.4)))
+        if _local_step(dl, int(round(z.real)), int(round(z.imag)), rc, clear, -towards) >= OTHER_KIND * own:
+            return True
+    return False
+
+
+OFF_COLOUR = 0.3  # a place this part of the pips' colour step off the face colour is measured

@@ -65,3 +65,43 @@ def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> 
         shades.append(float(np.median(dl[y0:y1, x0:x1, 0][ring])))
     contrast = float(np.median([p.contrast for p in pips]))
     return max(shades) - min(shades) <= max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+
+
+#: a two or three with pips like its own a line's length beside it is doubted (False: the old reading)
+COLUMNS_DOUBTED = True
+COLUMN_ALIKE = 0.5  # a mark beside: at least this part of the pips' own step from the face round it
+
+
+def a_column_of_more(pips: list[Pip], dl: np.ndarray | None) -> bool:
+    """Are the two or three pips read one column of a larger face (a six's, a four's side)? On a
+    die's 3 x 3 grid a column's length is the distance to the next column, so such a face has marks
+    like the pips at every pip shifted square to their line by its length, on one side. A two's or
+    three's real diagonal shifted so lands past the face's corners. The other column can drop out
+    of the face region (shading across a blurred face), where no hole is found: the marks are
+    measured against the face right round each place (:func:`.dice_marks._local_step`), as each
+    pip's own step is, so shading does not count."""
+    from .dice_marks import _local_step
+
+    if not COLUMNS_DOUBTED or dl is None or dl.ndim != 3 or len(pips) not in (2, 3):
+        return False
+    ends = sorted((complex(p.x, p.y) for p in pips), key=lambda z: z.real + 1e-3 * z.imag)
+    line = max((b - a for a in ends for b in ends), key=abs)
+    length = abs(line)
+    if length < 4:
+        return False
+    across = line / length * 1j * length
+    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    r = max(1, int(round(0.6 * pip_r)))
+    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0)
+    own = float(np.median([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips]))
+    if own <= 0:
+        return False
+    h, w = dl.shape[:2]
+    for sign in (1, -1):
+        places = [complex(p.x, p.y) + sign * across for p in pips]
+        if not all(0 <= z.real < w and 0 <= z.imag < h for z in places):
+            continue
+        if all(_local_step(dl, int(round(z.real)), int(round(z.imag)), r, math.inf, towards) >= COLUMN_ALIKE * own
+               for z in places):
+            return True
+    return False

@@ -18,6 +18,12 @@ fainter, marbling fainter and not round): the strongest ``n`` that fit a layout 
 mark on a place where a larger value has a pip, and a two's or three's line on the diagonal of
 the die's outline (:func:`_along_a_diagonal`). Such a reading is given a low confidence, under
 every first look's. Ones are not read: a lone blob is too often a die's only strong pip.
+
+Two kinds of blob are set aside on the way: a blob squeezed far more than the others (a side
+face's pip joined to the region) is no candidate pip, and a blob by the face's rim, on no pip
+place and without face all round it (the lit rounded edge beside a corner pip), competes with no
+pip. The response's noise is measured inside the region's rim: a face smaller than the crop's die
+is all rim at the larger scales.
 """
 
 from __future__ import annotations
@@ -102,10 +108,10 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     if not inside.any():
         return [], 0.0
     resp, which, hessians = blob_response(small, [sg / SHRINK for sg in SCALES])
-    noise = float(np.median(resp[inside])) + 1e-3
+    noise = _response_noise(resp, inside)
     peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
     py, px = np.nonzero(peak)
-    order = np.argsort(-resp[py, px])[:MOST_BLOBS]
+    order = _strongest_each_side(resp[py, px], inside[py, px])
     blobs = []
     for y, x in zip(py[order], px[order]):
         k = int(which[y, x])
@@ -123,6 +129,39 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     for b in kept:  # (only a blob that may be a pip is looked round: the ring costs)
         b.ringed = b.inside and b.elongation <= ELONGATED and b.strength >= OVER_NOISE * noise and _ringed(light, b)
     return kept, noise
+
+
+#: the noise is measured this many of the largest scale's sigmas inside the region's edge: a face
+#: against a darker table is a blob and an edge itself at the larger scales, all round its rim (in
+#: a die smaller than FACE_PX that rim is most of the region, and its response was taken for noise)
+NOISE_INSET = 2.0
+INSET_NOISE = True  # (False: the old noise, over the whole region)
+#: the strongest maxima are kept inside the region and beside it separately: a face's rim and
+#: corners against the table, many maxima, crowded the pips out of one shared list
+EACH_SIDE = True
+
+
+def _response_noise(resp: np.ndarray, inside: np.ndarray) -> float:
+    """The response's typical level on the face (its median), away from the region's rim."""
+    core = inside
+    if INSET_NOISE:
+        k = 2 * int(round(NOISE_INSET * SCALES[-1] / SHRINK)) + 1
+        inner = cv2.erode(inside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+        if np.count_nonzero(inner) >= 0.15 * np.count_nonzero(inside):
+            core = inner
+    return float(np.median(resp[core])) + 1e-3
+
+
+def _strongest_each_side(strength: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """Indices of the strongest MOST_BLOBS maxima, strongest first (inside the region and beside it
+    counted apart with EACH_SIDE)."""
+    order = np.argsort(-strength)
+    if not EACH_SIDE:
+        return order[:MOST_BLOBS]
+    ins = order[inside[order]][:MOST_BLOBS]
+    out = order[~inside[order]][:MOST_BLOBS]
+    both = np.concatenate([ins, out])
+    return both[np.argsort(-strength[both], kind="stable")]
 
 
 RING = 1.8  # sigmas: the ring round a blob's middle where the face round a pip is looked at
@@ -181,6 +220,11 @@ def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np
     stand clear of every other blob of their polarity near the fitted face, and leave its empty
     places plain."""
     pipish = [b for b in blobs if b.ringed]  # (inside, round and strong as well: see find_blobs)
+    if SQUEEZED_SKIPPED and len(pipish) >= 3:
+        # a side face's pip joined to the face region is squeezed by the slant, the top face's are
+        # not (motion blur stretches all alike): it is no pip of the face, only a mark beside it
+        typical = float(np.median([b.elongation for b in pipish[:6]]))
+        pipish = [b for b in pipish if b.elongation <= SQUEEZED * max(typical, 1.2)]
     for n in range(min(6, len(pipish)), 1, -1):
         pips = pipish[:n]
         weakest = pips[-1].strength
@@ -199,8 +243,8 @@ def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np
         # every blob on the face competes; beside it, only one as round as the pips (a side face's
         # pips, past the face's edge, are squeezed)
         round_ = SQUEEZED * max(max(b.elongation for b in pips), 1.2)
-        near = [b for b in others if _chebyshev(b, beta, alpha) <= ON_FACE
-                or (_chebyshev(b, beta, alpha) <= REACH and b.elongation < round_)]
+        near = [b for b in others if not _a_rim_mark(b, beta, alpha) and (
+            _chebyshev(b, beta, alpha) <= ON_FACE or (_chebyshev(b, beta, alpha) <= REACH and b.elongation < round_))]
         next_strength = max((b.strength for b in near), default=0.0)
         if next_strength * GAP > weakest:
             continue
@@ -252,6 +296,29 @@ EDGE_COHERENCE = 0.25  # the gradients round a die agree on square edges at leas
 DIAGONAL_SLACK = 15.0  # degrees: a two's or three's line off the die's diagonal by less than this
 ON_FACE = 1.05  # half-sides: a blob this near the fitted face's middle is on the face
 SQUEEZED = 1.5  # a blob beside the face this much more elongated than the pips is a side face's
+SQUEEZED_SKIPPED = True  # such a blob is no candidate pip either (False: the old look)
+
+
+#: half-sides (Chebyshev) past which a blob on the face is by its rim: a pip place is at 0.5 at most
+RIM = 0.65
+OFF_PLACE = 0.25  # half-sides: a blob this far from every pip place lies on none
+RIM_MARKS_IGNORED = True  # (False: the old test, every blob on the face competes)
+
+
+def _a_rim_mark(b: Blob, beta: complex, alpha: complex) -> bool:
+    """Is the blob a mark of the face's rim, not one a pip could make: by the rim, on no pip
+    place, and with something other than face round it (the lit rounded edge beside a corner pip,
+    a die's corner)? Such a blob does not compete with the pips; a faint pip of a larger value lies
+    on a place, with face all round it."""
+    if not RIM_MARKS_IGNORED or b.ringed:
+        return False
+    u = (complex(b.x, b.y) - beta) / alpha
+    if not RIM < max(abs(u.real), abs(u.imag)) <= ON_FACE:
+        return False  # (beside the face, a round blob competes: a side face's pip seen head-on)
+    return min(abs(u - g) for g in _NINE) > OFF_PLACE
+
+
+_NINE = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
 
 
 def _chebyshev(b: Blob, beta: complex, alpha: complex) -> float:

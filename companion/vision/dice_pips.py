@@ -19,10 +19,11 @@ import numpy as np
 
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_pip_blobs import read_blobs
-from .dice_one_face import UNLIKE_PIPS_DOUBTED, on_one_shade, painted_alike
+from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
 from .dice_pip_finding import Pip, face_hull, find_pips, split_touching_pips
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
+                         marks_on_the_corners, other_kind_on_a_place,
                          _square_covered, _vacancies_empty, alpha_angle, plain_mark)
 
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
@@ -186,12 +187,39 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
     if not BLOB_AREA[0] * FACE_PX * FACE_PX <= area <= BLOB_AREA[1] * FACE_PX * FACE_PX:
         return None
     region = cv2.bitwise_or(filled, face_hull(face))
-    got = read_blobs(np.ascontiguousarray(dl[..., 0]), region, float(FACE_PX))
+    light = np.ascontiguousarray(dl[..., 0])
+    k = _to_face_scale(area)
+    if k != 1.0:
+        # the blob scales and the face sizes are in FACE_PX: a face region clearly smaller than
+        # that (the crop was scaled from a blob swollen by the blur's halo or a shadow) is read
+        # enlarged to it, or its pips fall under the smallest scale and the whole face, now
+        # pip-sized, is the strongest blob
+        h, w = light.shape
+        size = (max(1, round(w * k)), max(1, round(h * k)))
+        light = cv2.resize(light, size, interpolation=cv2.INTER_LINEAR)
+        region = cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
+    got = read_blobs(light, region, float(FACE_PX))
     if got is None:
         return None
     # (a reading from faint marks: below every first-look reading, so a duplicate gives way to it)
     conf = round(min(BLOB_CONFIDENCE, 0.02 * got.strength), 3)
-    return FaceReading(got.value, got.center, conf, got.side, "", filled)
+    centre = ((got.center[0] + 0.5) / k - 0.5, (got.center[1] + 0.5) / k - 0.5)
+    return FaceReading(got.value, centre, conf, got.side / k, "", filled)
+
+
+#: a face region under this part of FACE_PX across is looked at for blobs enlarged to FACE_PX
+#: (over it, the region may hold side faces or a halo as well as the face: not scaled)
+BLOB_RESCALE_UNDER = 0.85
+BLOB_RESCALE = True  # (False: the old look, at the crop's scale whatever the face's)
+
+
+def _to_face_scale(area: float) -> float:
+    """The factor that brings a face region of ``area`` crop pixels to FACE_PX across (1 if it is
+    near that already, or larger)."""
+    side = math.sqrt(max(area, 1.0))
+    if not BLOB_RESCALE or side >= BLOB_RESCALE_UNDER * FACE_PX:
+        return 1.0
+    return FACE_PX / side
 
 
 BLOB_CONFIDENCE = 0.1  # the most a blob-look reading is trusted: first looks measured 0.13 and up
@@ -373,6 +401,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         if (off < 0.18 or deep >= 0.38) and 0.06 <= rel <= LARGEST_ACE:
             if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
+            if marks_on_the_corners(dl, complex(p.x, p.y), _rect_frame(filled), p):
+                return FaceReading(None, (p.x, p.y), 0.0, side, "marks of either kind on the corners of a one", filled)
             conf = _confidence(off / 0.18, pips)
             return FaceReading(1, (p.x, p.y), conf, side, "", filled)
         return FaceReading(None, (cx, cy), 0.0, side, "lone pip off centre", filled)
@@ -396,6 +426,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if value in (2, 3) and ok_geometry and UNLIKE_PIPS_DOUBTED and not (
             painted_alike(pips) and on_one_shade(pips, filled, dl)):
         ok_geometry = False  # (a one's pip with a side face's or a far face's pip beside it)
+    if value in (2, 3) and ok_geometry and a_column_of_more(pips, dl):
+        ok_geometry = False  # (a six's column, a four's side: the rest of the face beside it)
     if rms > (0.1 if value == 3 else 0.16) or not 0.06 <= ratio <= 0.4 or not size_ok or not inside or not ok_geometry:
         failed = ", ".join(name for name, bad in (("misfit", rms > (0.1 if value == 3 else 0.16)),
                                                   ("pip size", not 0.06 <= ratio <= 0.4), ("face size", not size_ok),
@@ -412,6 +444,9 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if not _vacancies_empty(dist, centre, alpha, value, pips, dl):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"marks where a {value} has no pip (glare or a missed pip)", filled)
+    if other_kind_on_a_place(dl, centre, alpha, value, pips):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"a mark of the other kind where a {value} has no pip (a blurred face's blend?)", filled)
     if value in (2, 3) and alike_marks_beside(raw, pips, centre, alpha, loose=True):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"pips like the {value}'s just beside it (a part of a larger face?)", filled)

@@ -1,12 +1,20 @@
 """Pip stage of the still dice reader, with and without this round's additions, on the same ray-marched scenes.
 
-The two readers differ only in the pip stage: the blob look at a face that read nothing
-(:mod:`companion.vision.dice_pip_blobs`), the one-face checks of a two or three
-(:mod:`companion.vision.dice_one_face`) and the smaller largest ace. Both read every scene in the same run, in turns, so the
-figures and the read-time ratio share the machine's state. Scenes are rendered once each.
+The two readers differ only in the pip stage. This round's additions (each a module switch):
 
-HELD_OUT_SEEDS were not looked at while the changes were made (only read for the figures);
-the dev ranges were.
+* the blob look at a face region smaller than the crop's die enlarged to FACE_PX first, its noise
+  measured inside the region's rim, and its strongest marks kept inside and beside the region
+  apart (:mod:`companion.vision.dice_pips`, :mod:`companion.vision.dice_pip_blobs`);
+* a blob by the face's rim, on no pip place and without face all round it, competing with no
+  pip; a squeezed blob among round ones no candidate pip (:mod:`companion.vision.dice_pip_blobs`);
+* a two or three doubted when pips like its own lie a line's length beside it (a six's column,
+  :mod:`companion.vision.dice_one_face`); a one doubted with marks of either kind on its corners,
+  any reading with a mark of the other kind on a place a larger value fills (a defocused dark
+  die's blend of body and pips taken for its face, :mod:`companion.vision.dice_marks`).
+
+Both read every scene in the same run, in turns, so the figures and the read-time ratio share the
+machine's state. Scenes are rendered once each. HELD_OUT_SEEDS were not looked at while the
+changes were made (only read for the figures); the dev ranges were.
 """
 
 from __future__ import annotations
@@ -17,7 +25,9 @@ from collections import defaultdict
 
 import cv2
 
+import companion.vision.dice_marks as marks
 import companion.vision.dice_one_face as one_face
+import companion.vision.dice_pip_blobs as pip_blobs
 import companion.vision.dice_pips as pips
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import Score, score_scene
@@ -27,21 +37,22 @@ from tests.dice_raymarch import RayScene, render_raymarch
 HELD_OUT_SEEDS = range(50000, 50080)
 DEV_SEEDS = (range(0, 80), range(1000, 1120), range(2000, 2160))
 
+#: this round's switches (module, name): all off is the reader before the round
+SWITCHES = ((pips, "BLOB_RESCALE"), (pip_blobs, "INSET_NOISE"), (pip_blobs, "EACH_SIDE"),
+            (pip_blobs, "RIM_MARKS_IGNORED"), (pip_blobs, "SQUEEZED_SKIPPED"), (one_face, "COLUMNS_DOUBTED"),
+            (marks, "CORNERS_LOOKED_AT"))
+
 
 def _reader(new: bool):
     def read(image):
-        pips.BLOB_LOOK = new
-        one_face.UNLIKE_PIPS_DOUBTED = new
-        pips.LARGEST_ACE = LARGEST_ACE if new else 0.4  # (the old bound)
+        for module, name in SWITCHES:
+            setattr(module, name, new)
         try:
             return read_dice(image)
         finally:
-            pips.BLOB_LOOK = one_face.UNLIKE_PIPS_DOUBTED = True
-            pips.LARGEST_ACE = LARGEST_ACE
+            for module, name in SWITCHES:
+                setattr(module, name, True)
     return read
-
-
-LARGEST_ACE = pips.LARGEST_ACE
 
 
 def compare(seeds) -> tuple[dict, dict, dict]:
