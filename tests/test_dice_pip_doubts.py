@@ -158,3 +158,19 @@ def test_a_squeezed_blob_among_round_ones_is_no_candidate_pip():
     finally:
         pip_blobs.SQUEEZED_SKIPPED = True
     assert old is None or old.value == 5
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+def test_the_blob_look_reads_a_face_smaller_than_the_crops_die(value):
+    """A face 0.6 of FACE_PX (the crop scaled from a blob swollen by a halo or a shadow), its pips
+    softened by 2 px and only faintly darker than the face: the blob look enlarges the region to
+    FACE_PX first and reads it (measured without that: none of the five read)."""
+    from companion.vision.dice_pips import read_face_blobs
+
+    light, region = _face_light(value, 0.6 * FACE_PX, 2.0, table_l=30.0, face_l=80.0, pip_l=55.0)
+    dl = np.zeros(light.shape + (3,), np.float32)
+    dl[..., 0] = light - 80.0
+    face = ((np.abs(dl[..., 0]) < 8) & (region > 0)).astype(np.uint8) * 255
+    got = read_face_blobs(face, dl)
+    assert got is not None and got.value == value
+    assert abs(got.center[0] - 100) < 4 and abs(got.center[1] - 100) < 4  # (mapped back to the crop)
