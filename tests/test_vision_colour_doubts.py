@@ -186,3 +186,28 @@ def test_a_hex_whose_colour_is_mostly_part_of_a_sheet_is_not_called_covered(box)
     bits.reshape(-1)[idx] = 1 << i
     bits.reshape(-1)[paper[: int(0.6 * len(paper))]] |= 1 << (9 + i)  # an edge: 40 % whole
     assert not cov._mostly_part(lay, which, bits, i).any()
+
+
+def test_the_pair_of_a_look_alike_goes_with_its_ghost(box):
+    """Two green sheets overlapping read as green over yellow and blue (green's look-alike) beside
+    green alone (second phone, seed 31013): the blue, never seen alone, is dropped as a ghost, and
+    the yellow that came with it goes too -- the hexes are undecided, not called yellow."""
+    from companion.vision import colourmasks as cm
+
+    code = np.zeros((60, 300), np.uint8)
+    code[:, 20:120] = BIT["independent"]
+    code[:, 120:220] = BIT["independent"] | BIT["japanese"] | BIT["american"]
+    code[:, 220:232] = BIT["japanese"]  # a strip of yellow alone (part of a sheet, say)
+    seen = np.zeros(code.shape, bool)
+    seen[:, 10:290] = True
+    args = (code, seen, ~seen, None, 3.0, box.sheet_colours)
+    masks, dropped, _ = cm._colour_masks(*args)
+    assert not masks["american"].any() and dropped["american"][:, 130:210].all()
+    assert not masks["japanese"][:, 120:220].any() and masks["japanese"][:, 222:230].all()
+    assert dropped["japanese"][:, 130:210].all() and dropped["independent"][:, 130:210].all()
+    assert masks["independent"][:, 20:220].all()
+    cm.PAIR_GOES_TOO = False
+    try:
+        assert cm._colour_masks(*args)[0]["japanese"][:, 120:220].all()
+    finally:
+        cm.PAIR_GOES_TOO = True

@@ -29,6 +29,11 @@ LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
 STACKED_DOUBT = True  # ... and seen with a or b on top, so ringed: doubtful (see _mix_lookalikes)
 MIX_HUE_SLACK = 0.15  # ... unless its hue is this much nearer its own sheet's than the overlap's (log)
 LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
+# Where one of a look-alike's pair (a or b) is dropped as untrustworthy (a ghost: only ever inside
+# others' colour), the other's colour that came with it (their overlap, e's look-alike) goes too:
+# two green sheets overlapping read as green over yellow and blue beside green alone (a phone's tone
+# curve: second phone, seed 31013); the blue was a ghost, the yellow stayed, 7 hexes called yellow
+PAIR_GOES_TOO = True
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
@@ -58,7 +63,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     for the sliver test of the coverage masks (default ``unknown``).  ``shade``: (packed bins,
     colour table), to drop colour no sheet would show (_drop_unlike_sheets).
     """
-    masks, dropped, fit = {}, {}, {}
+    masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
     # the expeditions' bits where seen (0 elsewhere): every per-expedition mask is one step from it
     seen_bits = cv2.bitwise_and(code, 15, mask=seen_flat.view(np.uint8))
@@ -73,7 +78,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         before = kept
         kept, unghosted, labelled = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
                                                          core, bridge)
-        gone = raw & ~unghosted
+        gone = gone_of[e] = raw & ~unghosted
         masks[e] = kept
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
         # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
@@ -139,6 +144,17 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                 masks[e] = kept
                 grown = _grown(gone, np.ones((kd, kd), np.uint8))
                 dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+    if PAIR_GOES_TOO:  # last: the rules above judge the parts as the match found them
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        for i, a, b in _lookalikes(cols):
+            for x, y in ((a, b), (b, a)):
+                ex, ey = EXPEDITIONS[x], EXPEDITIONS[y]
+                both = gone_of[ey] & masks[ex]
+                if both.any():
+                    masks[ex] = masks[ex] & ~both
+                    grown = _grown(both, np.ones((kd, kd), np.uint8))
+                    for z in (ex, EXPEDITIONS[i]):
+                        dropped[z] = grown if dropped[z] is None else dropped[z] | grown
     return masks, dropped, fit
 
 
