@@ -179,13 +179,15 @@ def test_a_hex_whose_colour_is_mostly_part_of_a_sheet_is_not_called_covered(box)
     i = EXPEDITIONS.index("japanese")
     bits = np.zeros(lay.shape, np.uint16)
     bits.reshape(-1)[idx] = 1 << i  # colour over the hex, lines and all
-    which = np.zeros(len(lay.addresses), bool)
-    which[h] = True
+    hits = [np.zeros(len(lay.addresses), bool) for _ in EXPEDITIONS]
+    hits[i][h] = True
     bits.reshape(-1)[paper[: int(0.97 * len(paper))]] |= 1 << (9 + i)  # 3 % of its paper whole
-    assert cov._mostly_part(lay, which, bits, i)[h]
+    from companion.vision.coverage_rim import hex_bits
+
+    assert not cov._not_mostly_part(lay, hits, hex_bits(lay, bits)[0], bits)[i].any()
     bits.reshape(-1)[idx] = 1 << i
     bits.reshape(-1)[paper[: int(0.6 * len(paper))]] |= 1 << (9 + i)  # an edge: 40 % whole
-    assert not cov._mostly_part(lay, which, bits, i).any()
+    assert cov._not_mostly_part(lay, hits, hex_bits(lay, bits)[0], bits)[i][h]
 
 
 def test_the_pair_of_a_look_alike_goes_with_its_ghost(box):

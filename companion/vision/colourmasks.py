@@ -78,7 +78,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         before = kept
         kept, unghosted, labelled = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
                                                          core, bridge)
-        gone = gone_of[e] = raw & ~unghosted
+        gone = raw & ~unghosted
         masks[e] = kept
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
         # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
@@ -92,8 +92,9 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         else:
             fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,),
                                 max(bridge, core) + 2)
-        dropped[e] = None
+        dropped[e] = gone_of[e] = None
         if gone.any():
+            gone_of[e] = gone
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
             dropped[e] = _grown(gone, np.ones((kd, kd), np.uint8))
     for i, a, b in _lookalikes(cols):
@@ -149,6 +150,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         for i, a, b in _lookalikes(cols):
             for x, y in ((a, b), (b, a)):
                 ex, ey = EXPEDITIONS[x], EXPEDITIONS[y]
+                if gone_of[ey] is None:
+                    continue
                 both = gone_of[ey] & masks[ex]
                 if both.any():
                     masks[ex] = masks[ex] & ~both

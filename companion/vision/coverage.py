@@ -259,15 +259,17 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('perhex')
     unk_hex = (per_hex & 16) > 0
     covered, undecided = {}, {}
+    # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
+    hits = [(deep & (1 << i)) > 0 for i in range(len(EXPEDITIONS))]
+    if WHOLE_SHARE:  # colour that is mostly part of a sheet: a blend, glare or a hue off
+        hits = _not_mostly_part(lay, hits, per_hex, bits)
+    addrs = lay.addresses
     for i, e in enumerate(EXPEDITIONS):
-        # colour on a hex's rim alone is too shallow to call (coverage_rim.py)
-        hit = (deep & (1 << i)) > 0
-        if WHOLE_SHARE:  # colour that is mostly part of a sheet: a blend, glare or a hue off
-            hit &= ~_mostly_part(lay, hit & ((per_hex & (1 << (9 + i))) > 0), bits, i)
+        hit = hits[i]
         # what was dropped is not "uncovered" either, nor colour on the rim alone
         unk_e = unk_hex | ((per_hex & ((1 << (5 + i)) | (1 << i))) > 0)
-        covered[e] = [a for a, h in zip(lay.addresses, hit) if h]
-        undecided[e] = [a for a, h, u in zip(lay.addresses, hit, unk_e) if u and not h]
+        covered[e] = [addrs[j] for j in np.flatnonzero(hit)]
+        undecided[e] = [addrs[j] for j in np.flatnonzero(unk_e & ~hit)]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     _tick('regions')
     up = _upsampler(lay, out_lay)
@@ -278,21 +280,26 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                            'misfit': misfit})
 
 
-def _mostly_part(lay: Layout, which: np.ndarray, bits: np.ndarray, i: int) -> np.ndarray:
-    """Per hex (of those in ``which``): whether under WHOLE_SHARE of the paper pixels (not the
-    printed lines, which colour is only carried onto) with expedition ``i``'s colour (bit i of
-    ``bits``) are its whole sheet (bit 9 + i: part of a sheet only)."""
-    out = np.zeros(len(which), bool)
-    hexes = np.flatnonzero(which)
+def _not_mostly_part(lay: Layout, hits: list, per_hex: np.ndarray, bits: np.ndarray) -> list:
+    """``hits`` (per expedition i, per hex) less the hexes where under WHOLE_SHARE of the paper
+    pixels (not the printed lines, which colour is only carried onto) with expedition i's colour
+    (bit i of ``bits``) are its whole sheet (bit 9 + i: part of a sheet only).  Only hexes with
+    part of a sheet are looked at, every expedition's from one gather."""
+    which = [h & ((per_hex & (1 << (9 + i))) > 0) for i, h in enumerate(hits)]
+    hexes = np.flatnonzero(np.logical_or.reduce(which))
     if not len(hexes):
-        return out
+        return hits
     index, starts, ends = _paper_samples(lay)
     parts = [index[starts[h]:ends[h]] for h in hexes]
     first = np.r_[0, np.cumsum([len(q) for q in parts])[:-1]]
     b = np.take(bits.reshape(-1), np.concatenate(parts))
-    n = np.add.reduceat(((b >> i) & 1).astype(np.int32), first)
-    k = np.add.reduceat(((b >> (9 + i)) & 1).astype(np.int32), first)
-    out[hexes] = (n > 0) & (n - k < WHOLE_SHARE * n)
+    out = []
+    for i, h in enumerate(hits):
+        n = np.add.reduceat(((b >> i) & 1).astype(np.int32), first)
+        k = np.add.reduceat(((b >> (9 + i)) & 1).astype(np.int32), first)
+        mostly = np.zeros(len(h), bool)
+        mostly[hexes] = which[i][hexes] & (n > 0) & (n - k < WHOLE_SHARE * n)
+        out.append(h & ~mostly)
     return out
 
 
