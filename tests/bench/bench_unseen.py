@@ -12,7 +12,10 @@ Printed per variant: coverage errors per (hex, expedition) decision (evaluate.py
 too-close-to-call margin; hidden hexes may be unknown), uncovered hexes under glare called covered,
 sheets named with the right equipment type (all sheets, and those in clear view), and photos refused.
 A second phone (tests/phone_pipeline.second_phone: a soft lens, a shadow-lifting tone curve, hard
-colour denoising) is a further check, added after the first one's figures were worked on.
+colour denoising) is a further check, added after the first one's figures were worked on.  Glare and
+shadow must never pass for a sheet, through a phone too: fresh scenes under ``render.harsh_light``
+(one to three glare spots, one or two shadows) through both phones (coverage only; added in issue
+5's sixth round, when two glare hexes were called covered through the first phone).
 """
 
 from __future__ import annotations
@@ -24,12 +27,13 @@ from companion.vision import coverage as cov
 from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.evaluate import CoverageScore, near_border_hexes, score_coverage
 from companion.vision.registration import VisionRefusal
-from companion.vision.render import encode_jpeg, random_scene, render
+from companion.vision.render import encode_jpeg, harsh_light, random_scene, render
 from companion.vision.sheetscore import SheetScore, clear_shares, score_sheets
 from tests.phone_pipeline import EFFECTS, phone_pipeline, second_phone
 
 SEEDS = range(31000, 31024)  # fresh: not in any other bench, test or tuning run
 ABLATION_SEEDS = range(31100, 31108)
+HARSH_SEEDS = range(31200, 31224)  # fresh as well: harsh light through both phones
 
 
 class Tally:
@@ -40,7 +44,8 @@ class Tally:
         c, s = self.coverage, self.sheets
         return (f"{name}: coverage {c.errors} errors / {c.decisions} decisions = {100 * c.error_rate:.3f} % "
                 f"(covered-when-not {c.false_covered}, uncovered-when-covered {c.false_uncovered}; "
-                f"unknown where visible {c.unknown_visible}); glare called covered {c.glare_false_covered}; "
+                f"unknown where visible {c.unknown_visible}); glare called covered {c.glare_false_covered}, "
+                f"deep shadow called covered {c.shadow_false_covered}; "
                 f"equipment type right {s.right}/{s.truth} = {100 * s.type_accuracy:.1f} % "
                 f"(in clear view {s.clear_right}/{s.clear} = {100 * s.clear_accuracy:.1f} %; named wrong {s.wrong}, "
                 f"unidentified {s.unidentified}, missed {s.missed}, extra named {s.extra_named}); "
@@ -62,7 +67,33 @@ def _adjudicate_into(box, data: bytes, scene, truth, tally: Tally) -> None:
     tally.sheets.add(score_sheets(box, scene.sheets, found, shares))
 
 
-def run(seeds=SEEDS, ablation_seeds=ABLATION_SEEDS) -> list[str]:
+def _harsh_lines(box, seeds) -> list[str]:
+    """Coverage alone (registered as the referee does) on harsh-light scenes through both phones."""
+    from tests.bench.bench_coverage import _registered
+
+    out = []
+    for name, pipeline in (("the phone", phone_pipeline), ("the second phone", second_phone)):
+        score, refused = CoverageScore(), 0
+        for seed in seeds:
+            scene = random_scene(box, seed, 1600, 1200, broad=True)
+            scene = harsh_light(box, scene, np.random.default_rng([seed, 2]))
+            image, truth = render(box, scene)
+            try:
+                photo, reg = _registered(box, pipeline(image, np.random.default_rng(seed)))
+            except VisionRefusal:
+                refused += 1
+                continue
+            res = cov.measure(photo.bgr, reg, box, bgr=True)
+            score.add(score_coverage(box, truth, res.covered, res.unknown, near_border_hexes(box, scene.sheets)))
+        out.append(f"harsh light through {name} ({len(seeds)} scenes, seeds {seeds.start}-{seeds.stop - 1}): coverage "
+                   f"{score.errors} errors / {score.decisions} decisions = {100 * score.error_rate:.3f} % "
+                   f"(unknown where visible {score.unknown_visible}); glare called covered "
+                   f"{score.glare_false_covered}, deep shadow called covered {score.shadow_false_covered}; "
+                   f"refused {refused}")
+    return out
+
+
+def run(seeds=SEEDS, ablation_seeds=ABLATION_SEEDS, harsh_seeds=HARSH_SEEDS) -> list[str]:
     box = load_box()
     plain, phone, other = Tally(), Tally(), Tally()
     for seed in seeds:
@@ -84,5 +115,7 @@ def run(seeds=SEEDS, ablation_seeds=ABLATION_SEEDS) -> list[str]:
             _adjudicate_into(box, phone_pipeline(image, np.random.default_rng(scene.seed), steps), scene, truth, tally)
         what = "the phone's JPEG only" if effect is None else f"{effect} alone"
         lines.append(tally.line(f"  {what} (seeds {ablation_seeds.start}-{ablation_seeds.stop - 1})", len(scenes)))
-    lines.append("targets: coverage errors at most 0.05 %, no glare called covered, equipment type right for 99 %")
+    lines += _harsh_lines(box, harsh_seeds)
+    lines.append("targets: coverage errors at most 0.05 %, no glare or shadow called covered, equipment type right "
+                 "for 99 %")
     return lines
