@@ -3,6 +3,9 @@ face on the face region, a two or three along the face's diagonal.
 
 Each check can only make a reading unreadable, never change its value: a mark where a larger
 value has a pip (a five's middle lost to glare, a six seen as a four) is a doubt, not a guess.
+A mark of the *other* kind than the pips on such a place is one too: a defocused dark die with
+light pips blends the two into the commonest colour, and the gaps of its own dark body between the
+pips then read as darker "pips" (a four as a one, a five as a four).
 """
 
 from __future__ import annotations

@@ -211,6 +211,7 @@ def read_blobs(light: np.ndarray, region: np.ndarray, face_px: float) -> BlobRea
 
 
 ELONGATED = 2.5  # a pip's curvatures differ less than this (a side face's squeezed pip: more)
+SIZES_ALIKE = 1.5  # one face's pips peak at scales this far apart at most (the next scale up: 1.4)
 REACH = 1.6  # half-sides (Chebyshev, fitted frame; the face's edges at 1): blobs this near compete
 
 
@@ -230,7 +231,7 @@ def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np
         weakest = pips[-1].strength
         if weakest < ALIKE * pips[0].strength:
             continue
-        if max(b.sigma for b in pips) > 1.5 * min(b.sigma for b in pips):
+        if max(b.sigma for b in pips) > SIZES_ALIKE * min(b.sigma for b in pips):
             continue  # (one face's pips are of one size and one blur)
         value, rms, beta, alpha = fit_frame([complex(b.x, b.y) for b in pips])
         if value is None or rms > FIT_RMS:
