@@ -336,10 +336,15 @@ def _plausible(dice: list[Die], blob: Blob, view: TrayView, side_small: float | 
 
 def _explains(dice: list[Die], blob: Blob, scale: float) -> bool:
     """The readable ``dice`` (tray pixels) are what changed in ``blob`` (small pixels): one lies in
-    it, and none is narrower than 0.8 of the widest circle inside it (its inscribed circle: a
-    die's shadow makes a blob longer, hardly wider). A pip or a corner read as a small die is."""
+    it or on it (the blob's centre within the circle inside the die's face: a dark die's blob may
+    be a part of it beside its centre), and none is narrower than 0.8 of the widest circle inside
+    the blob (its inscribed circle: a die's shadow makes a blob longer, hardly wider). A pip or a
+    corner read as a small die is."""
     readable = [d for d in dice if d.value is not None]
-    if not any(blob.holds(d.center[0] * scale, d.center[1] * scale) for d in readable):
+    cx, cy = blob.centre
+    if not any(blob.holds(d.center[0] * scale, d.center[1] * scale)
+               or math.hypot(d.center[0] * scale - cx, d.center[1] * scale - cy) < 0.5 * d.side_px * scale
+               for d in readable):
         return False
     return all(d.side_px * scale >= 0.8 * blob.inscribed for d in readable)
 
