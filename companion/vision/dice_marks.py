@@ -11,6 +11,7 @@ pips then read as darker "pips" (a four as a one, a five as a four).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import cv2
@@ -115,6 +116,17 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
 LOCAL_MARK = 0.3  # a spot this part of the pips' contrast away from the face around it is a mark
 
 
+_WEIGHT = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)  # (the colour distance's weights, L a b)
+
+
+@lru_cache(maxsize=256)
+def _spot_and_ring(r: int, R: int) -> tuple[np.ndarray, np.ndarray]:
+    """The spot (radius r) and ring (2.2 r to R) masks of a (2R+1)-square window: made once per size."""
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    d2 = xx * xx + yy * yy
+    return d2 <= r * r, (d2 > (2.2 * r) ** 2) & (d2 <= R * R)
+
+
 def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf,
                 towards: np.ndarray | None = None) -> float:
     """How far the spot of radius ``r`` (0.6 of a pip's) at (x, y) is from the face right around a
@@ -132,11 +144,10 @@ def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf,
     if not (R <= x < w - R and R <= y < h - R):
         return 0.0
     win = dl[y - R:y + R + 1, x - R:x + R + 1]
-    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
-    d2 = xx * xx + yy * yy
-    spot = win[d2 <= r * r].mean(axis=0)
-    ring = win[(d2 > (2.2 * r) ** 2) & (d2 <= R * R)].mean(axis=0)
-    weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
+    spot_mask, ring_mask = _spot_and_ring(r, R)
+    spot = win[spot_mask].mean(axis=0)
+    ring = win[ring_mask].mean(axis=0)
+    weight = _WEIGHT
     step = (spot - ring) * weight
     size = float(np.linalg.norm(step))
     if towards is None or not np.any(towards):

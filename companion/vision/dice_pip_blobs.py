@@ -111,7 +111,7 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     noise = _response_noise(resp, inside)
     peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
     py, px = np.nonzero(peak)
-    order = _strongest_each_side(resp[py, px], inside[py, px])
+    order = np.argsort(-resp[py, px])[:MOST_BLOBS]
     blobs = []
     for y, x in zip(py[order], px[order]):
         k = int(which[y, x])
@@ -136,9 +136,6 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
 #: a die smaller than FACE_PX that rim is most of the region, and its response was taken for noise)
 NOISE_INSET = 2.0
 INSET_NOISE = True  # (False: the old noise, over the whole region)
-#: the strongest maxima are kept inside the region and beside it separately: a face's rim and
-#: corners against the table, many maxima, crowded the pips out of one shared list
-EACH_SIDE = True
 
 
 def _response_noise(resp: np.ndarray, inside: np.ndarray) -> float:
@@ -150,18 +147,6 @@ def _response_noise(resp: np.ndarray, inside: np.ndarray) -> float:
         if np.count_nonzero(inner) >= 0.15 * np.count_nonzero(inside):
             core = inner
     return float(np.median(resp[core])) + 1e-3
-
-
-def _strongest_each_side(strength: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """Indices of the strongest MOST_BLOBS maxima, strongest first (inside the region and beside it
-    counted apart with EACH_SIDE)."""
-    order = np.argsort(-strength)
-    if not EACH_SIDE:
-        return order[:MOST_BLOBS]
-    ins = order[inside[order]][:MOST_BLOBS]
-    out = order[~inside[order]][:MOST_BLOBS]
-    both = np.concatenate([ins, out])
-    return both[np.argsort(-strength[both], kind="stable")]
 
 
 RING = 1.8  # sigmas: the ring round a blob's middle where the face round a pip is looked at

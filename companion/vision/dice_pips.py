@@ -194,16 +194,22 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
         # that (the crop was scaled from a blob swollen by the blur's halo or a shadow) is read
         # enlarged to it, or its pips fall under the smallest scale and the whole face, now
         # pip-sized, is the strongest blob
+        # (only the region's box and the blob look's margin round it are enlarged)
+        x, y, bw, bh = cv2.boundingRect(region)
+        m = int(BLOB_MARGIN * FACE_PX / k) + 1
         h, w = light.shape
-        size = (max(1, round(w * k)), max(1, round(h * k)))
-        light = cv2.resize(light, size, interpolation=cv2.INTER_LINEAR)
-        region = cv2.resize(region, size, interpolation=cv2.INTER_NEAREST)
+        x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
+        size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
+        light = cv2.resize(light[y0:y1, x0:x1], size, interpolation=cv2.INTER_LINEAR)
+        region = cv2.resize(region[y0:y1, x0:x1], size, interpolation=cv2.INTER_NEAREST)
+    else:
+        x0 = y0 = 0
     got = read_blobs(light, region, float(FACE_PX))
     if got is None:
         return None
     # (a reading from faint marks: below every first-look reading, so a duplicate gives way to it)
     conf = round(min(BLOB_CONFIDENCE, 0.02 * got.strength), 3)
-    centre = ((got.center[0] + 0.5) / k - 0.5, (got.center[1] + 0.5) / k - 0.5)
+    centre = (x0 + (got.center[0] + 0.5) / k - 0.5, y0 + (got.center[1] + 0.5) / k - 0.5)
     return FaceReading(got.value, centre, conf, got.side / k, "", filled)
 
 
@@ -211,6 +217,7 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
 #: (over it, the region may hold side faces or a halo as well as the face: not scaled)
 BLOB_RESCALE_UNDER = 0.85
 BLOB_RESCALE = True  # (False: the old look, at the crop's scale whatever the face's)
+BLOB_MARGIN = 0.5  # FACE_PX: the margin round the region the blob look sees (its rings, blobs beside the face)
 
 
 def _to_face_scale(area: float) -> float:
