@@ -213,3 +213,21 @@ def test_the_pair_of_a_look_alike_goes_with_its_ghost(box):
         assert cm._colour_masks(*args)[0]["japanese"][:, 120:220].all()
     finally:
         cm.PAIR_GOES_TOO = True
+
+
+def test_a_partly_unseen_hex_needs_colour_deeper_in(box):
+    """Colour 3 pixel layers deep in a hex's region reaches past the usual rim (2 layers) but not
+    past the wider one asked of a partly unseen hex (UNSEEN_RIM_PX; seed 48024: a yellow sheet's
+    colour spread 1-2 mm into a shadowed hex it did not reach)."""
+    from companion.vision.coverage_rim import RIM_PX, deep_any, rim_free_index
+
+    lay = cov.layout(box, cov.WORK_PPM)
+    h = len(lay.addresses) // 2
+    bits = np.zeros(lay.shape, np.uint16)
+    index, offsets = rim_free_index(lay, 3)[2:]  # the outer 3 layers of every region
+    stop = offsets[h + 1] if h + 1 < len(offsets) else len(index)
+    bits.reshape(-1)[index[offsets[h]:stop]] = 4
+    hexes = np.array([h])
+    assert deep_any(lay, hexes, bits, 4, RIM_PX)[0]
+    assert cov.UNSEEN_RIM_PX > 3 and not deep_any(lay, hexes, bits, 4, cov.UNSEEN_RIM_PX)[0]
+    assert not deep_any(lay, hexes, bits, 2, RIM_PX)[0]

@@ -29,7 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .coverage_rim import hex_bits
+from .coverage_rim import RIM_PX, deep_any, hex_bits
 from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -68,6 +68,11 @@ PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (pa
 # under glare).  Less: undecided.
 WHOLE_SHARE = 0.1
 SHARE_STEP = 4
+# On a hex partly unseen (deep shade, glare, a hand) a sheet's edge is placed worse: the colour at a
+# sheet's edge in shade is noisy and a phone spreads it further (harsh light through a phone, seed
+# 48024: a yellow sheet ending 0.5-2 mm short of a shadowed hex, its colour 1-2 mm into it).  There
+# a hex is called covered only by colour this many pixel layers inside its region (else undecided)
+UNSEEN_RIM_PX = 4
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -263,6 +268,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     hits = [(deep & (1 << i)) > 0 for i in range(len(EXPEDITIONS))]
     if WHOLE_SHARE:  # colour that is mostly part of a sheet: a blend, glare or a hue off
         hits = _not_mostly_part(lay, hits, per_hex, bits)
+    if UNSEEN_RIM_PX > RIM_PX:  # a hex partly unseen: colour must reach deeper in (see UNSEEN_RIM_PX)
+        for i, hit in enumerate(hits):
+            hexes = np.flatnonzero(hit & unk_hex)
+            if len(hexes):
+                hit[hexes] = deep_any(lay, hexes, bits, 1 << i, UNSEEN_RIM_PX)
     addrs = lay.addresses
     for i, e in enumerate(EXPEDITIONS):
         hit = hits[i]

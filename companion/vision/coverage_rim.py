@@ -26,13 +26,15 @@ _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 RIM_PX = 2  # pixel layers of the region's rim (0.67 mm at 3 px/mm)
 
 
-def rim_free_index(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def rim_free_index(lay: Layout, rim_px: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(index, offsets) like ``lay.index`` / ``lay.offsets`` of each hex's region less its rim
-    (RIM_PX layers of 4-neighbours), then the same of the rim itself; cached on the layout (about
-    13 ms to build for the house board)."""
-    got = lay.__dict__.get("_rim_free")
-    if got is not None and got[0] == RIM_PX:
-        return got[1]
+    (``rim_px`` layers of 4-neighbours, default RIM_PX), then the same of the rim itself; cached on
+    the layout (about 13 ms to build for the house board)."""
+    rim_px = RIM_PX if rim_px is None else rim_px
+    cache = lay.__dict__.setdefault("_rim_free_by", {})
+    got = cache.get(rim_px)
+    if got is not None:
+        return got
     w = lay.shape[1]
     ends = np.r_[lay.offsets[1:], len(lay.index)]
     inner_all, rim_all = [], []
@@ -42,7 +44,7 @@ def rim_free_index(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
         y0, x0 = ys.min() - 1, xs.min() - 1
         local = np.zeros((ys.max() - y0 + 2, xs.max() - x0 + 2), np.uint8)
         local[ys - y0, xs - x0] = 1
-        keep = cv2.erode(local, _CROSS, iterations=RIM_PX, borderValue=0)[ys - y0, xs - x0] > 0
+        keep = cv2.erode(local, _CROSS, iterations=rim_px, borderValue=0)[ys - y0, xs - x0] > 0
         if not keep.any():  # a region too thin to have an inside: all of it counts
             keep[:] = True
         inner, rim = idx[keep], idx[~keep]
@@ -50,8 +52,18 @@ def rim_free_index(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
         rim_all.append(rim if len(rim) else idx[:1])  # never empty: reduceat needs a pixel per hex
     out = tuple(x for parts in (inner_all, rim_all)
                 for x in (np.concatenate(parts), np.cumsum([0] + [len(p) for p in parts[:-1]])))
-    lay.__dict__["_rim_free"] = (RIM_PX, out)
+    cache[rim_px] = out
     return out
+
+
+def deep_any(lay: Layout, hexes: np.ndarray, bits: np.ndarray, bit: int, rim_px: int) -> np.ndarray:
+    """For the hexes given (numbers), whether ``bit`` is set anywhere on their region less a rim of
+    ``rim_px`` layers."""
+    index, offsets = rim_free_index(lay, rim_px)[:2]
+    ends = np.r_[offsets[1:], len(index)]
+    parts = [index[offsets[h]:ends[h]] for h in hexes]
+    first = np.r_[0, np.cumsum([len(p) for p in parts])[:-1]]
+    return (np.bitwise_or.reduceat(np.take(bits.reshape(-1), np.concatenate(parts)), first) & bit) > 0
 
 
 def hex_bits(lay: Layout, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
