@@ -228,7 +228,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # nothing), whose fringe over a dark overlap lifts the dim channels and so passes for a strip
     # of another colour
     hidden = unknown & _grown(~valid | occluded | dark | too_dark_px, np.ones((k + 2, k + 2), np.uint8))
-    colour, dropped, fit_masks = _colour_masks(code, seen & valid & flat_area, unknown, occluded_near, ppm, cols,
+    seen_flat = seen & valid & flat_area
+    colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols,
                                                hand_near, hidden, (pb, tab))
 
     _tick('colour')
@@ -284,7 +285,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('regions')
     up = _upsampler(lay, out_lay)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
-                          _Upsampled(masks, up), up(seen & valid & flat_area),
+                          _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), up(unknown), dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit})
