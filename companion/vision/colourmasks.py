@@ -152,8 +152,12 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                 ex, ey = EXPEDITIONS[x], EXPEDITIONS[y]
                 if gone_of[ey] is None:
                     continue
-                both = gone_of[ey] & masks[ex]
-                if both.any():
+                bb = _bbox(gone_of[ey].view(np.uint8), 0)  # worked in the box round what went
+                sl = np.s_[bb[0]:bb[1], bb[2]:bb[3]]
+                both_sl = gone_of[ey][sl] & masks[ex][sl]
+                if both_sl.any():
+                    both = np.zeros(masks[ex].shape, bool)
+                    both[sl] = both_sl
                     masks[ex] = masks[ex] & ~both
                     grown = _grown(both, np.ones((kd, kd), np.uint8))
                     for z in (ex, EXPEDITIONS[i]):
