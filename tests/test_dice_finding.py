@@ -124,3 +124,15 @@ def test_a_later_look_replaces_nothing_read_as_before():
     assert _after(unread, seen) == seen
     read = [_die(3, (100, 100), 0.8)]
     assert _after(unread, read) == read
+
+
+def test_a_look_is_judged_by_how_near_its_sure_dice_came_to_the_size_it_looked_for():
+    from companion.vision.dice import _size_miss
+
+    assert _size_miss([_die(3, (0, 0), 0.9, side=40.0)], 40.0) == pytest.approx(0.0)
+    # a die read at half the size looked for misses by as much as one read at twice it
+    half = _size_miss([_die(6, (0, 0), 0.6, side=32.0)], 64.0)
+    assert half == pytest.approx(_size_miss([_die(6, (0, 0), 0.6, side=128.0)], 64.0))
+    assert half > _size_miss([_die(6, (0, 0), 0.6, side=48.0)], 64.0) > 0
+    # tentative and unreadable dice say nothing of the size
+    assert _size_miss([_die(3, (0, 0), 0.05, side=40.0), _die(None, (0, 0), 0.0, side=40.0)], 40.0) == float("inf")

@@ -347,7 +347,7 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
     at the corrected or a smaller guess and the better result kept.
     """
     side_full = est_small / f * 0.9
-    best = _read_blob_at(img, blob_small, origin, f, side_full)
+    best, best_side = _read_blob_at(img, blob_small, origin, f, side_full), side_full
     # (tentative readings, the blob look's, neither set the size nor stop the retries)
     good = [d for d in best if d.value is not None and d.confidence > BLOB_CONFIDENCE]
     tries = []
@@ -369,9 +369,21 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
             continue
         done.add(_crop_scale(side))
         again = _read_blob_at(img, blob_small, origin, f, side)
-        if _counted(again) > _counted(best):
-            best = again
+        if _counted(again) > _counted(best) or (
+                SIZE_TIES and _counted(again) == _counted(best) and _size_miss(again, side) < _size_miss(best, best_side)):
+            best, best_side = again, side
     return best
+
+
+#: of two looks at a blob that read as much, the one whose dice came out nearer the size it looked
+#: for is kept (False: the first look, the old rule)
+SIZE_TIES = True
+
+
+def _size_miss(readings: list[Die], side_full: float) -> float:
+    """How far a look's sure dice came out from the die size it looked for (|log| of the ratio)."""
+    sides = [d.side_px for d in readings if d.value is not None and d.confidence > BLOB_CONFIDENCE]
+    return abs(math.log(float(np.median(sides)) / side_full)) if sides else math.inf
 
 
 def _counted(readings: list[Die]) -> tuple[int, int]:
