@@ -217,7 +217,7 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
 #: (over it, the region may hold side faces or a halo as well as the face: not scaled)
 BLOB_RESCALE_UNDER = 0.85
 BLOB_RESCALE = True  # (False: the old look, at the crop's scale whatever the face's)
-BLOB_MARGIN = 0.5  # FACE_PX: the margin round the region the blob look sees (its rings, blobs beside the face)
+BLOB_MARGIN = 1.0  # FACE_PX: the margin round the region the blob look sees (its rings, blobs beside the face; 0.5 lost a die)
 
 
 def _to_face_scale(area: float) -> float:
