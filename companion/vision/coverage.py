@@ -70,8 +70,11 @@ WHOLE_SHARE = 0.1
 SHARE_STEP = 4
 # On a hex partly unseen (deep shade, glare, a hand) a sheet's edge is placed worse: the colour at a
 # sheet's edge in shade is noisy and a phone spreads it further (harsh light through a phone, seed
-# 48024: a yellow sheet ending 0.5-2 mm short of a shadowed hex, its colour 1-2 mm into it).  There
-# a hex is called covered only by colour this many pixel layers inside its region (else undecided)
+# 48024: a yellow sheet ending 0.5-2 mm short of a shadowed hex, its colour carried onto the hex's
+# border line while the hex's paper was unseen).  There a hex is called covered only by colour this
+# many pixel layers inside its region (else undecided): past the printed line's inner edge (the
+# region is the hex grown by 0.4 mm, the line 0.8 mm wide: 1.2 mm, 3.6 px), on the hex's own paper.
+# On the second phone's 31000-31011 every hex this left undecided had colour 2 layers deep, none 3.
 UNSEEN_RIM_PX = 4
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
