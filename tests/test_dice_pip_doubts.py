@@ -114,21 +114,6 @@ def _face_light(value, side, blur, table_l=30.0, face_l=80.0, pip_l=50.0, size=2
     return img, region
 
 
-def test_the_noise_is_measured_inside_the_rim_of_a_small_face():
-    """A face 0.6 of FACE_PX on a darker table: its rim is a strong response at the larger scales
-    all round and covers most of the region; the noise measured inside the rim stays near the
-    face's own (flat here), not the rim's (measured 2.8 over the whole region on a ray-marched die,
-    over twice the pips' strength)."""
-    light, region = _face_light(3, 0.6 * FACE_PX, 2.0)
-    _, inset = find_blobs(light, region)
-    try:
-        pip_blobs.INSET_NOISE = False
-        _, whole = find_blobs(light, region)
-    finally:
-        pip_blobs.INSET_NOISE = True
-    assert inset < 0.5 * whole
-
-
 def test_a_rim_mark_off_every_place_does_not_compete_but_a_mark_on_a_place_does():
     beta, alpha = complex(100, 100), complex(50, 0)
     rim = Blob(100 + 0.8 * 50, 100 + 0.8 * 50, 10.0, 2.8, False, 1.2, ringed=False)
@@ -160,11 +145,13 @@ def test_a_squeezed_blob_among_round_ones_is_no_candidate_pip():
     assert old is None or old.value == 5
 
 
-@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("value", [2, 3, 4])
 def test_the_blob_look_reads_a_face_smaller_than_the_crops_die(value):
     """A face 0.6 of FACE_PX (the crop scaled from a blob swollen by a halo or a shadow), its pips
     softened by 2 px and only faintly darker than the face: the blob look enlarges the region to
-    FACE_PX first and reads it (measured without that: none of the five read)."""
+    FACE_PX first and reads it (measured without that: none of two to six read; with it, two to
+    four. The five and six read too with the response's noise measured inside the region's rim,
+    which lost five defocused drawn dice the blob look read before, and was left out)."""
     from companion.vision.dice_pips import read_face_blobs
 
     light, region = _face_light(value, 0.6 * FACE_PX, 2.0, table_l=30.0, face_l=80.0, pip_l=55.0)

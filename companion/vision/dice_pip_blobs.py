@@ -22,8 +22,7 @@ every first look's. Ones are not read: a lone blob is too often a die's only str
 Two kinds of blob are set aside on the way: a blob squeezed far more than the others (a side
 face's pip joined to the region) is no candidate pip, and a blob by the face's rim, on no pip
 place and without face all round it (the lit rounded edge beside a corner pip), competes with no
-pip. The response's noise is measured inside the region's rim: a face smaller than the crop's die
-is all rim at the larger scales.
+pip.
 """
 
 from __future__ import annotations
@@ -108,7 +107,7 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     if not inside.any():
         return [], 0.0
     resp, which, hessians = blob_response(small, [sg / SHRINK for sg in SCALES])
-    noise = _response_noise(resp, inside)
+    noise = float(np.median(resp[inside])) + 1e-3
     peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
     py, px = np.nonzero(peak)
     order = np.argsort(-resp[py, px])[:MOST_BLOBS]
@@ -129,24 +128,6 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     for b in kept:  # (only a blob that may be a pip is looked round: the ring costs)
         b.ringed = b.inside and b.elongation <= ELONGATED and b.strength >= OVER_NOISE * noise and _ringed(light, b)
     return kept, noise
-
-
-#: the noise is measured this many of the largest scale's sigmas inside the region's edge: a face
-#: against a darker table is a blob and an edge itself at the larger scales, all round its rim (in
-#: a die smaller than FACE_PX that rim is most of the region, and its response was taken for noise)
-NOISE_INSET = 2.0
-INSET_NOISE = True  # (False: the old noise, over the whole region)
-
-
-def _response_noise(resp: np.ndarray, inside: np.ndarray) -> float:
-    """The response's typical level on the face (its median), away from the region's rim."""
-    core = inside
-    if INSET_NOISE:
-        k = 2 * int(round(NOISE_INSET * SCALES[-1] / SHRINK)) + 1
-        inner = cv2.erode(inside.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
-        if np.count_nonzero(inner) >= 0.15 * np.count_nonzero(inside):
-            core = inner
-    return float(np.median(resp[core])) + 1e-3
 
 
 RING = 1.8  # sigmas: the ring round a blob's middle where the face round a pip is looked at

@@ -2,9 +2,8 @@
 
 The two readers differ only in the pip stage. This round's additions (each a module switch):
 
-* the blob look at a face region smaller than the crop's die enlarged to FACE_PX first, and its
-  noise measured inside the region's rim (:mod:`companion.vision.dice_pips`,
-  :mod:`companion.vision.dice_pip_blobs`);
+* the blob look at a face region smaller than the crop's die enlarged to FACE_PX first
+  (:mod:`companion.vision.dice_pips`);
 * a blob by the face's rim, on no pip place and without face all round it, competing with no
   pip; a squeezed blob among round ones no candidate pip (:mod:`companion.vision.dice_pip_blobs`);
 * a two or three doubted when pips like its own lie a line's length beside it (a six's column,
@@ -38,7 +37,7 @@ HELD_OUT_SEEDS = range(50000, 50080)
 DEV_SEEDS = (range(0, 80), range(1000, 1120), range(2000, 2160))
 
 #: this round's switches (module, name): all off is the reader before the round
-SWITCHES = ((pips, "BLOB_RESCALE"), (pip_blobs, "INSET_NOISE"), (pip_blobs, "RIM_MARKS_IGNORED"),
+SWITCHES = ((pips, "BLOB_RESCALE"), (pip_blobs, "RIM_MARKS_IGNORED"),
             (pip_blobs, "SQUEEZED_SKIPPED"), (one_face, "COLUMNS_DOUBTED"), (marks, "CORNERS_LOOKED_AT"))
 
 
