@@ -49,11 +49,19 @@ def test_a_mark_casts_doubt_only_where_a_larger_value_has_a_pip(value, place, do
 
 def test_a_die_read_at_a_part_of_its_neighbours_size_is_unreadable():
     dice = [Die(6, (100.0, 100.0), 0.9, 60.0), Die(5, (200.0, 100.0), 0.9, 62.0),
-            Die(3, (300.0, 100.0), 0.9, 43.0),  # a column of a six read as a three: 0.71 of the size
+            # a column of a six read as a three: 0.71 of its die, whose neighbours read 1.1-1.25
+            # times their dice (side faces, shadows): about 0.6 of their read size
+            Die(3, (300.0, 100.0), 0.9, 36.0),
             Die(2, (400.0, 100.0), 0.9, 58.0)]
     out = doubt_odd_sizes(dice)
     assert [d.value for d in out] == [6, 5, None, 2]
     assert "px" in out[2].reason
+    # a two or three read at 0.7-0.8 of its neighbours' read size is a whole die: they read larger
+    whole = [Die(6, (100.0, 100.0), 0.9, 60.0), Die(5, (200.0, 100.0), 0.9, 62.0),
+             Die(3, (300.0, 100.0), 0.9, 44.0), Die(2, (150.0, 200.0), 0.9, 42.0)]
+    assert [d.value for d in doubt_odd_sizes(whole)] == [6, 5, 3, 2]
+    # two adjacent pips of a four read as a two: half its neighbours' size
+    assert [d.value for d in doubt_odd_sizes(whole[:3] + [Die(2, (150.0, 200.0), 0.9, 31.0)])] == [6, 5, 3, None]
     # two dice only: nothing to compare with, nothing doubted
     pair = [Die(3, (0.0, 0.0), 0.9, 43.0), Die(2, (99.0, 0.0), 0.9, 60.0)]
     assert [d.value for d in doubt_odd_sizes(pair)] == [3, 2]
