@@ -41,8 +41,9 @@ from .blob_labels import components_with_areas, components_with_stats
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_groups import group_pips_into_dice
 from .dice_loading import DiceImageError, _as_bgr, load_image
+from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import read_by_pip_squares
-from .dice_pips import BLOB_CONFIDENCE, FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
+from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
 from .dice_split import _die_like, _nearest_component, split_faces
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -155,25 +156,6 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
-
-
-def _sure(got: list[Die]) -> bool:
-    """Some die in ``got`` is read by a first look. A reading no surer than the blob look's
-    (:data:`.dice_pips.BLOB_CONFIDENCE`: faint marks read as pips) is tentative: the blob's later
-    looks still run, and it is kept only if they read nothing."""
-    return any(d.value is not None and d.confidence > BLOB_CONFIDENCE for d in got)
-
-
-def _after(got: list[Die], later: list[Die]) -> list[Die]:
-    """The readings a later look leaves for a blob whose readings ``got`` are none or tentative:
-    the later look's where it read some die, with each tentative reading of ``got`` clear of them
-    (a loose look may reach a neighbouring die and read only that one); else ``got``, or what the
-    later look saw where ``got`` read nothing."""
-    if not any(d.value is not None for d in later):
-        return got if any(d.value is not None for d in got) else (later or got)
-    clear = [d for d in got if d.value is not None
-             and all(math.dist(d.center, o.center) > 0.5 * max(d.side_px, o.side_px) for o in later)]
-    return later + clear
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
@@ -370,26 +352,9 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
         done.add(_crop_scale(side))
         again = _read_blob_at(img, blob_small, origin, f, side)
         if _counted(again) > _counted(best) or (
-                SIZE_TIES and _counted(again) == _counted(best) and _size_miss(again, side) < _size_miss(best, best_side)):
+                _counted(again) == _counted(best) and _size_miss(again, side) < _size_miss(best, best_side)):
             best, best_side = again, side
     return best
-
-
-#: of two looks at a blob that read as much, the one whose dice came out nearer the size it looked
-#: for is kept (False: the first look, the old rule)
-SIZE_TIES = True
-
-
-def _size_miss(readings: list[Die], side_full: float) -> float:
-    """How far a look's sure dice came out from the die size it looked for (|log| of the ratio)."""
-    sides = [d.side_px for d in readings if d.value is not None and d.confidence > BLOB_CONFIDENCE]
-    return abs(math.log(float(np.median(sides)) / side_full)) if sides else math.inf
-
-
-def _counted(readings: list[Die]) -> tuple[int, int]:
-    """How much a look at a blob read: its sure readings first, then all its readings."""
-    return (sum(d.value is not None and d.confidence > BLOB_CONFIDENCE for d in readings),
-            sum(d.value is not None for d in readings))
 
 
 SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
