@@ -37,14 +37,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .blob_labels import components_with_areas, components_with_stats
+from .blob_labels import components_with_stats
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
-from .dice_groups import group_pips_into_dice
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import read_by_pip_squares
-from .dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes, read_face
-from .dice_split import _die_like, _nearest_component, split_faces
+from .dice_crop import read_crop
+from .dice_pips import FACE_PX
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -399,70 +398,6 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
         cx, cy = r.center
         out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason))
     return out
-
-
-def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
-    """The faces in a normalised crop (a die about FACE_PX across) within ``mask``."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
-    expected = FACE_PX * FACE_PX
-    remaining = mask.copy()
-    results: list[FaceReading] = []
-    for _ in range(8):
-        if cv2.countNonZero(remaining) < 0.25 * expected:
-            break
-        inner = cv2.erode(remaining, np.ones((5, 5), np.uint8))
-        colour = _face_colour(lab, inner if cv2.countNonZero(inner) > 50 else remaining)
-        dist = _colour_distance(lab, colour)
-        vals = dist[remaining > 0]
-        otsu, _ = cv2.threshold(np.clip(vals, 0, 255).astype(np.uint8).reshape(-1, 1), 0, 255,
-                                cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        t = float(np.clip(otsu, 14, 40))
-        face = ((dist < t) & (remaining > 0)).astype(np.uint8) * 255
-        face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
-        cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
-        n, labels, areas = components_with_areas(cut)
-        big = [i for i in range(1, n) if areas[i] >= 0.2 * expected]
-        nearest = _nearest_component(labels, big) if big else None
-        found_any = False
-        for i in big:
-            found_any = True
-            # the component grown back over the face pixels nearer to it than to any other (the
-            # opening also ate the thin margin between the pips and the die's edge)
-            part = ((nearest == i) & (face > 0)).astype(np.uint8) * 255
-            got = _read_region(part, dist, crop, t, lab - colour)
-            results.extend(got)
-            # a read face takes its pips with it; an unread region only its own pixels (it may be
-            # the dark outline ring around other dice, whose faces must stay to be looked at)
-            gone = fill_holes(part) if any(r.value is not None for r in got) else part
-            remaining[cv2.dilate(gone, np.ones((7, 7), np.uint8)) > 0] = 0
-        if not found_any:  # this colour is no face (a shadow, side faces): look past it
-            remaining[face > 0] = 0
-            remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return results
-
-
-def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
-                 dl: np.ndarray | None = None) -> list[FaceReading]:
-    """One face region; if it is too big or reads badly, try it as several touching faces."""
-    expected = FACE_PX * FACE_PX
-    area = cv2.countNonZero(fill_holes(part))
-    whole = read_face(part, dist, dl)
-    if whole.value is not None and area < 1.6 * expected:
-        return [whole]
-    pieces = split_faces(part, crop, dist, t)
-    if len(pieces) >= 2:
-        readings = [read_face(p, dist, dl) for p in pieces]
-        good = [r for r in readings if r.value is not None]
-        if len(good) > (1 if whole.value is not None else 0):
-            return good + [r for r in readings if r.value is None and _die_like(r.face_mask)]
-    if whole.value is None and area >= 1.6 * expected:
-        grouped = group_pips_into_dice(part, dist, area / (0.9 * expected), dl)
-        if grouped:
-            return grouped
-    if whole.value is None and not _die_like(whole.face_mask):
-        return []
-    return [whole]
 
 
 def _dedupe(dice: list[Die]) -> list[Die]:

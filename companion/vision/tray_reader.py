@@ -3,8 +3,8 @@
 The still-photo reader (:func:`companion.vision.dice.read_dice`) must find the dice in an unknown
 picture, which costs tens of milliseconds. A streaming camera knows more: it saw the tray empty.
 So the dice are where the tray differs from its empty picture (whatever the tray's colour), and
-only a small crop around each die is read as :func:`companion.vision.dice.read_crop` reads it
-(:func:`companion.vision.tray_crop_read.read_crop_like_still`: the same readings, cheaper).
+only a small crop around each die is read, by the still reader's own crop read
+(:func:`companion.vision.dice_crop.read_crop`).
 
 * :class:`TrayView` -- one frame's tray, downscaled once (``WORK_W`` wide) for every cheap test.
 * :class:`EmptyTray` -- the empty tray's picture, kept up to date while the tray is empty, and
@@ -27,7 +27,7 @@ import numpy as np
 
 from .dice import Die
 from .dice_pips import FACE_PX
-from .tray_crop_read import read_crop_like_still
+from .dice_crop import read_crop
 
 WORK_W = 320  # the width the tray is compared at: a 48 px die (640x480 camera) is 24 px here
 DIFF_LEVEL = 30  # a channel this many levels from the (gain-corrected) empty tray has changed
@@ -381,7 +381,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
 def read_die_crop(crop: DieCrop) -> list[Die]:
     """The dice the still reader's ``read_crop`` finds in a crop, in full-resolution tray pixels."""
     out = []
-    for r in read_crop_like_still(crop.image, crop.mask):
+    for r in read_crop(crop.image, crop.mask):
         cx, cy = r.center
         out.append(Die(r.value, (crop.origin[0] + cx / crop.s, crop.origin[1] + cy / crop.s),
                        r.confidence, r.side / crop.s, r.reason))

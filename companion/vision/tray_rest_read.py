@@ -39,7 +39,7 @@ from companion.sliced_work import expect_long_steps
 
 from .dice import Die, ReaderSettings, foreground_mask, read_dice
 from .tray_blob_reads import BlobReads, still_first
-from .tray_crop_read import read_crop_like_still
+from .dice_crop import read_crop
 from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
                           read_die_crop)
 
@@ -388,7 +388,7 @@ def warm_up() -> None:
         cv2.circle(img, (c, c), 8, (20, 20, 20), -1)
     mask = np.zeros((size, size), np.uint8)
     cv2.rectangle(mask, (12, 12), (116, 116), 255, -1)
-    read_crop_like_still(img, mask)
+    read_crop(img, mask)
     guess_empty(img, foreground_mask(img, BACKGROUND_SIGMAS))
 
 

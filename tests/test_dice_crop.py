@@ -1,5 +1,5 @@
-"""The stream's crop read (companion/vision/tray_crop_read.py) reads what the still reader's
-read_crop reads, field for field, on the crops a stream cuts: dice at rest, rolling and smeared
+"""The crop read (companion/vision/dice_crop.py, its steps done the cheap way) reads what the plain
+way (tests/dice_crop_reference.py) reads, field for field, on the crops a stream cuts: dice at rest, rolling and smeared
 dice, hands, a black die on black felt, touching dice (several face parts in one crop)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision.dice import read_crop
-from companion.vision.tray_crop_read import distance_of, face_colour, read_crop_like_still
+from companion.vision.dice_crop import distance_of, face_colour, read_crop
+from tests.dice_crop_reference import read_crop_plainly
 from companion.vision.tray_reader import TrayView, changes, cut_crop, estimate_side
 from companion.vision.tray_sim import tray_stream
 
@@ -45,18 +45,18 @@ def _stream_crops(seed: int, every: int, **kw):
 
 @pytest.mark.parametrize("seed, kw", [(3601, dict(n_dice=6)), (3502, dict(n_dice=5, stagger=True)),
                                       (3951, dict(surface="felt_black", style="black_white"))])
-def test_stream_crops_read_as_the_still_reader_reads_them(seed, kw):
+def test_stream_crops_read_as_the_plain_way_reads_them(seed, kw):
     crops = _stream_crops(seed, 3, **kw)
     assert len(crops) >= 10
     readings = 0
     for crop in crops:
-        old, new = read_crop(crop.image, crop.mask), read_crop_like_still(crop.image, crop.mask)
+        old, new = read_crop_plainly(crop.image, crop.mask), read_crop(crop.image, crop.mask)
         assert _same(old, new), (seed, crop.origin)
         readings += sum(r.value is not None for r in new)
     assert readings >= 5  # (dice were read: the comparison is not of empty lists alone)
 
 
-def test_dice_side_by_side_read_part_by_part_as_the_still_reader_does():
+def test_dice_side_by_side_read_part_by_part_as_the_plain_way_does():
     """Two dice's crops side by side in one crop (two face parts: the path of touching dice)."""
     crops = [c for c in _stream_crops(3601, 3, n_dice=6) if len(read_crop(c.image, c.mask)) == 1]
     pairs = 0
@@ -64,13 +64,13 @@ def test_dice_side_by_side_read_part_by_part_as_the_still_reader_does():
         h = min(a.image.shape[0], b.image.shape[0])
         image = np.hstack([a.image[:h], b.image[:h]])
         mask = np.hstack([a.mask[:h], b.mask[:h]])
-        old, new = read_crop(image, mask), read_crop_like_still(image, mask)
+        old, new = read_crop_plainly(image, mask), read_crop(image, mask)
         assert _same(old, new)
         pairs += len(new) >= 2
     assert pairs >= 4
 
 
-def test_face_colour_and_colour_distance_are_the_still_readers_bit_for_bit():
+def test_face_colour_and_colour_distance_are_the_plain_ones_bit_for_bit():
     from companion.vision.dice_pips import _colour_distance, _face_colour
     rng = np.random.default_rng(0)
     lab8 = rng.integers(0, 256, (60, 80, 3), dtype=np.uint8)

@@ -1,25 +1,22 @@
-"""A die crop read for the stream: the still reader's :func:`~companion.vision.dice.read_crop`, its
-per-colour bookkeeping done the cheap way, with the same result.
+"""Reading the faces in a die's crop: the step every look of the still reader and every die of the
+streaming reader ends in (a crop normalised so a die is about FACE_PX across, and a mask of where
+the die may be).
 
-A 6-dice read in the stream is mostly six crop reads (3.2-4 ms each, of a read's 22-25 ms), and
-the stream lends a read only what three frames leave. Of a crop read, about 1.6 ms went on steps
-around the face reading itself (measured over 357 crops of the bench sessions): finding the face's
-colour (0.6 ms: a 3-D histogram by ``np.bincount`` over the masked pixels' float Lab values), the
-face pixels nearest each face part (0.3 ms: a distance transform with labels, kept for one part
-too) and the Lab offset from the face colour, taken once per part. Here:
+The crop's face colour is found, the pixels near it are the face, faces of touching dice are cut
+apart at their thin joins, and each face part is read by the face reader (:func:`_read_region`).
+Each step here is done the cheap way with the same result as the plain way (kept as the tests'
+reference in ``tests/dice_crop_reference.py``, which the tests compare field for field):
 
 * the face colour's histogram is OpenCV's ``calcHist`` over the 8-bit Lab picture (the float
-  picture is that one's values: a value's bin, ``v // 16``, is the same), and its "near the
+  picture holds that one's values: a value's bin, ``v // 16``, is the same), and its "near the
   fullest bin" test is the squared distance (whole numbers, exact in float32) against 24 squared;
-  the mean of those pixels is numpy's over the same float32 array, as before;
+  the mean of those pixels is numpy's over the same float32 array;
 * one face part (a lone die, the usual crop): the face pixels within reach of it by a distance
-  transform without labels (the same chamfer distances);
+  transform without labels (the same chamfer distances as the labelled transform);
 * the Lab offset from the face colour once per colour, not once per part.
 
-Everything else is the still reader's own code, called as it calls it, so the readings are the
-same, value, centre, confidence, side, reason and face mask alike (:func:`read_crop_like_still` is
-checked against :func:`~companion.vision.dice.read_crop` on rendered crops by the tests, so a change
-to the still reader's loop that is not made here too fails them).
+Measured: a crop read costs 0.85x the plain way's CPU (2,189 crops of two stream bench runs), which
+is most of a 6-dice read in the stream.
 """
 
 from __future__ import annotations
@@ -28,23 +25,23 @@ import cv2
 import numpy as np
 
 from .blob_labels import components_with_areas
-from .dice import _read_region
-from .dice_pips import FACE_PX, FaceReading, fill_holes
-from .dice_split import _nearest_component
+from .dice_groups import group_pips_into_dice
+from .dice_pips import FACE_PX, FaceReading, fill_holes, read_face
+from .dice_split import _die_like, _nearest_component, split_faces
 
 REACH = 0.25 * FACE_PX  # how far a face pixel may lie from a face part and be grown back to it
-# (the still reader's default reach in _nearest_component)
+# (_nearest_component's default reach)
 ERODE = np.ones((5, 5), np.uint8)
 CLEAR = np.ones((7, 7), np.uint8)
 OPEN_FACE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 OPEN_CUT = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-NEAR_SQ = 24 * 24  # (the still reader's "within 24 of the fullest bin's centre", squared)
+NEAR_SQ = 24 * 24  # (_face_colour's "within 24 of the fullest bin's centre", squared)
 SQUARES = np.repeat((np.arange(256, dtype=np.float32) ** 2).reshape(1, 256, 1), 3, axis=2)  # |d| -> d * d
 SUM3 = np.ones((1, 3), np.float32)
 
 
-def read_crop_like_still(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
-    """What :func:`companion.vision.dice.read_crop` reads in ``crop`` within ``mask``, the same way."""
+def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
+    """The faces in a normalised crop (a die about FACE_PX across) within ``mask``."""
     lab8 = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
     expected = FACE_PX * FACE_PX
@@ -64,6 +61,7 @@ def read_crop_like_still(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading
         t = float(np.clip(otsu, 14, 40))
         face = ((dist < t) & inside).astype(np.uint8) * 255
         face = cv2.morphologyEx(face, cv2.MORPH_OPEN, OPEN_FACE)
+        # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
         cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, OPEN_CUT)
         n, labels, areas = components_with_areas(cut)
         big = [i for i in range(1, n) if areas[i] >= 0.2 * expected]
@@ -71,16 +69,20 @@ def read_crop_like_still(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading
             remaining[face > 0] = 0
             remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, ERODE)
             continue
+        # each part grown back over the face pixels nearer to it than to any other (the opening
+        # also ate the thin margin between the pips and the die's edge)
         for i, part in face_parts(labels, big, face):
             got = _read_region(part, dist, crop, t, offset)
             results.extend(got)
+            # a read face takes its pips with it; an unread region only its own pixels (it may be
+            # the dark outline ring around other dice, whose faces must stay to be looked at)
             gone = fill_holes(part) if any(r.value is not None for r in got) else part
             remaining[cv2.dilate(gone, CLEAR) > 0] = 0
     return results
 
 
 def distance_of(d: np.ndarray) -> np.ndarray:
-    """The still reader's ``_colour_distance(lab, colour)`` from ``d = lab - colour`` (the Lab offset
+    """``dice_pips._colour_distance(lab, colour)`` from ``d = lab - colour`` (the Lab offset
     the face reading takes too, so it is taken once)."""
     l, a, b = cv2.split(d)  # (contiguous channels: the same float32 sums, in place, at half the cost)
     np.multiply(l, l, out=l)
@@ -91,7 +93,7 @@ def distance_of(d: np.ndarray) -> np.ndarray:
 
 
 def face_colour(lab8: np.ndarray, lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The still reader's ``_face_colour(lab, mask)`` (``lab8``: the same picture in 8 bits)."""
+    """``dice_pips._face_colour(lab, mask)`` (``lab8``: the same picture in 8 bits)."""
     x, y, w, h = cv2.boundingRect(mask)
     if w == 0:
         return np.array([128, 128, 128], np.float32)
@@ -105,12 +107,12 @@ def face_colour(lab8: np.ndarray, lab: np.ndarray, mask: np.ndarray) -> np.ndarr
     near = (sq < NEAR_SQ) & (mask > 0)
     if np.count_nonzero(near) <= 10:
         return centre
-    return lab[near].mean(axis=0)  # (the same pixels in the same order as the still reader's: the same mean)
+    return lab[near].mean(axis=0)  # (the same pixels in the same order as _face_colour's: the same mean)
 
 
 def face_parts(labels: np.ndarray, big: list[int], face: np.ndarray):
     """(label, part mask) for each face part: the face pixels nearer to it than to any other part,
-    within reach (the still reader's ``_nearest_component``); a lone part without labelling."""
+    within reach (``dice_split._nearest_component``); a lone part without labelling."""
     if len(big) > 1:
         nearest = _nearest_component(labels, big)
         for i in big:
@@ -126,3 +128,26 @@ def face_parts(labels: np.ndarray, big: list[int], face: np.ndarray):
     part = np.zeros(labels.shape, np.uint8)
     part[y0:y1, x0:x1] = ((dist <= REACH) & (face[y0:y1, x0:x1] > 0)).astype(np.uint8) * 255
     yield i, part
+
+
+def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
+                 dl: np.ndarray | None = None) -> list[FaceReading]:
+    """One face region; if it is too big or reads badly, try it as several touching faces."""
+    expected = FACE_PX * FACE_PX
+    area = cv2.countNonZero(fill_holes(part))
+    whole = read_face(part, dist, dl)
+    if whole.value is not None and area < 1.6 * expected:
+        return [whole]
+    pieces = split_faces(part, crop, dist, t)
+    if len(pieces) >= 2:
+        readings = [read_face(p, dist, dl) for p in pieces]
+        good = [r for r in readings if r.value is not None]
+        if len(good) > (1 if whole.value is not None else 0):
+            return good + [r for r in readings if r.value is None and _die_like(r.face_mask)]
+    if whole.value is None and area >= 1.6 * expected:
+        grouped = group_pips_into_dice(part, dist, area / (0.9 * expected), dl)
+        if grouped:
+            return grouped
+    if whole.value is None and not _die_like(whole.face_mask):
+        return []
+    return [whole]
