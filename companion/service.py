@@ -194,12 +194,12 @@ class Service:
 
 
 def run_server(service: Service, host: str, port: int, threads: int = 48) -> None:
-    """Serve the dashboard with waitress (a production WSGI server) until interrupted."""
+    """Serve the dashboard with waitress (a production WSGI server) until Ctrl+C or SIGTERM."""
     import waitress
 
-    from companion.web import create_app
-
+    from companion.serving import serve_until_stopped
     from companion.watchdog import Watchdog
+    from companion.web import create_app
 
     app = create_app(service)
     server = waitress.create_server(app, host=host, port=port, threads=threads, channel_timeout=120,
@@ -207,8 +207,9 @@ def run_server(service: Service, host: str, port: int, threads: int = 48) -> Non
     print(f"Nessie Hunt Companion: dashboard on http://{host}:{port}/  (Ctrl+C stops)", flush=True)
     # Under systemd (Type=notify): READY=1, then WATCHDOG=1 only while the table answers; a no-op elsewhere.
     watchdog = Watchdog.for_service(service).start()
-    try:
-        server.run()
-    finally:
+
+    def close() -> None:
         watchdog.stop()
         service.close()
+
+    serve_until_stopped(server, close)

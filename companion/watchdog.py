@@ -11,8 +11,7 @@ In ``run_server`` (companion/service.py)::
     from companion.watchdog import Watchdog
     server = waitress.create_server(app, host=host, port=port, threads=threads, ...)
     watchdog = Watchdog.for_service(service).start()    # READY=1 once listening, then WATCHDOG=1
-    try: server.run()
-    finally: watchdog.stop(); service.close()
+    serve_until_stopped(server, close)    # close(): watchdog.stop() (STOPPING=1), service.close()
 """
 
 from __future__ import annotations

@@ -141,7 +141,8 @@ def test_replay_prints_the_view_or_the_first_illegal_action(tmp_path):
 
 
 def test_serve_tells_systemd_it_is_ready_and_alive(tmp_path):
-    """Type=notify with a watchdog (hardware/systemd/nessie-companion.service): READY=1, then WATCHDOG=1."""
+    """Type=notify with a watchdog (hardware/systemd/nessie-companion.service): READY=1, then WATCHDOG=1;
+    SIGTERM stops it cleanly, with STOPPING=1 and exit status 0."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     address = str(tmp_path / "notify.sock")
     notify.bind(address)
@@ -158,7 +159,14 @@ def test_serve_tells_systemd_it_is_ready_and_alive(tmp_path):
             for line in notify.recv(4096).decode().splitlines():
                 messages.add(line)
         assert get_state(port)["started"]
+        proc.terminate()  # SIGTERM, as `systemctl stop` sends: a clean stop, not Python's default death
+        out, _ = proc.communicate(timeout=30)
+        notify.settimeout(1)
+        while "STOPPING=1" not in messages:
+            messages.update(notify.recv(4096).decode().splitlines())
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
         notify.close()
+    assert proc.returncode == 0, out

@@ -47,6 +47,7 @@ def build(kc, pin_factory=None, seed: int | None = None):
 
 def cmd_kiosk(args) -> int:
     from companion.kiosk_config import load_kiosk_config
+    from companion.serving import serve_until_stopped
     from companion.watchdog import Watchdog
     from companion.web.kiosk import create_kiosk_app, create_server
 
@@ -55,6 +56,14 @@ def cmd_kiosk(args) -> int:
     port = kc.config.port if args.port is None else args.port
     service, controller, voice, _ = build(kc)
     watchdog = None
+
+    def close() -> None:
+        if watchdog is not None:
+            watchdog.stop()
+        controller.close()
+        voice.close()
+        service.close()
+
     try:
         app = create_kiosk_app(controller)
         server = create_server(app, host, port, threads=max(8, min(kc.config.threads, 16)), channel_timeout=120,
@@ -63,11 +72,8 @@ def cmd_kiosk(args) -> int:
         watchdog = Watchdog.for_service(service).start()
         print(f"Nessie Hunt kiosk on http://{host}:{port}/  (database {kc.kiosk.database}; "
               f"{voice.health()['status']}; Ctrl+C stops)", flush=True)
-        server.run()
-    finally:
-        if watchdog is not None:
-            watchdog.stop()
-        controller.close()
-        voice.close()
-        service.close()
+    except BaseException:
+        close()
+        raise
+    serve_until_stopped(server, close)  # Ctrl+C or SIGTERM: close() in order (companion/serving.py)
     return 0
