@@ -57,10 +57,10 @@ def test_cancelled_work_unwinds_and_its_thread_ends():
 
     work = SlicedWork(watched)
     assert not work.run_for(0.001)
-    work.cancel()
-    assert work.done and finished == [True]
+    work.cancel()  # waits CANCEL_WAIT_S (5 ms) for the unwinding: a loaded machine may need longer
     work._thread.join(timeout=5)
     assert not work._thread.is_alive()
+    assert work.done and finished == [True]
     with pytest.raises(RuntimeError, match="cancelled"):  # a cancelled work has no result
         work.result()
 
