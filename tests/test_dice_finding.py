@@ -136,3 +136,73 @@ def test_a_look_is_judged_by_how_near_its_sure_dice_came_to_the_size_it_looked_f
     assert half > _size_miss([_die(6, (0, 0), 0.6, side=48.0)], 64.0) > 0
     # tentative and unreadable dice say nothing of the size
     assert _size_miss([_die(3, (0, 0), 0.05, side=40.0), _die(None, (0, 0), 0.0, side=40.0)], 40.0) == float("inf")
+
+
+# ---------------------------------------------------------------- a die with its shadow in one blob
+
+
+def _sides_looked_at(monkeypatch, blob: np.ndarray, first_look: list) -> list[float]:
+    """The die sides ``_read_blob`` reads ``blob`` at, when its first look gives ``first_look``
+    and every retry reads nothing."""
+    import companion.vision.dice as dice
+
+    sides = []
+
+    def look(img, blob_small, origin, f, side_full, reader=None, dilate=True):
+        sides.append(side_full)
+        return list(first_look) if len(sides) == 1 else []
+
+    monkeypatch.setattr(dice, "_read_blob_at", look)
+    img = np.zeros((400, 400, 3), np.uint8)
+    dice._read_blob(img, blob, (10, 10), 1.0, float(max(blob.shape)))
+    return sides
+
+
+def _die_and_shadow_blob() -> np.ndarray:
+    """A tilted square die with a shadow along two sides: fills under 0.6 of its box."""
+    blob = np.zeros((120, 120), np.uint8)
+    square = cv2.boxPoints(((55, 55), (70, 70), 40)).astype(np.int32)
+    cv2.fillConvexPoly(blob, square, 1)
+    cv2.fillConvexPoly(blob, square + 14, 1)
+    return blob > 0
+
+
+def test_a_blob_whose_first_look_saw_a_face_but_no_layout_is_read_again_smaller(monkeypatch):
+    blob = _die_and_shadow_blob()
+    assert blob.sum() < 0.6 * blob.size  # (the old rule retried only blobs filling their box)
+    sides = _sides_looked_at(monkeypatch, blob, [_die(None, (60, 60), 0.0)])
+    assert len(sides) == 2
+    assert sides[1] == pytest.approx(sides[0] * 0.75)
+
+
+def test_a_blob_whose_first_look_saw_nothing_is_not_read_again_smaller(monkeypatch):
+    # (nothing seen: the blob may be a light die's shaded sides and shadow, whose shaded side
+    # face, read smaller, gives a one where the die has another value)
+    sides = _sides_looked_at(monkeypatch, _die_and_shadow_blob(), [])
+    assert len(sides) == 1
+
+
+# ---------------------------------------------------------------- overlapping readings
+
+
+def test_of_two_overlapping_readings_a_tentative_one_gives_way_to_a_sure_one():
+    from companion.vision.dice_sizes import doubt_overlaps
+
+    sure, faint = _die(2, (100, 100), 0.95, side=60.0), _die(3, (140, 110), 0.08, side=40.0)
+    apart = _die(5, (300, 100), 0.9, side=60.0)
+    doubt_overlaps([sure, faint, apart])
+    assert (sure.value, faint.value, apart.value) == (2, None, 5)
+    assert "overlaps" in faint.reason
+
+
+def test_two_overlapping_sure_readings_are_both_unreadable():
+    from companion.vision.dice_sizes import doubt_overlaps
+
+    # (a six's two columns read as two threes: neither is the die)
+    a, b = _die(3, (100, 100), 0.9, side=40.0), _die(3, (125, 100), 0.8, side=40.0)
+    doubt_overlaps([a, b])
+    assert a.value is None and b.value is None
+    # two tentative readings alike
+    c, d = _die(4, (100, 100), 0.05, side=40.0), _die(1, (120, 100), 0.07, side=40.0)
+    doubt_overlaps([c, d])
+    assert c.value is None and d.value is None

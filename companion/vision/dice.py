@@ -340,8 +340,11 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
         bh, bw = blob_small.shape
         if blob_small.sum() > 1.6 * (est_small ** 2) or max(bh, bw) > 1.5 * min(bh, bw):
             tries += [side_full / math.sqrt(2), side_full / 2]
-        elif blob_small.sum() >= 0.6 * bh * bw:
-            # a die with its shadow or a side face in one full blob: the die is smaller than the blob
+        elif blob_small.sum() >= SHADOWED_FILL * bh * bw or (SHADOWED_UNFIT and best):
+            # a die with its shadow or a side face in one full blob: the die is smaller than the blob.
+            # (A blob whose look saw a face but no layout may be one too, filling less of its box
+            # when the die is turned; one that showed nothing may be a light die's shaded sides,
+            # whose side face, read smaller, is a one where the die has another value.)
             tries += [side_full * SHADOWED_DIE] if SHADOWED_DIE else []
     done = {_crop_scale(side_full)}
     for side in tries:
@@ -357,6 +360,8 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
 
 
 SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
+SHADOWED_FILL = 0.6  # ... when the blob fills at least this share of its box
+SHADOWED_UNFIT = True  # ... or whose look at the blob's size saw a face, no layout (False: the old rule)
 MAX_CROP_SCALE = 4.0  # a blob is enlarged at most this much (a die under FACE_PX / 4 px reads smaller)
 
 

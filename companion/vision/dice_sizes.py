@@ -19,6 +19,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from .dice_pips import BLOB_CONFIDENCE
+
 PART_VALUES = (1, 2, 3)  # values a part of a larger die can be read as
 # The lowest share of its two neighbours' read size a die may be read at. A part's share of the
 # *true* die: 0.71 or less for a two or three, about 0.5 for a one. The neighbours' sizes are *read* sizes, which come out 1.1-1.25 times their dice (side faces,
@@ -64,18 +66,23 @@ def doubt_odd_sizes(dice: list[_Sized]) -> list[_Sized]:
 
 
 OVERLAP = 0.85  # dice do not overlap: two readings' centres are at least about a side apart
+TENTATIVE_GIVES_WAY = True  # (False: both made unreadable, the old rule, kept to measure against)
 
 
 def doubt_overlaps(dice: list[_Sized]) -> list[_Sized]:
     """Two dice read closer together than :data:`OVERLAP` of the larger one's side cannot both be
-    dice: they are parts of one face (a six's two columns read as two threes). Both are made
-    unreadable (in place; returns the list): which part, if either, is the die is not known."""
+    dice: they are parts of one face (a six's two columns read as two threes), or a die's top and
+    side faces. Both are made unreadable (in place; returns the list), unless only one of them is
+    a tentative reading: then only that one is."""
     readable = [d for d in dice if d.value is not None]
     doubted = set()
     for i, a in enumerate(readable):
         for b in readable[i + 1:]:
             if math.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]) < OVERLAP * max(a.side_px, b.side_px):
-                doubted |= {id(a), id(b)}
+                # a tentative reading (faint marks: the blob look's) gives way to a sure one; of two
+                # alike, which part, if either, is the die is not known
+                sure_a, sure_b = (d.confidence > BLOB_CONFIDENCE for d in (a, b))
+                doubted |= {id(a), id(b)} if sure_a == sure_b or not TENTATIVE_GIVES_WAY else {id(b if sure_a else a)}
     for d in readable:
         if id(d) in doubted:
             d.value, d.confidence = None, 0.0
