@@ -137,10 +137,21 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     pipish = (closeness < (0.5 if coloured else 0.3) * n) & (filled > 0)
     face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
     second = _read_face_once(face2, np.clip(n - closeness, 0, None).astype(np.float32), dl)
+    if second.value is None and EDGE_PIPS_LOOK:
+        # pips on the face's edge: the shaded bevel between the face and a side face, not of the
+        # face's colour either, runs into them and makes them ragged blobs; within the face's hull
+        # only the pips' own colour is taken for pip, so they are read by their cores
+        region = cv2.bitwise_or(filled, face_hull(face)) > 0
+        pipish = (closeness < (0.5 if coloured else 0.3) * n) & region
+        face3 = (region & ~pipish).astype(np.uint8) * 255
+        second = _read_face_once(face3, np.clip(n - closeness, 0, None).astype(np.float32), dl)
     if second.value == 1 and _marks_beside(find_pips(filled, face, dist, float(first.side), dl), second.center,
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
     return second if second.value is not None else first
+
+
+EDGE_PIPS_LOOK = True  # (False: no look at the pips' cores within the face's hull)
 
 
 FAINT_TIMES_FACE = 3.0  # a blurred pip's mark: this many times the face's own median colour distance
