@@ -19,6 +19,7 @@ import numpy as np
 
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
 from .dice_face_reading import FACE_PX, FaceReading, fill_holes
+from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
@@ -127,7 +128,7 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     filled = first.face_mask
     pips = _consistent(find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl))
     if len(pips) < 2:
-        return first
+        return (ACE_BY_SHADE_LOOK and read_ace_by_its_shade(filled, _marks_of(filled, face, dist, dl), dl)) or first
     ref = np.median(np.array([p.colour for p in pips]), axis=0).astype(np.float32)
     n = float(np.linalg.norm(ref))
     if n < 30:
@@ -148,10 +149,17 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     if second.value == 1 and _marks_beside(find_pips(filled, face, dist, float(first.side), dl), second.center,
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
+    if second.value is None and ACE_BY_SHADE_LOOK:
+        return read_ace_by_its_shade(filled, _marks_of(filled, face, dist, dl), dl) or first
     return second if second.value is not None else first
 
 
+def _marks_of(filled: np.ndarray, face: np.ndarray, dist: np.ndarray, dl: np.ndarray) -> list[Pip]:
+    return find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl)
+
+
 EDGE_PIPS_LOOK = True  # (False: no look at the pips' cores within the face's hull)
+ACE_BY_SHADE_LOOK = True  # (False: no look at the top face by the shade round a lone large pip)
 
 
 FAINT_TIMES_FACE = 3.0  # a blurred pip's mark: this many times the face's own median colour distance
