@@ -161,3 +161,39 @@ def test_the_blob_look_reads_a_face_smaller_than_the_crops_die(value):
     got = read_face_blobs(face, dl)
     assert got is not None and got.value == value
     assert abs(got.center[0] - 100) < 4 and abs(got.center[1] - 100) < 4  # (mapped back to the crop)
+
+
+def _face_with_rim(value, spread, rim=12, pip_r=11, noise=4.0, seed=0):
+    """Lab offsets from the face colour drawn directly: a 96 px face whose lightness falls off over
+    a ``rim`` px rounded edge (so the face region's border is ragged there), dark pips at the
+    layout's places scaled by ``spread`` (0.5: the usual; larger puts the corner pips on the rim),
+    a table of another colour round it. Returns (face mask, colour distance, Lab offsets)."""
+    from companion.vision.dice_layouts import LAYOUTS
+    size, x0, s = 200, 52, 96
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    edge = np.minimum.reduce([xx - x0, x0 + s - xx, yy - x0, x0 + s - yy])
+    dl = np.zeros((size, size, 3), np.float32)
+    dl[..., 0] = np.where(edge < rim, -45 * (1 - np.clip(edge / rim, 0, 1)), 0)
+    dl[edge < 0] = (-40, -10, -40)
+    for q in LAYOUTS[value]:
+        centre = (int(round(x0 + s / 2 + q.real * spread * s)), int(round(x0 + s / 2 + q.imag * spread * s)))
+        cv2.circle(dl, centre, pip_r, (-110, 0, 0), -1)
+    dl = cv2.GaussianBlur(dl, (0, 0), 1.0) + np.random.default_rng(seed).normal(0, noise, dl.shape).astype(np.float32)
+    dist = np.sqrt(0.6 * dl[..., 0] ** 2 + dl[..., 1] ** 2 + dl[..., 2] ** 2).astype(np.float32)
+    face = cv2.morphologyEx((dist < 20).astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    return face, dist, dl
+
+
+def test_pips_run_into_the_faces_ragged_rim_are_read_by_their_cores(monkeypatch):
+    """A six whose corner pips reach the shaded rim: the rim's pixels, neither face nor pip colour,
+    join them into ragged blobs (measured: unread without the look at the pips' cores, read six
+    with it). Faces with their pips clear of the rim read the same either way, never wrong."""
+    import companion.vision.dice_pips as pips
+    monkeypatch.setattr(pips, "EDGE_PIPS_LOOK", False)
+    assert pips.read_face(*_face_with_rim(6, 0.6)).value is None
+    monkeypatch.setattr(pips, "EDGE_PIPS_LOOK", True)
+    assert pips.read_face(*_face_with_rim(6, 0.6)).value == 6
+    for value in range(1, 7):
+        for spread in (0.5, 0.6):
+            assert pips.read_face(*_face_with_rim(value, spread)).value in (value, None)

@@ -123,3 +123,63 @@ def split_touching_pips(blob: np.ndarray) -> list[tuple[float, float, float]]:
         return []
     each = area / len(centres)
     return [(cx, cy, each) for cx, cy in centres]
+
+
+def _consistent(pips: list[Pip]) -> list[Pip]:
+    """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
+    if len(pips) <= 1:
+        return pips
+    # a pip run into a glare spot splits into two pieces, the glare's the fainter: it is no pip
+    pieces: dict[int, float] = {}
+    for p in pips:
+        if p.piece_of >= 0:
+            pieces[p.piece_of] = max(pieces.get(p.piece_of, 0.0), p.contrast)
+    pips = [p for p in pips if p.piece_of < 0 or p.contrast >= 0.75 * pieces[p.piece_of]]
+    if len(pips) <= 1:
+        return pips
+    if sum(p.lighter < -5.0 for p in pips) > sum(p.lighter > 5.0 for p in pips):
+        pips = [p for p in pips if p.lighter < 5.0] or pips  # dark pips: lighter blobs are glare
+    biggest = max(p.area for p in pips)
+    med = float(np.median([p.area for p in pips if p.area >= 0.3 * biggest]))
+    pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
+    if len(pips) == 2:
+        # a pip and a glare spot (lighter than the face, and far fainter than the pip): the spot
+        # goes, and the pip is read as a lone pip, which must then sit in the face's middle
+        faint, strong = sorted(pips, key=lambda p: p.contrast)
+        if faint.contrast < 0.5 * strong.contrast and faint.lighter > 5.0:
+            return [strong]
+    if len(pips) <= 2:
+        return pips
+    # the die's pips are darker than its face or lighter: glare is always lighter
+    polarity = float(np.sum([p.contrast * np.sign(p.lighter) for p in pips]))
+    if polarity < 0:  # dark pips: a lighter blob is glare; a dimmed pip is still a pip
+        pips = [p for p in pips if p.lighter < 5.0]
+        floor = 0.4
+    else:
+        floor = 0.65
+    if len(pips) <= 2:
+        return pips
+    con = float(np.percentile([p.contrast for p in pips], 75))
+    pips = [p for p in pips if p.contrast >= floor * con]
+    if len(pips) <= 2:
+        return pips
+    # the pips of one face are alike in shape, even blurred: a much less round blob among round
+    # ones is a side face's foreshortened pip (or a streak of glare), not one of this face's
+    roundest = float(np.percentile([p.circularity for p in pips], 75))
+    pips = [p for p in pips if p.circularity >= min(0.65, 0.65 * roundest)]
+    if len(pips) <= 2:
+        return pips
+    # pips are painted alike: a blob of another colour (white glare among red pips) is dropped
+    # (by the direction of the colour step from the face, so a faint or blurred pip still agrees)
+    ref = np.median(np.array([p.colour for p in pips]), axis=0)
+    ref_n = float(np.linalg.norm(ref))
+    if ref_n < 20:
+        return pips
+
+    def agrees(p: Pip) -> bool:
+        v = np.array(p.colour)
+        n = float(np.linalg.norm(v))
+        return n > 0 and float(v @ ref) / (n * ref_n) >= 0.8
+
+    near = [p for p in pips if agrees(p)]
+    return near if len(near) >= 2 else pips

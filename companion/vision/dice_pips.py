@@ -5,41 +5,32 @@ scale. The top face is the largest region of one colour in the crop; pips are th
 (so darker and lighter pips are found the same way); the pips must then fit one of the canonical
 layouts of 1..6 under a similarity transform (any rotation, any scale), or the die is unreadable.
 A tilted die's side face joined to the top face lends it foreshortened pips, which are told from
-the top face's and left out (:mod:`.dice_side_faces`); pips are found in :mod:`.dice_pip_finding`.
+the top face's and left out (:mod:`.dice_side_faces`); pips are found and sifted in
+:mod:`.dice_pip_finding`; a face that reads nothing so is looked at for blobs (:mod:`.dice_face_blobs`).
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
+from .dice_face_reading import FACE_PX, FaceReading, fill_holes
+from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
-from .dice_pip_blobs import read_blobs
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
-from .dice_pip_finding import Pip, face_hull, find_pips, split_touching_pips
+from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
                          marks_on_the_corners, other_kind_on_a_place,
                          _square_covered, _vacancies_empty, alpha_angle, plain_mark)
 
-FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
-
-__all__ = ["FACE_PX", "LAYOUTS", "FaceReading", "Pip", "_could_be_more", "_vacancies_empty", "face_hull", "fill_holes",
-           "find_pips", "fit_frame", "fit_layout", "read_face", "split_touching_pips"]
-
-
-@dataclass
-class FaceReading:
-    value: int | None  # None: a die seen but not read
-    center: tuple[float, float]  # in crop pixels
-    confidence: float
-    side: float  # face side in crop pixels (as fitted, or estimated)
-    reason: str = ""
-    face_mask: np.ndarray | None = None
+__all__ = ["BLOB_CONFIDENCE", "FACE_PX", "LAYOUTS", "FaceReading", "Pip", "_consistent", "_could_be_more",
+           "_vacancies_empty", "face_hull", "fill_holes", "find_pips", "fit_frame", "fit_layout", "read_face",
+           "read_face_blobs", "split_touching_pips"]
 
 
 def _colour_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -61,66 +52,6 @@ def _face_colour(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
     centre = np.array([k // 256, (k // 16) % 16, k % 16], np.float32) * 16 + 8
     near = np.sqrt(((px - centre) ** 2).sum(axis=1)) < 24
     return px[near].mean(axis=0) if near.sum() > 10 else centre
-
-
-def _consistent(pips: list[Pip]) -> list[Pip]:
-    """Drop pips whose size or contrast is far from the others' (glare, marbling, a stray hole)."""
-    if len(pips) <= 1:
-        return pips
-    # a pip run into a glare spot splits into two pieces, the glare's the fainter: it is no pip
-    pieces: dict[int, float] = {}
-    for p in pips:
-        if p.piece_of >= 0:
-            pieces[p.piece_of] = max(pieces.get(p.piece_of, 0.0), p.contrast)
-    pips = [p for p in pips if p.piece_of < 0 or p.contrast >= 0.75 * pieces[p.piece_of]]
-    if len(pips) <= 1:
-        return pips
-    if sum(p.lighter < -5.0 for p in pips) > sum(p.lighter > 5.0 for p in pips):
-        pips = [p for p in pips if p.lighter < 5.0] or pips  # dark pips: lighter blobs are glare
-    biggest = max(p.area for p in pips)
-    med = float(np.median([p.area for p in pips if p.area >= 0.3 * biggest]))
-    pips = [p for p in pips if 0.4 * med <= p.area <= 2.5 * med]
-    if len(pips) == 2:
-        # a pip and a glare spot (lighter than the face, and far fainter than the pip): the spot
-        # goes, and the pip is read as a lone pip, which must then sit in the face's middle
-        faint, strong = sorted(pips, key=lambda p: p.contrast)
-        if faint.contrast < 0.5 * strong.contrast and faint.lighter > 5.0:
-            return [strong]
-    if len(pips) <= 2:
-        return pips
-    # the die's pips are darker than its face or lighter: glare is always lighter
-    polarity = float(np.sum([p.contrast * np.sign(p.lighter) for p in pips]))
-    if polarity < 0:  # dark pips: a lighter blob is glare; a dimmed pip is still a pip
-        pips = [p for p in pips if p.lighter < 5.0]
-        floor = 0.4
-    else:
-        floor = 0.65
-    if len(pips) <= 2:
-        return pips
-    con = float(np.percentile([p.contrast for p in pips], 75))
-    pips = [p for p in pips if p.contrast >= floor * con]
-    if len(pips) <= 2:
-        return pips
-    # the pips of one face are alike in shape, even blurred: a much less round blob among round
-    # ones is a side face's foreshortened pip (or a streak of glare), not one of this face's
-    roundest = float(np.percentile([p.circularity for p in pips], 75))
-    pips = [p for p in pips if p.circularity >= min(0.65, 0.65 * roundest)]
-    if len(pips) <= 2:
-        return pips
-    # pips are painted alike: a blob of another colour (white glare among red pips) is dropped
-    # (by the direction of the colour step from the face, so a faint or blurred pip still agrees)
-    ref = np.median(np.array([p.colour for p in pips]), axis=0)
-    ref_n = float(np.linalg.norm(ref))
-    if ref_n < 20:
-        return pips
-
-    def agrees(p: Pip) -> bool:
-        v = np.array(p.colour)
-        n = float(np.linalg.norm(v))
-        return n > 0 and float(v @ ref) / (n * ref_n) >= 0.8
-
-    near = [p for p in pips if agrees(p)]
-    return near if len(near) >= 2 else pips
 
 
 def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, float, list[Pip]]:
@@ -180,59 +111,6 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) 
 BLOB_LOOK = True
 
 
-def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
-    """The blob look of :mod:`.dice_pip_blobs` over the face region and its hull: a reading, or None."""
-    filled = fill_holes(face)
-    area = cv2.countNonZero(filled)
-    if not BLOB_AREA[0] * FACE_PX * FACE_PX <= area <= BLOB_AREA[1] * FACE_PX * FACE_PX:
-        return None
-    region = cv2.bitwise_or(filled, face_hull(face))
-    light = np.ascontiguousarray(dl[..., 0])
-    k = _to_face_scale(area)
-    if k != 1.0:
-        # the blob scales and the face sizes are in FACE_PX: a face region clearly smaller than
-        # that (the crop was scaled from a blob swollen by the blur's halo or a shadow) is read
-        # enlarged to it, or its pips fall under the smallest scale and the whole face, now
-        # pip-sized, is the strongest blob
-        # (only the region's box and the blob look's margin round it are enlarged)
-        x, y, bw, bh = cv2.boundingRect(region)
-        m = int(BLOB_MARGIN * FACE_PX / k) + 1
-        h, w = light.shape
-        x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
-        size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
-        light = cv2.resize(light[y0:y1, x0:x1], size, interpolation=cv2.INTER_LINEAR)
-        region = cv2.resize(region[y0:y1, x0:x1], size, interpolation=cv2.INTER_NEAREST)
-    else:
-        x0 = y0 = 0
-    got = read_blobs(light, region, float(FACE_PX))
-    if got is None:
-        return None
-    # (a reading from faint marks: below every first-look reading, so a duplicate gives way to it)
-    conf = round(min(BLOB_CONFIDENCE, 0.02 * got.strength), 3)
-    centre = (x0 + (got.center[0] + 0.5) / k - 0.5, y0 + (got.center[1] + 0.5) / k - 0.5)
-    return FaceReading(got.value, centre, conf, got.side / k, "", filled)
-
-
-#: a face region under this part of FACE_PX across is looked at for blobs enlarged to FACE_PX
-#: (over it, the region may hold side faces or a halo as well as the face: not scaled)
-BLOB_RESCALE_UNDER = 0.85
-BLOB_RESCALE = True  # (False: the old look, at the crop's scale whatever the face's)
-BLOB_MARGIN = 1.0  # FACE_PX: the margin round the region the blob look sees (its rings, blobs beside the face; 0.5 lost a die)
-
-
-def _to_face_scale(area: float) -> float:
-    """The factor that brings a face region of ``area`` crop pixels to FACE_PX across (1 if it is
-    near that already, or larger)."""
-    side = math.sqrt(max(area, 1.0))
-    if not BLOB_RESCALE or side >= BLOB_RESCALE_UNDER * FACE_PX:
-        return 1.0
-    return FACE_PX / side
-
-
-BLOB_CONFIDENCE = 0.1  # the most a blob-look reading is trusted: first looks measured 0.13 and up
-BLOB_AREA = (0.3, 3.0)  # face regions (in dice) the blob look is tried on: a die's, or a die in its halo
-
-
 def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None) -> FaceReading:
     """:func:`read_face` by the face colour: pips are the holes in the face region."""
     first = _read_face_once(face, dist, dl)
@@ -250,7 +128,7 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     filled = first.face_mask
     pips = _consistent(find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl))
     if len(pips) < 2:
-        return first
+        return (ACE_BY_SHADE_LOOK and read_ace_by_its_shade(filled, _marks_of(filled, face, dist, dl), dl)) or first
     ref = np.median(np.array([p.colour for p in pips]), axis=0).astype(np.float32)
     n = float(np.linalg.norm(ref))
     if n < 30:
@@ -260,10 +138,34 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     pipish = (closeness < (0.5 if coloured else 0.3) * n) & (filled > 0)
     face2 = ((filled > 0) & ~pipish).astype(np.uint8) * 255
     second = _read_face_once(face2, np.clip(n - closeness, 0, None).astype(np.float32), dl)
+    if second.value is None and EDGE_PIPS_LOOK:
+        # pips on the face's edge: the shaded bevel between the face and a side face, not of the
+        # face's colour either, runs into them and makes them ragged blobs; within the face's hull
+        # only the pips' own colour is taken for pip, so they are read by their cores
+        region = cv2.bitwise_or(filled, face_hull(face)) > 0
+        pipish = (closeness < (0.5 if coloured else 0.3) * n) & region
+        face3 = (region & ~pipish).astype(np.uint8) * 255
+        edge = _read_face_once(face3, np.clip(n - closeness, 0, None).astype(np.float32), dl)
+        if edge.value is not None and edge.value >= EDGE_PIPS_LEAST:
+            second = edge
     if second.value == 1 and _marks_beside(find_pips(filled, face, dist, float(first.side), dl), second.center,
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
+    if second.value is None and ACE_BY_SHADE_LOOK:
+        return read_ace_by_its_shade(filled, _marks_of(filled, face, dist, dl), dl) or first
     return second if second.value is not None else first
+
+
+def _marks_of(filled: np.ndarray, face: np.ndarray, dist: np.ndarray, dl: np.ndarray) -> list[Pip]:
+    return find_pips(filled, face, dist, math.sqrt(max(cv2.countNonZero(filled), 1)), dl)
+
+
+EDGE_PIPS_LOOK = True  # (False: no look at the pips' cores within the face's hull)
+#: the least value the look at the pips' cores may read: a two or three fits any two or three of
+#: a larger face's pips, and a face whose pips run into its rim has lost some (dev seeds 1040 and
+#: 3002: a four and a six read as twos so; the look's right readings were fours to sixes but one)
+EDGE_PIPS_LEAST = 4
+ACE_BY_SHADE_LOOK = True  # (False: no look at the top face by the shade round a lone large pip)
 
 
 FAINT_TIMES_FACE = 3.0  # a blurred pip's mark: this many times the face's own median colour distance
@@ -481,13 +383,3 @@ def _confidence(misfit: float, pips: list[Pip]) -> float:
     spread = float(areas.std() / areas.mean()) if len(pips) > 1 else 0.0
     c = (1 - 0.5 * misfit) * (0.6 + 0.4 * circ) * (0.6 + 0.4 * contrast) * (1 - min(0.3, spread * 0.5))
     return round(max(0.0, min(1.0, c)), 3)
-
-
-def fill_holes(mask: np.ndarray) -> np.ndarray:
-    """The mask with every hole filled (regions not reachable from the border)."""
-    h, w = mask.shape
-    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    flood = pad.copy()
-    ff = np.zeros((h + 4, w + 4), np.uint8)
-    cv2.floodFill(flood, ff, (0, 0), 255)
-    return cv2.bitwise_or(mask, cv2.bitwise_not(flood)[1:-1, 1:-1])

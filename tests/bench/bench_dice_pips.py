@@ -3,7 +3,7 @@
 The two readers differ only in the pip stage. This round's additions (each a module switch):
 
 * the blob look at a face region smaller than the crop's die enlarged to FACE_PX first
-  (:mod:`companion.vision.dice_pips`);
+  (:mod:`companion.vision.dice_face_blobs`);
 * a blob by the face's rim, on no pip place and without face all round it, competing with no
   pip; a squeezed blob among round ones no candidate pip (:mod:`companion.vision.dice_pip_blobs`);
 * a two or three doubted when pips like its own lie a line's length beside it (a six's column,
@@ -24,10 +24,10 @@ from collections import defaultdict
 
 import cv2
 
+import companion.vision.dice_face_blobs as face_blobs
 import companion.vision.dice_marks as marks
 import companion.vision.dice_one_face as one_face
 import companion.vision.dice_pip_blobs as pip_blobs
-import companion.vision.dice_pips as pips
 from companion.vision.dice import read_dice
 from companion.vision.dice_eval import Score, score_scene
 from tests.bench.bench_dice_raymarch import size_band, tilt_band
@@ -37,7 +37,7 @@ HELD_OUT_SEEDS = range(50000, 50080)
 DEV_SEEDS = (range(0, 80), range(1000, 1120), range(2000, 2160))
 
 #: this round's switches (module, name): all off is the reader before the round
-SWITCHES = ((pips, "BLOB_RESCALE"), (pip_blobs, "RIM_MARKS_IGNORED"),
+SWITCHES = ((face_blobs, "BLOB_RESCALE"), (pip_blobs, "RIM_MARKS_IGNORED"),
             (pip_blobs, "SQUEEZED_SKIPPED"), (one_face, "COLUMNS_DOUBTED"), (marks, "CORNERS_LOOKED_AT"))
 
 

@@ -1,0 +1,31 @@
+"""What reading one die's top face gives back, and the scale it works at (shared by the pip
+modules, the crop read and the finding side)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
+
+
+@dataclass
+class FaceReading:
+    value: int | None  # None: a die seen but not read
+    center: tuple[float, float]  # in crop pixels
+    confidence: float
+    side: float  # face side in crop pixels (as fitted, or estimated)
+    reason: str = ""
+    face_mask: np.ndarray | None = None
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every hole filled (regions not reachable from the border)."""
+    h, w = mask.shape
+    pad = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    flood = pad.copy()
+    ff = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(flood, ff, (0, 0), 255)
+    return cv2.bitwise_or(mask, cv2.bitwise_not(flood)[1:-1, 1:-1])
