@@ -27,6 +27,7 @@ import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
 from .sheetland import joined
+from .sheetlayers import second_layer
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance
@@ -115,7 +116,7 @@ def _fine(mask: np.ndarray, k: int, kc: int) -> np.ndarray:
 
 def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0: float,
                    ppm: float, candidates=None, max_sheets: int = 12,
-                   unidentified: bool = False) -> list[FittedSheet]:
+                   unidentified: bool = False, double: np.ndarray | None = None) -> list[FittedSheet]:
     """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm).
 
     ``seen``: the bool mask of what is seen, or :func:`prepare_seen`'s answer for it (a photo's
@@ -152,7 +153,13 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     r0, r1, c0, c1 = _reach_of(rows, np.flatnonzero(C.any(0)), shapes.values(), ppm / k, 2 * kc, C.shape)
     halo = seen.halo if seen.halo is None or seen.halo is False else seen.halo[r0:r1, c0:c1]
     C, S = C[r0:r1, c0:c1], S[r0:r1, c0:c1]
-    grid = FitGrid(C, np.maximum(S - C, 0.0), x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc)
+    D = None
+    if double is not None and double.any():
+        D = np.minimum(_fine(double, k, kc)[r0:r1, c0:c1], C)
+    elif seen.land is not None and getattr(seen.land, "photo", None) is not None:
+        # two of this expedition's sheets overlapping, read from the photo's darker overlap
+        D = second_layer(seen.land.photo, expedition, C, r0, c0, ppm / k)
+    grid = FitGrid(C, np.maximum(S - C, 0.0), x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
                    halo, (r0, c0, seen.seen.shape))

@@ -137,8 +137,13 @@ def _halo(unseen: np.ndarray, ppm: float) -> np.ndarray:
 class FitGrid:
     """The fine grid: colour not yet explained (``U``) and visible uncoloured paper (``B``), as fractions."""
 
-    def __init__(self, C, B, x0, y0, ppm, coarse: int):
+    def __init__(self, C, B, x0, y0, ppm, coarse: int, D=None):
         self.U, self.B, self.C = C.copy(), B, C
+        # D: the share of each pixel seen under two layers of this colour (an overlap of two of the
+        # expedition's sheets is darker than one: the filters multiply); V, the second layer not
+        # yet explained: the first sheet over a pixel explains one layer, leaving V to the next
+        self.D = D
+        self.V = None if D is None else D.copy()
         self._dirty: list = []  # windows where U differs from C (reset restores just those)
         self.coarse = coarse  # fine pixels per coarse pixel (the fine grid is whole coarse pixels)
         self.shore: np.ndarray | None = None  # the loch's shore line (mm), for the pointed sheets' rule
@@ -220,11 +225,13 @@ class FitGrid:
 
     def save(self) -> tuple:
         """What ``explain`` changes, to try one explanation of a blob and then another (``restore``)."""
-        return self.U.copy(), self.Q.copy(), list(self._dirty), self.version
+        return self.U.copy(), self.Q.copy(), list(self._dirty), self.version, None if self.V is None else self.V.copy()
 
     def restore(self, state: tuple) -> None:
-        U, Q, dirty, _version = state
+        U, Q, dirty, _version, V = state
         self.U[...], self.Q[...] = U, Q
+        if V is not None:
+            self.V[...] = V
         self._dirty = list(dirty)
         self.version += 1
 
@@ -246,9 +253,12 @@ class FitGrid:
         lo = np.floor(allp.min(0)).astype(int) - 1
         hi = np.ceil(allp.max(0)).astype(int) + 2
         union = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+        twice = np.zeros_like(union) if self.V is not None else None  # under two of the sheets
         for poly in polys:
             m = np.zeros_like(union)
             cv2.fillPoly(m, [np.round((poly - lo) * 16).astype(np.int32)], 255, lineType=cv2.LINE_AA, shift=4)
+            if twice is not None:
+                np.maximum(twice, np.minimum(union, m), out=twice)
             np.maximum(union, m, out=union)
         w = union.astype(np.float32) / 255
         # ... and scored where it lies on the grid
@@ -265,6 +275,10 @@ class FitGrid:
         mine = np.repeat(np.repeat(mine, k, 0), k, 1)[gy0 % k:gy0 % k + gy1 - gy0, gx0 % k:gx0 % k + gx1 - gx0]
         colour = np.where(mine, before[0][win], 0.0)
         score = float(np.vdot(colour - self.P[win], wg)) - UNSEEN_COST * unseen
+        if twice is not None:  # a second layer seen where two of the sheets overlap: explained too
+            V = before[4] if len(before) > 4 else self.V
+            w2 = twice[gy0 - lo[1]:gy1 - lo[1], gx0 - lo[0]:gx1 - lo[0]].astype(np.float32) / 255
+            score += float(np.vdot(np.where(mine, V[win], 0.0), w2))
         return score - sum(self.off_shore(shapes[eq], x, y) for eq, x, y, *_ in placed)
 
     def reset(self, placed, shapes) -> None:
@@ -274,6 +288,8 @@ class FitGrid:
         for win in self._dirty:
             self.U[win] = self.C[win]
             self.Q[win] = self.C[win] - self.P[win]
+            if self.V is not None:
+                self.V[win] = self.D[win]
         self._dirty = []
         self.version += 1
         for eq, x, y, ang, *_ in placed:
@@ -287,6 +303,8 @@ class FitGrid:
     def drop(self, bbox) -> None:
         x, y, w, h = bbox
         self.U[y:y + h, x:x + w] = 0
+        if self.V is not None:
+            self.V[y:y + h, x:x + w] = 0
         self.Q[y:y + h, x:x + w] = -self.P[y:y + h, x:x + w]
         self._dirty.append((slice(y, y + h), slice(x, x + w)))
         self.version += 1
@@ -458,8 +476,14 @@ class FitGrid:
         m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
         k = int(round(EXPLAIN_GROW_MM * self.ppm)) * 2 + 1
         m = cv2.dilate(m, np.ones((k, k), np.uint8)) > 0
-        self.U[lo[1]:hi[1], lo[0]:hi[0]][m] = 0
         win = (slice(lo[1], hi[1]), slice(lo[0], hi[0]))
-        self.Q[win][m] = -self.P[win][m]
+        if self.V is None:
+            self.U[win][m] = 0
+            self.Q[win][m] = -self.P[win][m]
+        else:  # one layer explained: what is left is the second layer, if any
+            left = self.V[win][m]
+            self.U[win][m] = left
+            self.V[win][m] = 0
+            self.Q[win][m] = left - self.P[win][m]
         self._dirty.append(win)
         self.version += 1

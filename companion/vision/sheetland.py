@@ -24,13 +24,14 @@ Pure numpy/OpenCV; no I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS
 from .registration import board_maps
+from .sheetlayers import photo_colour
 
 LAND_PPM = 2.0  # the fitter's fine grid (sheetfit.FINE_PPM): measured straight onto it
 SHORE_CLEAR_MM = 2.0  # land this close to a printed line (the shore's own line) is not judged: a photo's colour
@@ -50,6 +51,7 @@ JOIN_MM = 6.0  # land colour counts when within this of its expedition's colour 
 # and the unjudged margins either side of it, ~4.5 mm, lie between; at 3 mm a sonar lying over the land past
 # the loch's end stayed cut off)
 TOO_DARK = 12  # 8-bit channel values under this are too dark to judge
+LAYERS = True  # also read the loch's photo colour for overlaps of one expedition's sheets (sheetlayers.py)
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class LandMeasure:
     colour: dict  # expedition -> bool mask
     seen: np.ndarray  # bool mask
     ppm: float
+    photo: object = None  # sheetlayers.PhotoColour of the loch on the same grid (overlaps of one colour)
 
 
 _REGIONS: dict = {}
@@ -133,7 +136,12 @@ def measure(photo_bgr: np.ndarray, reg, box, lay, colours: dict | None = None) -
     px = warped.reshape(-1, 3).take(flat, axis=0)
     if not ok.all():
         px, flat = px[ok], flat[ok]
-    return _classify(px, flat, land.shape, colours or box.sheet_colours)
+    cols = colours or box.sheet_colours
+    out = _classify(px, flat, land.shape, cols)
+    if not LAYERS:
+        return out
+    inside = (mx >= 0) & (mx <= pw - 1) & (my >= 0) & (my <= ph - 1)
+    return replace(out, photo=photo_colour(warped, inside, lay, cols))
 
 
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
