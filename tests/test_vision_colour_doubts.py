@@ -231,3 +231,30 @@ def test_a_partly_unseen_hex_needs_colour_deeper_in(box):
     assert deep_any(lay, hexes, bits, 4, RIM_PX)[0]
     assert cov.UNSEEN_RIM_PX > 3 and not deep_any(lay, hexes, bits, 4, cov.UNSEEN_RIM_PX)[0]
     assert not deep_any(lay, hexes, bits, 2, RIM_PX)[0]
+
+
+def test_a_look_alike_lit_like_its_ring_is_doubtful_not_their_overlap(box):
+    """Green ringed by yellow and blue, its hue a little nearer green's than their overlap's (under
+    the slack): lit like the yellow and blue round it, it is a green sheet in their shade, not their
+    overlap (which passes less light: dev seed 52018 through a phone, 32 hexes called yellow and
+    blue), so claimed for none; darker than its ring by the overlap's extra darkness, their overlap."""
+    from companion.vision.colourmasks import _tints
+
+    t = _logs(box)
+    i, a, b = (EXPEDITIONS.index(x) for x in ("independent", "japanese", "american"))
+    hue_e, hue_ab, lift = _tints(box.sheet_colours, i, a, b)
+    assert lift > 0.2  # the house colours: the overlap is clearly darker than the green sheet
+    hue = 0.6 * hue_e + 0.4 * hue_ab  # nearer green's, but by less than the slack
+    mask, ma, mb, seen = _ringed(False, True)
+    for dim, expected in ((0.0, 2), (lift, 1)):
+        L = np.zeros(mask.shape + (3,), np.float32)
+        shade = -0.4
+        L[ma] = t["japanese"] + shade
+        L[mb] = t["american"] + shade
+        L[mask] = hue + t["independent"].mean() + shade - dim
+        code, pb, tab = _codes(box, L)
+        assert ((code[mask] & BIT["independent"]) > 0).all()  # read as green by the match
+        found = _mix_lookalikes(mask, ma, mb, seen, pb, 9, 6, (hue_e, hue_ab, lift), tab)
+        assert np.all(found[mask] == expected), (dim, np.unique(found[mask]))
+        without_light = _mix_lookalikes(mask, ma, mb, seen, pb, 9, 6, (hue_e, hue_ab, lift))
+        assert np.all(without_light[mask] == 1)  # the hue alone takes it for their overlap

@@ -28,6 +28,14 @@ LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colour
 LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
 STACKED_DOUBT = True  # ... and seen with a or b on top, so ringed: doubtful (see _mix_lookalikes)
 MIX_HUE_SLACK = 0.15  # ... unless its hue is this much nearer its own sheet's than the overlap's (log)
+# ... or unless it is lit like the sheets round it when read as its own sheet: a and b's overlap
+# passes less light than e's sheet (log 0.37 in grey with the house colours), so read as e it needs
+# that much less light than its ring of a and b, and read as a and b over e's sheet that much more;
+# shade changes smoothly.  A green sheet in shade between a yellow and blue one passed for their
+# overlap through the first phone (hue 0.08 nearer its own, under the slack): dev seed 52018, 32
+# hexes called yellow and blue.  Such a part is claimed for none of the three.
+MIX_LIGHT = True
+MIX_LIGHT_MIN = 0.1  # half the light apart under which the two readings can't be told by it (log)
 LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
 # Where one of a look-alike's pair (a or b) is dropped as untrustworthy (a ghost: only ever inside
 # others' colour), the other's colour that came with it (their overlap, e's look-alike) goes too:
@@ -101,8 +109,9 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         e = EXPEDITIONS[i]
         seen_a, seen_b = (seen_bits & (1 << a)) > 0, (seen_bits & (1 << b)) > 0
         extra = (seen_a, seen_b, seen_flat) + ((shade[0],) if shade is not None else ())
+        light = (_tints(cols, i, a, b),) + ((shade[1],) if MIX_LIGHT else ()) if shade is not None else (None,)
         found = _mix_parts(masks[e], extra, bridge + int(LOOKALIKE_RING_MM * ppm) + 2, bridge,
-                           int(LOOKALIKE_RING_MM * ppm), _tints(cols, i, a, b) if shade is not None else None)
+                           int(LOOKALIKE_RING_MM * ppm), *light)
         mix, doubt = found == 1, found == 2
         if mix.any():
             for m in (masks, fit):
@@ -259,11 +268,12 @@ def _lookalikes_of(key: tuple) -> tuple:
     return tuple(out)
 
 
-def _tints(cols, e: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-    """The hue (log colour less its mean) of e's sheet and of a's and b's overlap."""
+def _tints(cols, e: int, a: int, b: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """The hue (log colour less its mean) of e's sheet and of a's and b's overlap, and how much
+    more light (log, grey) the overlap needs than e's sheet to show the same colour."""
     t = np.log(np.clip(np.asarray([cols[x] for x in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
     hues = t[e], t[a] + t[b]
-    return tuple(h - h.mean() for h in hues)
+    return (*(h - h.mean() for h in hues), float(hues[0].mean() - hues[1].mean()))
 
 
 def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, *rest) -> np.ndarray:
@@ -271,7 +281,7 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, *rest) -> np.ndarray:
     ringed by a's and b's colour (two sheets' overlap is bordered by each sheet alone; a sheet of
     its own by paper, or by its own overlaps with others).
 
-    ``rest``: [packed bins,] bridge_px, ring_px, hues.  With the packed bins and ``hues``
+    ``rest``: [packed bins,] bridge_px, ring_px, hues[, tab].  With the packed bins and ``hues``
     (_tints: e's and the overlap's), a part so ringed whose median hue lies clearly nearer e's own
     than the overlap's (by MIX_HUE_SLACK) is doubtful (2), claimed for none of the three: a yellow
     sheet between a green and a red one is no green-and-red overlap (their mix is 0.38 from yellow
@@ -282,8 +292,12 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, *rest) -> np.ndarray:
     A part seen with a or b on top and so ringed is doubtful too (with STACKED_DOUBT): a green
     sheet over a blue one, or a yellow sheet over two blue ones (the first phone, seed 34007: read
     as green over blue over six hexes).  A real sheet over another rarely has both a's and b's
-    colour round it."""
-    packed, (bridge_px, ring_px, hues) = (rest[0], rest[1:]) if len(rest) == 4 else (None, rest)
+    colour round it.
+
+    With the colour table ``tab`` (MIX_LIGHT), a part so ringed that is lit like the a and b round
+    it when read as e's sheet is doubtful too (see MIX_LIGHT): the overlap would need more light."""
+    tab = rest[4] if len(rest) == 5 else None
+    packed, (bridge_px, ring_px, hues) = (rest[0], rest[1:4]) if len(rest) >= 4 else (None, rest)
     k = bridge_px | 1
     joined = cv2.morphologyEx(mask.view(np.uint8), cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
     n, labels = cv2.connectedComponents(joined, connectivity=8)
@@ -316,6 +330,8 @@ def _mix_lookalikes(mask, mask_a, mask_b, seen_flat, *rest) -> np.ndarray:
                 out[sl][inside] = 2
                 continue
             own = packed is not None and hues is not None and _own_hue(packed[sl][inside], hues)
+            if not own and tab is not None:
+                own = _lit_as_own(packed[sl], inside, ring & (ma | mb), tab, hues[2])
             out[sl][inside] = 2 if own else 1
     return out
 
@@ -339,6 +355,17 @@ def _own_hue(packed: np.ndarray, hues) -> bool:
     v = (np.median(q, axis=0) + 0.5) * ((LUT_HI - LUT_LO) / LUT_N) + LUT_LO
     h = v - v.mean()
     return bool(np.linalg.norm(h - hues[1]) > np.linalg.norm(h - hues[0]) + MIX_HUE_SLACK)
+
+
+def _lit_as_own(packed: np.ndarray, inside: np.ndarray, ring: np.ndarray, tab, lift: float) -> bool:
+    """Whether a part read as one sheet (``inside``) needs light nearer its ``ring``'s (the grey
+    term of the colour match's explanations, medians) than the ``lift`` less its overlap look-alike
+    would: then it is lit like its own sheet, not like the overlap."""
+    if lift < 2 * MIX_LIGHT_MIN or not ring.any() or not inside.any():
+        return False
+    g_in = np.median(tab.grey[unpack(_where(packed, inside)[::7])])
+    g_ring = np.median(tab.grey[unpack(_where(packed, ring)[::7])])
+    return bool(g_in > g_ring - lift / 2)
 
 
 def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridge_px: int):

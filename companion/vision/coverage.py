@@ -29,7 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .coverage_rim import RIM_PX, deep_any, hex_bits
+from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -58,6 +58,7 @@ DARK_LINES_APART = True  # a too-dark printed line: undecided only for the colou
 DARK_LINE_REACH_MM = 2.5  # the unknown round a dark line (1 mm) and a sheet's reach onto a line (1.5 mm)
 MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's lines are (line_blur.py)
 RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
+SKIRT_PX = 2  # colour this many pixel layers outside a hex's region, none on it: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
@@ -278,10 +279,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             if len(hexes):
                 hit[hexes] = deep_any(lay, hexes, bits, 1 << i, UNSEEN_RIM_PX)
     addrs = lay.addresses
+    skirt = skirt_bits(lay, bits, SKIRT_PX) if SKIRT_PX else None
     for i, e in enumerate(EXPEDITIONS):
         hit = hits[i]
         # what was dropped is not "uncovered" either, nor colour on the rim alone
         unk_e = unk_hex | ((per_hex & ((1 << (5 + i)) | (1 << i))) > 0)
+        if skirt is not None:  # nor colour just outside the region (see coverage_rim.py)
+            unk_e |= (skirt & (1 << i)) > 0
         covered[e] = [addrs[j] for j in np.flatnonzero(hit)]
         undecided[e] = [addrs[j] for j in np.flatnonzero(unk_e & ~hit)]
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
