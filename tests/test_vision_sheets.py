@@ -278,7 +278,7 @@ def test_the_fast_path_gives_way_for_two_sheets_in_one_blob(box, lay, monkeypatc
     [SheetPose(E, "sonar", 363.6, 334.2, 136.3), SheetPose(E, "sonar", 343.4, 327.2, 148.9)],
 ])
 def test_with_groups_merged_sheets_of_one_colour_are_told_apart(box, lay, truth, monkeypatch):
-    """sheetgroups (off by default): a blob its best shape explains poorly is explained by the set
+    """sheetgroups (on by default; the test switches it on itself): a blob its best shape explains poorly is explained by the set
     of sheets whose union explains it best."""
     from companion.vision import sheetgroups
     monkeypatch.setattr(sheetgroups, "GROUPS", True)
