@@ -23,8 +23,10 @@ def test_a_rested_read_cut_short_by_blank_frames_and_a_pick_up_is_still_reported
     black = np.zeros_like(frames[0].image)
     gone = [f.image for f in frames if f.phase == "gone"]
     sequence = [f.image for f in frames[:settled + 3]] + [black] * 2 + [f.image for f in frames if f.phase == "hand"]
-    sequence += gone + [gone[-1]] * 25  # (fewer than frozen_after: not a frozen camera)
-    source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
+    # Frames enough for the late read to end at 1 ms a frame however slow this machine is just now
+    # (25 were too few once under load); frozen_after raised so they are not taken for a frozen camera.
+    sequence += gone + [gone[-1]] * 200
+    source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0, frozen_after=1000)
     got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
     assert [v for _, v in got] == [3], (got, source.health.last_error)
     assert got[0][0] > settled + 3  # it was not done before the blank frames: reported late
