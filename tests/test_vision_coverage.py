@@ -501,3 +501,36 @@ def _assert_cages_judged(adj, truth, targets, gap):
             assert a not in adj.coverage.unknown[e]
         else:
             assert a in adj.coverage.covered[e] or a in adj.coverage.unknown[e], (e, a, gap)
+
+
+def test_warp_float_maps_give_the_fixed_point_pixels_and_unknown_mask_is_scaled_up_lazily():
+    """coverage._warp hands cv2.remap its float maps: the same pixels as its fixed-point maps
+    (cv2.convertMaps) would give, sub-pixel positions, the frame's edges and beyond included.
+    CoverageResult.unknown_mask is the work layout's unknown pixels scaled up, when first asked."""
+    import cv2
+
+    from companion.vision import coverage as cov
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (120, 160, 3), np.uint8)
+    mx, my = np.meshgrid(np.linspace(-4.3, 166.1, 233, dtype=np.float32), np.linspace(-2.7, 124.9, 171, dtype=np.float32))
+    mx += rng.uniform(-0.5, 0.5, mx.shape).astype(np.float32)
+    my += rng.uniform(-0.5, 0.5, my.shape).astype(np.float32)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    fixed = cv2.remap(img, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    direct = cv2.remap(img, mx[1:-1, 2:], my[1:-1, 2:], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    assert np.array_equal(fixed[1:-1, 2:], direct)  # (strided views, as _warp passes them)
+
+    work = rng.random((6, 9)) < 0.3
+    calls = []
+
+    def up(m):
+        calls.append(1)
+        return np.repeat(np.repeat(m, 2, 0), 2, 1)
+
+    res = cov.CoverageResult({}, {}, [], [], {}, work, {}, work, 0.0, None, up)
+    assert not calls
+    assert np.array_equal(res.unknown_mask, up(work)) and res.unknown_mask is res.unknown_mask
+    assert len(calls) == 2  # scaled up once (and once more for the comparison above)
+    same = cov.CoverageResult({}, {}, [], [], {}, work, {}, work, 0.0)
+    assert same.unknown_mask is work
