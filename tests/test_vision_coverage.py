@@ -534,3 +534,27 @@ def test_warp_float_maps_give_the_fixed_point_pixels_and_unknown_mask_is_scaled_
     assert len(calls) == 2  # scaled up once (and once more for the comparison above)
     same = cov.CoverageResult({}, {}, [], [], {}, work, {}, work, 0.0)
     assert same.unknown_mask is work
+
+
+def test_table_match_sums_channels_as_numpys_reduction_did():
+    """Table._match adds the three channels plane by plane: the same best candidates, residuals and
+    grey terms, bit for bit, as numpy's reduction along the last axis."""
+    from companion.box_profiles import load_box
+    from companion.vision import transmission as tr
+
+    cols = load_box().sheet_colours
+    key = tuple(tuple(float(v) for v in cols[e]) for e in ("independent", "japanese", "british", "american"))
+    t = tr.Table(key, -1.2, 0.25)
+    need = np.unique(np.random.default_rng(2).integers(0, tr.LUT_N ** 3, 3000))
+    best, raw, s = t._match(need, t.vec, t.pen)
+    q0, rest = np.divmod(need, tr.LUT_N * tr.LUT_N)
+    q1, q2 = np.divmod(rest, tr.LUT_N)
+    c = ((np.stack([q0, q1, q2], -1) + 0.5) / tr.LUT_N * (tr.LUT_HI - tr.LUT_LO) + tr.LUT_LO).astype(np.float32)
+    w = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)[:, None, :]
+    diff = c[:, None, :] - t.vec[None]
+    s_all = np.clip((diff * w).sum(-1) / w.sum(-1), t.s_lo, t.s_hi)
+    raw_all = np.sqrt((w * (diff - s_all[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
+    want = (raw_all + t.pen[None, :] + tr.GREY_PENALTY * np.abs(s_all)).argmin(1)
+    idx = np.arange(len(need))
+    assert np.array_equal(best, want)
+    assert np.array_equal(raw, raw_all[idx, want]) and np.array_equal(s, s_all[idx, want])

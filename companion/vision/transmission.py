@@ -141,8 +141,13 @@ class Table:
         for i in range(0, len(c), 2048):
             diff = c[i:i + 2048, None, :] - vec[None]
             w = wts[i:i + 2048, None, :]
-            s = np.clip((diff * w).sum(-1) / w.sum(-1), self.s_lo, self.s_hi)
-            raw = np.sqrt((w * (diff - s[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
+            # sums over the three channels as sums of their planes: numpy reduces a last axis of
+            # three several times slower, adding in the same order ((c0 + c1) + c2): the same sums
+            dw = diff * w
+            w_sum = w[..., 0] + w[..., 1] + w[..., 2]
+            s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
+            e = w * (diff - s[..., None]) ** 2
+            raw = np.sqrt((e[..., 0] + e[..., 1] + e[..., 2]) * (3.0 / w_sum))
             b = (raw + pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
             idx = np.arange(len(b))
             best[i:i + 2048], raw_best[i:i + 2048], s_best[i:i + 2048] = b, raw[idx, b], s[idx, b]
