@@ -339,7 +339,8 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
-            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks[e], seen,
+            # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
+            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
                           lay.x0, lay.y0, lay.ppm, unidentified=True)
 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))

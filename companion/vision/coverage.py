@@ -374,16 +374,38 @@ class _Upsampled(Mapping):
     def __len__(self):
         return len(self._work)
 
+    def lazy(self, key):
+        """The mask on the output layout if scaled up already, else a :class:`LazyMask` of it (the
+        fitter takes its 2 px/mm shares straight from the work layout: sheetfit._fine_of)."""
+        got = self._done.get(key)
+        if got is not None or self._up.work_shape is None:
+            return self[key]
+        return LazyMask(self._work[key], self._up, self._up.out_shape)
+
+
+class LazyMask:
+    """A bool mask of the output layout not yet scaled up from the work layout's (``work``)."""
+
+    def __init__(self, work: np.ndarray, up, shape: tuple[int, int]):
+        self.work, self._up, self.shape = work, up, shape
+
+    def full(self) -> np.ndarray:
+        return self._up(self.work)
+
 
 def _upsampler(work: Layout, out: Layout):
     """Bool masks on the ``work`` layout -> the same masks on the finer ``out`` layout (both grids
     start at the same corner; each fine pixel takes the coarse pixel its centre lies in)."""
     if work is out:
-        return lambda m: m
+        def same(m: np.ndarray) -> np.ndarray:
+            return m
+        same.work_shape = same.out_shape = None
+        return same
     size = out.shape[::-1]
 
     def up(m: np.ndarray) -> np.ndarray:
         return cv2.resize(m.view(np.uint8), size, interpolation=cv2.INTER_NEAREST_EXACT).view(bool)
+    up.work_shape, up.out_shape = work.shape, out.shape
     return up
 
 
