@@ -501,3 +501,60 @@ def _assert_cages_judged(adj, truth, targets, gap):
             assert a not in adj.coverage.unknown[e]
         else:
             assert a in adj.coverage.covered[e] or a in adj.coverage.unknown[e], (e, a, gap)
+
+
+def test_warp_float_maps_give_the_fixed_point_pixels_and_unknown_mask_is_scaled_up_lazily():
+    """coverage._warp hands cv2.remap its float maps: the same pixels as its fixed-point maps
+    (cv2.convertMaps) would give, sub-pixel positions, the frame's edges and beyond included.
+    CoverageResult.unknown_mask is the work layout's unknown pixels scaled up, when first asked."""
+    import cv2
+
+    from companion.vision import coverage as cov
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (120, 160, 3), np.uint8)
+    mx, my = np.meshgrid(np.linspace(-4.3, 166.1, 233, dtype=np.float32), np.linspace(-2.7, 124.9, 171, dtype=np.float32))
+    mx += rng.uniform(-0.5, 0.5, mx.shape).astype(np.float32)
+    my += rng.uniform(-0.5, 0.5, my.shape).astype(np.float32)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    fixed = cv2.remap(img, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    direct = cv2.remap(img, mx[1:-1, 2:], my[1:-1, 2:], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    assert np.array_equal(fixed[1:-1, 2:], direct)  # (strided views, as _warp passes them)
+
+    work = rng.random((6, 9)) < 0.3
+    calls = []
+
+    def up(m):
+        calls.append(1)
+        return np.repeat(np.repeat(m, 2, 0), 2, 1)
+
+    res = cov.CoverageResult({}, {}, [], [], {}, work, {}, work, 0.0, None, up)
+    assert not calls
+    assert np.array_equal(res.unknown_mask, up(work)) and res.unknown_mask is res.unknown_mask
+    assert len(calls) == 2  # scaled up once (and once more for the comparison above)
+    same = cov.CoverageResult({}, {}, [], [], {}, work, {}, work, 0.0)
+    assert same.unknown_mask is work
+
+
+def test_table_match_sums_channels_as_numpys_reduction_did():
+    """Table._match adds the three channels plane by plane: the same best candidates, residuals and
+    grey terms, bit for bit, as numpy's reduction along the last axis."""
+    from companion.box_profiles import load_box
+    from companion.vision import transmission as tr
+
+    cols = load_box().sheet_colours
+    key = tuple(tuple(float(v) for v in cols[e]) for e in ("independent", "japanese", "british", "american"))
+    t = tr.Table(key, -1.2, 0.25)
+    need = np.unique(np.random.default_rng(2).integers(0, tr.LUT_N ** 3, 3000))
+    best, raw, s = t._match(need, t.vec, t.pen)
+    q0, rest = np.divmod(need, tr.LUT_N * tr.LUT_N)
+    q1, q2 = np.divmod(rest, tr.LUT_N)
+    c = ((np.stack([q0, q1, q2], -1) + 0.5) / tr.LUT_N * (tr.LUT_HI - tr.LUT_LO) + tr.LUT_LO).astype(np.float32)
+    w = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)[:, None, :]
+    diff = c[:, None, :] - t.vec[None]
+    s_all = np.clip((diff * w).sum(-1) / w.sum(-1), t.s_lo, t.s_hi)
+    raw_all = np.sqrt((w * (diff - s_all[..., None]) ** 2).sum(-1) * (3.0 / w.sum(-1)))
+    want = (raw_all + t.pen[None, :] + tr.GREY_PENALTY * np.abs(s_all)).argmin(1)
+    idx = np.arange(len(need))
+    assert np.array_equal(best, want)
+    assert np.array_equal(raw, raw_all[idx, want]) and np.array_equal(s, s_all[idx, want])

@@ -197,3 +197,28 @@ def test_registration_study_sample(box):
         outcome, err = register_photo(box, scene)
         assert outcome == "ok", (seed, markers, outcome, err)
     assert seen == {2, 3, 4} and len(MARKER_SETS) == 17
+
+
+def test_check_boards_sampled_maps_are_board_maps_block_by_block(box):
+    """check_board maps its sampled blocks of columns with one mapping and one resize: the same
+    maps, bit for bit, as board_maps block by block (tilted views, with and without a lens term)."""
+    from companion.vision import coverage as cov
+    from companion.vision.adjudicate import _BLOCK_PX, _board_samples, _sampled_maps
+    from companion.vision.registration import Registration, board_maps
+
+    lay = cov.layout(box)
+    cols = _board_samples(lay)[0]
+    w = lay.paper.shape[1]
+    rng = np.random.default_rng(11)
+    for k in (0.0, 0.031, -0.018):
+        H = np.array([[2.4, 0.3, 150.0], [-0.2, 2.6, 90.0], [1e-4, -2e-4, 1.0]]) + rng.normal(0, [[0.05, 0.05, 5],
+                                                                                          [0.05, 0.05, 5],
+                                                                                          [2e-5, 2e-5, 0]])
+        reg = Registration(H, k, (1000.0, 750.0), 1250.0, [0, 1, 2, 3], 0.0, 0.0, 16)
+        got = _sampled_maps(reg, lay, cols)
+        maps = [board_maps(reg, lay.x0 + s / lay.ppm, lay.y0, lay.x0 + min(s + _BLOCK_PX, w) / lay.ppm, lay.y1, lay.ppm)
+                for s in cols[(cols % _BLOCK_PX) == 0]]
+        for i in (0, 1):
+            want = np.hstack([m[i] for m in maps])
+            assert got[i].shape == want.shape == (lay.paper.shape[0], len(cols))
+            assert np.array_equal(got[i], want)

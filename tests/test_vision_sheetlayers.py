@@ -97,3 +97,18 @@ def test_the_fitter_reads_the_second_layer_from_the_photo(box, lay):
         scores.append(score_sheets(box, trio, found))
     assert scores[0].right < 3, "the test means something: without the photo's overlap a sheet is lost"
     assert (scores[1].right, scores[1].wrong, scores[1].extra_named) == (3, 0, 0)
+
+
+def test_channel_sums_by_column_are_numpys_reductions_bit_for_bit():
+    """sheetlayers (and sheetland) sum an (n, 3) array's channels column by column, ten times
+    faster than numpy's reduction along the last axis: the same numbers (the row [1e30, -1e30, 1]
+    tells the order of the additions apart)."""
+    from companion.vision.sheetlayers import _channel_mean, _channel_norm
+
+    rng = np.random.default_rng(7)
+    a = (rng.normal(0, 1, (5000, 3)) * rng.choice([1e-6, 1.0, 1e3], (5000, 1))).astype(np.float32)
+    a[:3] = [[0.0, -0.0, 0.0], [-0.0, -0.0, -0.0], [1e30, -1e30, 1.0]]
+    assert np.array_equal(_channel_mean(a), a.mean(1)) and _channel_mean(a).dtype == np.float32
+    assert np.array_equal(_channel_norm(a), np.linalg.norm(a, axis=1))
+    b = a.reshape(-1, 10, 3)[:, :, :]
+    assert np.array_equal(b[..., 0] + b[..., 1] + b[..., 2], b.sum(-1))

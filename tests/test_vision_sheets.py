@@ -440,3 +440,32 @@ def test_coarse_search_keeps_a_pointed_sheets_point_on_the_shore_round_a_lochs_e
             d = float(_seg_dist(np.array([[px, py]]), shore, np.roll(shore, -1, axis=0)).min())
             # within the reach, give or take the coarse pixel the origin is placed in
             assert d <= SHORE_REACH_MM + kk / (lay.ppm / k) * 1.5, (t, kk, px, py, d)
+
+
+def test_the_fitters_grid_from_coverages_three_px_per_mm_masks_is_the_scaled_up_masks_grid(box):
+    """Adjudication hands the fitter coverage's 3 px/mm colour masks unscaled (coverage.LazyMask):
+    its 2 px/mm shares are read from them straight, bit for bit what scaling them up to 4 px/mm and
+    averaging gives, on the layout's grids and on odd ones (which take the long way)."""
+    import cv2
+
+    from companion.vision import coverage as cov
+    from companion.vision.sheetfit import _blocks, _fine, _fine_of
+
+    rng = np.random.default_rng(4)
+    work_lay, out_lay = cov.layout(box, cov.WORK_PPM), cov.layout(box, cov.PPM)
+    up = cov._upsampler(work_lay, out_lay)
+    k, kc = _blocks(cov.PPM)
+    for share in (0.02, 0.5, 0.97):
+        m = rng.random(work_lay.shape) < share
+        m = cv2.morphologyEx(m.view(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)).view(bool) if share > 0.1 else m
+        lazy = cov._Upsampled({"e": m}, up).lazy("e")
+        assert isinstance(lazy, cov.LazyMask) and lazy.shape == out_lay.shape
+        want = _fine(up(m), k, kc)
+        got = _fine_of(lazy, k, kc)
+        assert got.shape == want.shape and np.array_equal(got, want)
+    odd = rng.random((31, 44)) < 0.4  # not whole thirds: scaled up, then averaged
+    size = (61, 41)
+
+    def up_odd(x):
+        return cv2.resize(x.view(np.uint8), size, interpolation=cv2.INTER_NEAREST_EXACT).view(bool)
+    assert np.array_equal(_fine_of(cov.LazyMask(odd, up_odd, size[::-1]), 2, 4), _fine(up_odd(odd), 2, 4))

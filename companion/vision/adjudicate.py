@@ -31,7 +31,7 @@ from . import coverage as cov
 from . import gridfit
 from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
-from .registration import Registration, VisionRefusal, board_maps, detect_board_markers, register
+from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
 from .sheetfit import fit_expedition, prepare_seen
 from .sheetland import measure as measure_land
 from .sheets import LINE_MM, outline, polygon_distance
@@ -125,12 +125,54 @@ def _board_samples(lay):
 
 def _sampled_maps(reg: Registration, lay, cols: np.ndarray):
     """:func:`board_maps` at the sampled columns only: one block at a time (a fifth of the work of
-    mapping the whole plane and picking the columns out; the same sample points)."""
-    starts = cols[(cols % _BLOCK_PX) == 0]
-    w = lay.paper.shape[1]
-    maps = [board_maps(reg, lay.x0 + s / lay.ppm, lay.y0, lay.x0 + min(s + _BLOCK_PX, w) / lay.ppm, lay.y1, lay.ppm)
-            for s in starts]
-    return np.hstack([m[0] for m in maps]), np.hstack([m[1] for m in maps])
+    mapping the whole plane and picking the columns out; the same sample points).
+
+    Every block's exact samples are mapped in one call and interpolated in one resize, the blocks'
+    samples side by side: a linear resize by ``MAP_STEP`` gives each kept pixel from its own
+    block's samples alone, so the maps are those of board_maps block by block, bit for bit, for
+    a third of the time (16 blocks' calls each cost more in Python than in arithmetic)."""
+    plan = _block_plan(lay, cols)
+    if plan is None:  # a block too narrow for board_maps' interpolation: block by block
+        starts = cols[(cols % _BLOCK_PX) == 0]
+        w = lay.paper.shape[1]
+        maps = [board_maps(reg, lay.x0 + s / lay.ppm, lay.y0, lay.x0 + min(s + _BLOCK_PX, w) / lay.ppm, lay.y1,
+                           lay.ppm) for s in starts]
+        return np.hstack([m[0] for m in maps]), np.hstack([m[1] for m in maps])
+    xs, ys, h, keep = plan
+    u, v = grid_maps(reg, xs, ys)
+    size = (u.shape[1] * MAP_STEP, u.shape[0] * MAP_STEP)
+    rows = np.s_[MAP_STEP:MAP_STEP + h]
+    return (cv2.resize(u, size, interpolation=cv2.INTER_LINEAR)[rows].take(keep, axis=1),
+            cv2.resize(v, size, interpolation=cv2.INTER_LINEAR)[rows].take(keep, axis=1))
+
+
+_BLOCK_PLANS: dict = {}
+
+
+def _block_plan(lay, cols: np.ndarray):
+    """(the blocks' sample columns in mm side by side, the sample rows in mm, the rows kept, the
+    columns of the resized maps kept), as board_maps samples each block; None when a block is too
+    small for its interpolation.  Per layout."""
+    key = id(lay)
+    if key not in _BLOCK_PLANS:
+        w, st = lay.paper.shape[1], MAP_STEP
+        xs, keep, n = [], [], 0
+        plan = None
+        h = int(round((lay.y1 - lay.y0) * lay.ppm))
+        for s in cols[(cols % _BLOCK_PX) == 0]:
+            x0, x1 = lay.x0 + s / lay.ppm, lay.x0 + min(s + _BLOCK_PX, w) / lay.ppm
+            bw = int(round((x1 - x0) * lay.ppm))
+            if min(bw, h) < 4 * st:
+                break
+            kx = np.arange(-1, -(-bw // st) + 1)
+            xs.append(x0 + (kx * st + (st - 1) / 2 + 0.5) / lay.ppm)  # board_maps' samples of this block
+            keep.append(n * st + st + np.arange(bw))
+            n += len(kx)
+        else:
+            ky = np.arange(-1, -(-h // st) + 1)
+            plan = (np.concatenate(xs), lay.y0 + (ky * st + (st - 1) / 2 + 0.5) / lay.ppm, h, np.concatenate(keep))
+        _BLOCK_PLANS[key] = plan
+    return _BLOCK_PLANS[key]
 
 
 def _median_ratio(bg: np.ndarray, g: np.ndarray, at_most: int = 40000) -> float:
@@ -162,16 +204,20 @@ def check_board(photo: Photo, reg: Registration, box) -> dict:
     mx, my = _sampled_maps(reg, lay, cols)
     g = cv2.remap(photo.gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     h, w = photo.gray.shape
-    valid = (mx >= 0) & (mx <= w - 1) & (my >= 0) & (my <= h - 1)
+    # (cv2's inclusive range tests: the same mask as four numpy comparisons, in a third of the time)
+    inside = cv2.bitwise_and(cv2.inRange(mx, 0, w - 1), cv2.inRange(my, 0, h - 1))  # 0 / 255
+    valid = np.bitwise_and(inside, 1, out=inside).view(bool)
     line = line_px & valid
     paper = paper_px & valid
     if line.sum() < 500 * share or paper.sum() < 500 * share:
         raise VisionRefusal("not enough board", "too little of the loch is in the photo")
-    # local contrast of lines against nearby paper, robust to sheets and light
-    g = g.astype(np.float32)
+    # local contrast of lines against nearby paper, robust to sheets and light; the local maximum
+    # taken and the pixels picked in 8 bits, then made float: the same values (a maximum commutes
+    # with the exact conversion) for a quarter of the dilation's and the picking's work
     bg = cv2.dilate(g, np.ones((_BG_PX, _BG_PX), np.uint8))
-    contrast = _median_ratio(bg[line], g[line])
-    off = _median_ratio(bg[paper], g[paper])
+    f32 = np.float32
+    contrast = _median_ratio(bg[line].astype(f32), g[line].astype(f32))
+    off = _median_ratio(bg[paper].astype(f32), g[paper].astype(f32))
     score = contrast - off
     quality = {"line_contrast": round(score, 3)}
     soft = score < SOFT_CONTRAST
@@ -293,7 +339,8 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
-            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks[e], seen,
+            # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
+            return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
                           lay.x0, lay.y0, lay.ppm, unidentified=True)
 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))

@@ -114,6 +114,38 @@ def _fine(mask: np.ndarray, k: int, kc: int) -> np.ndarray:
     return cv2.copyMakeBorder(out, 0, -out.shape[0] % kc, 0, -out.shape[1] % kc, cv2.BORDER_CONSTANT, value=0.0)
 
 
+def _fine_of(colour, k: int, kc: int) -> np.ndarray:
+    """:func:`_fine` of a mask, or of a coverage.LazyMask (a 3 px/mm mask standing for its 4 px/mm
+    scaling): then straight from the 3 px/mm pixels when the grids allow (see _fine_from_thirds)."""
+    work = getattr(colour, "work", None)
+    if work is None:
+        return _fine(colour, k, kc)
+    (h, w), (H, W) = work.shape, colour.shape
+    if k == 2 and h % 3 == 0 and w % 3 == 0 and (H, W) == (h // 3 * 4, w // 3 * 4):
+        return _fine_from_thirds(work, kc)
+    return _fine(colour.full(), k, kc)
+
+
+def _fine_from_thirds(work: np.ndarray, kc: int) -> np.ndarray:
+    """``_fine(up(work), 2, kc)`` for a bool mask ``work`` scaled up by 4/3 (coverage's 3 -> 4 px/mm,
+    nearest pixel: 4 px/mm pixel d takes 3 px/mm pixel floor((d + 0.5) 3 / 4)), without the 4 px/mm
+    mask: a fine pixel (2 x 2 of those) counts 3 px/mm rows 3t, 3t + 1 (fine row 2t) or 3t + 1, 3t + 2
+    (row 2t + 1), columns alike.  The same shares, bit for bit (counts times 63 as uint8, made float
+    and scaled as _fine does), for half the time of scaling up and averaging."""
+    m = work.view(np.uint8)
+    h, w = m.shape
+    rows = np.empty((h // 3 * 2, w), np.uint8)
+    np.add(m[0::3], m[1::3], out=rows[0::2])
+    np.add(m[1::3], m[2::3], out=rows[1::2])
+    count = np.empty((h // 3 * 2, w // 3 * 2), np.uint8)
+    np.add(rows[:, 0::3], rows[:, 1::3], out=count[:, 0::2])
+    np.add(rows[:, 1::3], rows[:, 2::3], out=count[:, 1::2])
+    step = 255 // 4  # as _fine: each of the four input pixels weighs a whole number of steps
+    count *= np.uint8(step)
+    out = count.astype(np.float32) * np.float32(1.0 / (step * 4))
+    return cv2.copyMakeBorder(out, 0, -out.shape[0] % kc, 0, -out.shape[1] % kc, cv2.BORDER_CONSTANT, value=0.0)
+
+
 def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0: float,
                    ppm: float, candidates=None, max_sheets: int = 12,
                    unidentified: bool = False, double: np.ndarray | None = None) -> list[FittedSheet]:
@@ -132,7 +164,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     if seen.k != k or seen.source_shape != colour.shape:
         raise ValueError(f"the seen grid ({seen.source_shape}, {seen.k}) does not match the colour mask "
                          f"({colour.shape}, {k})")
-    C = _fine(colour, k, kc)
+    C = _fine_of(colour, k, kc)
     S = seen.seen
     if seen.land is not None and seen.land.colour[expedition].any():
         # colour on the land counts where it joins this colour in the loch; the rest of it is

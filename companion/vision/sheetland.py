@@ -169,8 +169,11 @@ def _classify(px: np.ndarray, flat: np.ndarray, shape, cols: dict) -> LandMeasur
     rest = np.flatnonzero(ok & (res0 > MIN_LEAD))
     cands, members = _sheet_logs(cols)
     r = L[rest, None, :] - cands[None]  # (n, candidates, 3)
-    g = np.clip(r.mean(-1, keepdims=True), GREY_LO, GREY_HI)
-    res = ((r - g) ** 2).sum(-1)
+    # the channels' mean and sum column by column: numpy reduces a last axis of three ten times
+    # slower; the same numbers (it adds them in this order too)
+    g = np.clip((r[..., 0] + r[..., 1] + r[..., 2]) / np.float32(3), GREY_LO, GREY_HI)[..., None]
+    d = (r - g) ** 2
+    res = d[..., 0] + d[..., 1] + d[..., 2]
     best = res.argmin(1)
     best_res = res[np.arange(len(best)), best]
     coloured = (best_res <= MAX_RESIDUAL) & (res0[rest] - best_res >= MIN_LEAD)

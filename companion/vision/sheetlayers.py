@@ -59,11 +59,24 @@ class PhotoColour:
 
     def _grey_free(self, ys, xs) -> np.ndarray:
         L = _LOG8[self.warped[ys, xs]] - self.log_reference[ys, xs]
-        return L - L.mean(1, keepdims=True)
+        return L - _channel_mean(L)[:, None]
 
 
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
 _REFERENCE: dict = {}
+
+
+# Per-pixel sums over the three channels of (n, 3) arrays, as sums of columns: numpy reduces a
+# last axis of three ten times slower (0.7 ms against 0.05 for 30,000 pixels).  The same numbers:
+# numpy adds the channels in this order too ((c0 + c1) + c2), then divides or takes the root.
+def _channel_mean(a: np.ndarray) -> np.ndarray:
+    """``a.mean(1)`` of an (n, 3) float32 array."""
+    return (a[:, 0] + a[:, 1] + a[:, 2]) / np.float32(3)
+
+
+def _channel_norm(a: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(a, axis=1)`` of an (n, 3) float32 array."""
+    return np.sqrt(a[:, 0] * a[:, 0] + a[:, 1] * a[:, 1] + a[:, 2] * a[:, 2])
 
 
 def _reference(lay, shape) -> tuple[np.ndarray, np.ndarray]:
@@ -102,14 +115,16 @@ def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, 
         return None
     sel = (colour_share[:hh, :ww] >= MIN_COLOUR) & photo.valid[r0:r0 + hh, c0:c0 + ww]
     ys, xs = np.nonzero(sel)
-    bright = photo.warped[ys + r0, xs + c0].min(1) >= TOO_DARK  # darker: too dark to read a colour
+    px = photo.warped[ys + r0, xs + c0]
+    # darker: too dark to read a colour (the channels' minimum column by column: see _channel_mean)
+    bright = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
     ys, xs = ys[bright], xs[bright]
     if len(ys) < MIN_LAYER_PX:
         return None
     axis = _axis(photo.colours[expedition])
     L = photo.chroma(ys + r0, xs + c0)
     r = L @ axis / float(axis @ axis)
-    off = np.linalg.norm(L - r[:, None] * axis, axis=1)
+    off = _channel_norm(L - r[:, None] * axis)
     pure = off <= MAX_OFF_AXIS
     one = pure & (r >= ONE_LAYER_BAND[0]) & (r <= ONE_LAYER_BAND[1])
     if np.count_nonzero(one) < MIN_LAYER_PX:
