@@ -40,8 +40,9 @@ def read_crop_plainly(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             part = ((nearest == i) & (face > 0)).astype(np.uint8) * 255
             got = _read_region(part, dist, crop, t, lab - colour)
             results.extend(got)
-            gone = fill_holes(part) if any(r.value is not None for r in got) else part
-            remaining[cv2.dilate(gone, np.ones((7, 7), np.uint8)) > 0] = 0
+            read = any(r.value is not None for r in got)
+            gone = fill_holes(part) if read else part
+            remaining[cv2.dilate(gone, np.ones((7, 7) if read else (3, 3), np.uint8)) > 0] = 0
         if not big:
             remaining[face > 0] = 0
             remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
