@@ -12,6 +12,7 @@ import numpy as np
 from companion.vision.blob_labels import components_with_areas
 from companion.vision.dice_crop import _read_region
 from companion.vision.dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes
+from companion.vision.dice_side_faces import side_face_readings
 from companion.vision.dice_split import _nearest_component
 
 
@@ -46,4 +47,5 @@ def read_crop_plainly(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         if not big:
             remaining[face > 0] = 0
             remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return results
+    sides = side_face_readings(results)
+    return [r for r in results if not any(r is s for s in sides)]

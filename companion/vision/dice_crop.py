@@ -27,6 +27,7 @@ import numpy as np
 from .blob_labels import components_with_areas
 from .dice_groups import group_pips_into_dice
 from .dice_pips import FACE_PX, FaceReading, fill_holes, read_face
+from .dice_side_faces import side_face_readings
 from .dice_split import _die_like, _nearest_component, split_faces
 
 REACH = 0.25 * FACE_PX  # how far a face pixel may lie from a face part and be grown back to it
@@ -86,7 +87,14 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             read = any(r.value is not None for r in got)
             gone = fill_holes(part) if read else part
             remaining[cv2.dilate(gone, CLEAR if read else UNREAD_CLEAR) > 0] = 0
+    if SIDE_FACES_GIVE_WAY:
+        # a tilted die's top face and a side face, each read: the side face is no die
+        sides = side_face_readings(results)
+        results = [r for r in results if not any(r is s for s in sides)]
     return results
+
+
+SIDE_FACES_GIVE_WAY = True  # (False: both readings kept, and the overlap check leaves both unreadable)
 
 
 def distance_of(d: np.ndarray) -> np.ndarray:
