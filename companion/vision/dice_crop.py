@@ -38,7 +38,7 @@ CLEAR = np.ones((7, 7), np.uint8)  # the margin a read face is cleared away with
 #: shadow or a defocused die's halo round the die (the crop's commonest colour); cleared with CLEAR,
 #: it took a band of the die's face inside it and opened the corner pips to the outside. Measured on
 #: the ray-marched dev seeds (0-79, 1000-1119, 2000-2159; 1,259 dice): 7x7 1142 right, 2 wrong;
-#: 3x3 1154, 1 wrong; 1x1 (none) 1154, 3 wrong (slivers of the rim read with a face).
+#: 3x3 1155, 1 wrong; 1x1 (none) 1155, 3 wrong (slivers of the rim read with a face).
 UNREAD_CLEAR = np.ones((3, 3), np.uint8)
 OPEN_FACE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 OPEN_CUT = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
