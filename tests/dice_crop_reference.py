@@ -12,6 +12,7 @@ import numpy as np
 from companion.vision.blob_labels import components_with_areas
 from companion.vision.dice_crop import _read_region
 from companion.vision.dice_pips import FACE_PX, FaceReading, _colour_distance, _face_colour, fill_holes
+from companion.vision.dice_side_faces import side_face_readings
 from companion.vision.dice_split import _nearest_component
 
 
@@ -40,9 +41,11 @@ def read_crop_plainly(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             part = ((nearest == i) & (face > 0)).astype(np.uint8) * 255
             got = _read_region(part, dist, crop, t, lab - colour)
             results.extend(got)
-            gone = fill_holes(part) if any(r.value is not None for r in got) else part
-            remaining[cv2.dilate(gone, np.ones((7, 7), np.uint8)) > 0] = 0
+            read = any(r.value is not None for r in got)
+            gone = fill_holes(part) if read else part
+            remaining[cv2.dilate(gone, np.ones((7, 7) if read else (3, 3), np.uint8)) > 0] = 0
         if not big:
             remaining[face > 0] = 0
             remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    return results
+    sides = side_face_readings(results)
+    return [r for r in results if not any(r is s for s in sides)]

@@ -19,6 +19,7 @@ class FaceReading:
     side: float  # face side in crop pixels (as fitted, or estimated)
     reason: str = ""
     face_mask: np.ndarray | None = None
+    pips: list | None = None  # the pips the value was read from (a first look's readings only)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

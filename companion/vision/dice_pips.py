@@ -313,7 +313,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
             if marks_on_the_corners(dl, complex(p.x, p.y), _rect_frame(filled), p):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks of either kind on the corners of a one", filled)
             conf = _confidence(off / 0.18, pips)
-            return FaceReading(1, (p.x, p.y), conf, side, "", filled)
+            return FaceReading(1, (p.x, p.y), conf, side, "", filled, pips)
         return FaceReading(None, (cx, cy), 0.0, side, "lone pip off centre", filled)
     value, rms, centre, half, pips = fit_with_outliers(pips)
     if value is None:
@@ -359,7 +359,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if value in (2, 3) and alike_marks_beside(raw, pips, centre, alpha, loose=True):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"pips like the {value}'s just beside it (a part of a larger face?)", filled)
-    return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled)
+    return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled, pips)
 
 
 #: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
