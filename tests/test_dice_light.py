@@ -93,6 +93,28 @@ def test_a_die_cut_by_the_crops_edge_is_not_read_from_the_pips_it_shows():
             assert r.value is None
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_face_near_the_photos_edge_is_read_but_a_die_it_cuts_is_not(seed):
+    """A five whose centre lies 75 px (0.8 sides) from the crop's left edge: where that edge is
+    only the crop's, a die may be cut there and the five is not read; where it is the photo's own,
+    the face lies whole in the photo and is read. A four the photo's edge cuts through its middle
+    is still not read from the pips it shows."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [5], side=FACE_PX)
+    (_, (x, y)), = truth
+    near = img[int(y) - 150:int(y) + 150, int(x) - 75:int(x) + 150]
+    mask = np.full(near.shape[:2], 255, np.uint8)
+    assert read_by_pip_squares(near, mask) == []
+    assert [r.value for r in read_by_pip_squares(near, mask, image_edges=(True, False, False, False))] == [5]
+    img, truth = _light_dice_on_paper(rng, [4], side=FACE_PX)
+    (_, (x, y)), = truth
+    for cut in (int(x) - 2, int(x) + 2):
+        crop = img[int(y) - 150:int(y) + 150, cut:cut + 150]
+        for r in read_by_pip_squares(crop, np.full(crop.shape[:2], 255, np.uint8),
+                                     image_edges=(True, False, False, False)):
+            assert r.value is None
+
+
 def test_a_speck_with_no_outline_round_it_is_no_one():
     """A lone dark speck on plain paper fits no outlined square, and is not read as a one."""
     img = np.full((300, 300, 3), 236, np.uint8)
@@ -113,3 +135,4 @@ def test_ray_marched_light_dice_on_white_are_never_misread(seed):
         near = [d for d in found if d.value is not None
                 and math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
         assert all(d.value == t.value for d in near), (t, near)
+

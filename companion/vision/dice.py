@@ -397,7 +397,10 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     mask = cv2.warpAffine(m, M, (cw, ch), flags=cv2.INTER_NEAREST)
     if dilate:
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    readings = (reader or read_crop)(crop, mask)
+    if reader is None:
+        readings = read_crop(crop, mask)
+    else:  # (a pips-first reader checks a face near the photo's edge against that edge, not the crop's)
+        readings = reader(crop, mask, image_edges=(X0 == 0, Y0 == 0, X1 == W, Y1 == H))
     out = []
     for r in readings:
         cx, cy = r.center
