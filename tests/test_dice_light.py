@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.dice import read_dice
+from companion.vision.dice import Die, _lone_speck_one, read_dice
 from companion.vision.dice_pip_squares import Pip, _groups, best_square, edge_map, read_by_pip_squares
 from companion.vision.dice_pips import FACE_PX
 from tests.dice_raymarch_light import render_light
@@ -136,3 +136,28 @@ def test_ray_marched_light_dice_on_white_are_never_misread(seed):
                 and math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
         assert all(d.value == t.value for d in near), (t, near)
 
+
+def test_a_one_is_a_lone_speck_with_no_other_speck_within_a_side():
+    """The rule that lets a one read from a filled blob stand: its pip is a speck of the
+    foreground and no other speck lies within a side of it (a pip of a larger die has its face's
+    other pips there)."""
+    one = Die(1, (200.0, 100.0), 0.9, side_px=80.0)
+    alone = np.array([[100.0, 50.0], [300.0, 50.0]])  # work pixels: the photo scaled by 0.5
+    assert _lone_speck_one(one, alone, 0.5)
+    assert not _lone_speck_one(one, alone, 1.0)  # no speck at the pip
+    assert not _lone_speck_one(one, np.vstack([alone, [[125.0, 50.0]]]), 0.5)  # the far pip of a two
+    assert not _lone_speck_one(Die(2, (200.0, 100.0), 0.9, side_px=80.0), alone, 0.5)
+    assert not _lone_speck_one(one, np.zeros((0, 2)), 0.5)
+
+
+def test_light_ones_open_to_the_table_are_read():
+    """Light 11, a development scene: a white and an ivory one, each face the table's colour and
+    open to it on its lit sides, the pip a speck beside the blob of the shaded sides and shadow.
+    (Read unread before: a one in a filled blob was never kept.)"""
+    scene = render_light(11)
+    found = read_dice(scene.image)
+    ones = [t for t in scene.dice if t.value == 1]
+    assert len(ones) == 2
+    for t in ones:
+        near = [d for d in found if math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
+        assert [d.value for d in near] == [1], (t, near)

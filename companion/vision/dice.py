@@ -125,6 +125,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         blobs.append((i, x, y, bw, bh, area))
     marked = small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
     typical = typical_die_side(blobs, labels, stats)
+    specks = _speck_centres(stats, min_side)
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
@@ -138,9 +139,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
         if not _sure(got):
-            got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side))
+            got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side, specks))
         if not _sure(got):
-            loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side)
+            loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side, specks)
             if any(d.value in PART_VALUES for d in loose):
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
             got = _after(got, loose)
@@ -161,7 +162,7 @@ HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's e
 
 
 def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
-                 max_side: float) -> list[Die]:
+                 max_side: float, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing and is far from convex (a light die on a light table shows only
     its shaded sides and shadow, a crescent round the face), read again filled to its hull."""
     cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -176,12 +177,14 @@ def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
         est = min(est, typical * 1.15)
     got = _read_blob(img, hull > 0, origin, f, min(est, max_side))
     # only four or more pips: a one, two or three read in a filled outline may be the pips the
-    # fill left of a larger value (a dark die's face, like the table, loses pips to it)
-    return [d for d in got if d.value is not None and d.value not in PART_VALUES]
+    # fill left of a larger value (a dark die's face, like the table, loses pips to it); but a one
+    # whose pip is a lone speck is no part of a larger face (:func:`_lone_speck_one`)
+    return [d for d in got if d.value is not None
+            and (d.value not in PART_VALUES or _lone_speck_one(d, specks, f))]
 
 
 def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tuple[int, int], f: float,
-               typical: float | None, max_side: float) -> list[Die]:
+               typical: float | None, max_side: float, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing, read once more as the looser foreground around it, filled out to
     its convex hull: an L of a dark die's lit edges, its face too like the table to pass the
     threshold, becomes the die it outlines. Only dice of the size the region implies are kept (a
@@ -211,8 +214,35 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
     got = _read_blob(img, hull > 0, (x0, y0), f, est)
     # (four or more pips in a square span a whole face: such a reading is no part of a face, only
     # the hull may have taken in the die's shadow too)
+    # (a one whose pip is a lone speck is a whole face, as a four is: :func:`_lone_speck_one`)
     return [d for d in got if d.value is not None
-            and (0.8 if d.value in PART_VALUES else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+            and (0.8 if d.value in PART_VALUES and not _lone_speck_one(d, specks, f) else WHOLE_FACE_LOWEST)
+            <= d.side_px * f / est <= 1.3]
+
+
+# A light die on a light table: its face is the table's colour, open to it on the lit sides, so its
+# pips are specks of their own beside the blob of its shaded sides and shadow. A one read from that
+# blob filled out (the hollow and loose looks) is its face when its pip is such a speck and no other
+# speck lies near: a pip of a larger die, read alone as a one, has its face's other pips within a
+# side of it (the two of a two are 0.71 sides apart), the specks beside it.
+ONE_PIP_REACH = 0.25  # the one's centre lies within this share of its side of a speck's centre
+ONE_ALONE_SIDES = 1.0  # ... and no other speck's centre lies within this many of its sides
+
+
+def _speck_centres(stats: np.ndarray, min_side: float) -> np.ndarray:
+    """The centres (work pixels) of the foreground's small, roughly round blobs: pips and crumbs."""
+    x, y, w, h, area = (stats[1:, k].astype(np.float64) for k in range(5))
+    small = (area >= 4) & (area < min_side * min_side) & (np.maximum(w, h) <= 2.2 * np.maximum(1, np.minimum(w, h)))
+    return np.stack([x + w / 2, y + h / 2], 1)[small]
+
+
+def _lone_speck_one(d: Die, specks: np.ndarray | None, f: float) -> bool:
+    """Is ``d`` a one whose pip is a speck of the foreground, alone within a side of it?"""
+    if d.value != 1 or specks is None or not len(specks):
+        return False
+    far = np.hypot(specks[:, 0] - d.center[0] * f, specks[:, 1] - d.center[1] * f)
+    side = d.side_px * f
+    return bool((far < ONE_PIP_REACH * side).sum() == 1 and (far < ONE_ALONE_SIDES * side).sum() == 1)
 
 
 def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
