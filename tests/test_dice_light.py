@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.dice import Die, _lone_speck_one, read_dice
+from companion.vision.dice import Die, _lone_speck_one, _read_around, read_dice
 from companion.vision.dice_pip_squares import Pip, _groups, best_square, edge_map, read_by_pip_squares
 from companion.vision.dice_pips import FACE_PX
 from tests.dice_raymarch_light import render_light
@@ -161,3 +161,17 @@ def test_light_ones_open_to_the_table_are_read():
     for t in ones:
         near = [d for d in found if math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
         assert [d.value for d in near] == [1], (t, near)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_blob_far_smaller_than_the_dice_is_looked_round_at_their_size(seed):
+    """A drawn light two of which only a strip along one side was found (15 x 90 px, as a clear
+    die's lit edge): at the strip's own scale the pips-first look reaches too little round it and
+    reads nothing; with the photo's dice read about 110 px, it looks again at that size."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [2], side=90)
+    (_, (x, y)), = truth
+    strip, origin = np.ones((15, 90), bool), (int(x - 45), int(y + 40))
+    assert _read_around(img, strip, origin, 1.0, None, 400.0) == []
+    got = _read_around(img, strip, origin, 1.0, 110.0, 400.0)
+    assert [d.value for d in got] == [2] and math.hypot(got[0].center[0] - x, got[0].center[1] - y) < 10

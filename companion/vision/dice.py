@@ -262,6 +262,25 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     if typical is not None:
         est = min(est, typical * 1.15)
     est = min(est, max_side)
+    got = _read_around_at(img, blob.shape, origin, f, est, unfit)
+    if typical is not None and not any(d.value is not None for d in got) and est < AROUND_SHORT * typical:
+        # the blob may be a part of the die's outline (two lit edges of a clear die, a shaded side
+        # alone), its hull far smaller than the die: the pips of a face are then too far apart
+        # for the grouping at the blob's scale; looked at once more at the dice's typical size
+        got = _read_around_at(img, blob.shape, origin, f, min(typical, max_side), unfit)
+    return got
+
+
+# A blob whose hull gives a die side under this share of the typical die's is looked at around
+# once more at the typical size (light 49: a clear two outlined by two edges, hull 0.55 of it).
+AROUND_SHORT = 0.8
+
+
+def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, int], f: float, est: float,
+                    unfit: bool) -> list[Die]:
+    """The pips-first look round a blob of ``shape`` at ``origin``, for a die ``est`` work pixels."""
+    x, y = origin
+    bh, bw = shape
     H, W = img.shape[0] * f, img.shape[1] * f
     # the face may lie beside its shadow: the region reaches a die's side past the blob
     grow = int(est)
