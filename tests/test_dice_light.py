@@ -175,3 +175,19 @@ def test_a_blob_far_smaller_than_the_dice_is_looked_round_at_their_size(seed):
     assert _read_around(img, strip, origin, 1.0, None, 400.0) == []
     got = _read_around(img, strip, origin, 1.0, 110.0, 400.0)
     assert [d.value for d in got] == [2] and math.hypot(got[0].center[0] - x, got[0].center[1] - y) < 10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_one_framed_by_an_l_is_read_only_where_its_pip_is_a_lone_speck(seed):
+    """A drawn light one: its face the paper's colour, outlined only by its two shaded sides (an
+    L). Such a one is read where the photo's foreground has its pip as a lone speck; with no
+    specks known, or with another speck within a die of it (a larger die's other pip), it is not."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [1], side=FACE_PX)
+    (_, (x, y)), = truth
+    crop = img[int(y) - 150:int(y) + 150, int(x) - 150:int(x) + 150]
+    mask = np.full(crop.shape[:2], 255, np.uint8)
+    assert read_by_pip_squares(crop, mask) == []
+    assert [r.value for r in read_by_pip_squares(crop, mask, specks=np.array([[150.0, 150.0]]))] == [1]
+    two_specks = np.array([[150.0, 150.0], [150.0 + 0.6 * FACE_PX, 150.0]])
+    assert read_by_pip_squares(crop, mask, specks=two_specks) == []

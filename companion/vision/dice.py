@@ -146,7 +146,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
             got = _after(got, loose)
         if not _sure(got):
-            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side))
+            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
@@ -246,7 +246,7 @@ def _lone_speck_one(d: Die, specks: np.ndarray | None, f: float) -> bool:
 
 
 def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
-                 max_side: float, unfit: bool = False) -> list[Die]:
+                 max_side: float, unfit: bool = False, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing, looked at once more with the table round it, its pips first
     (:mod:`.dice_pip_squares`): a light die on a light table shows as its shadow and shaded sides,
     its face beside or inside them the table's own colour. With ``unfit``, groups of pips that fit
@@ -262,12 +262,12 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     if typical is not None:
         est = min(est, typical * 1.15)
     est = min(est, max_side)
-    got = _read_around_at(img, blob.shape, origin, f, est, unfit)
+    got = _read_around_at(img, blob.shape, origin, f, est, unfit, specks)
     if typical is not None and not any(d.value is not None for d in got) and est < AROUND_SHORT * typical:
         # the blob may be a part of the die's outline (two lit edges of a clear die, a shaded side
         # alone), its hull far smaller than the die: the pips of a face are then too far apart
         # for the grouping at the blob's scale; looked at once more at the dice's typical size
-        got = _read_around_at(img, blob.shape, origin, f, min(typical, max_side), unfit)
+        got = _read_around_at(img, blob.shape, origin, f, min(typical, max_side), unfit, specks)
     return got
 
 
@@ -277,7 +277,7 @@ AROUND_SHORT = 0.8
 
 
 def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, int], f: float, est: float,
-                    unfit: bool) -> list[Die]:
+                    unfit: bool, specks: np.ndarray | None = None) -> list[Die]:
     """The pips-first look round a blob of ``shape`` at ``origin``, for a die ``est`` work pixels."""
     x, y = origin
     bh, bw = shape
@@ -288,7 +288,7 @@ def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, 
     x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
     region = np.ones((y1 - y0, x1 - x0), bool)
     reader = partial(read_by_pip_squares, unfit=unfit)
-    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False)
+    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
 
 
 def _parts_checked(readings: list[Die], around: list[Die]) -> list[Die]:
@@ -420,7 +420,7 @@ def _crop_scale(side_full: float) -> float:
 
 
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
-                  side_full: float, reader=None, dilate: bool = True) -> list[Die]:
+                  side_full: float, reader=None, dilate: bool = True, specks: np.ndarray | None = None) -> list[Die]:
     H, W = img.shape[:2]
     # the crop is the blob's box, not the window it came in (a loose region's window is a die
     # wider than its hull on every side: at a small die's scale its crop was 4-9 times the area)
@@ -449,7 +449,9 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     if reader is None:
         readings = read_crop(crop, mask)
     else:  # (a pips-first reader checks a face near the photo's edge against that edge, not the crop's)
-        readings = reader(crop, mask, image_edges=(X0 == 0, Y0 == 0, X1 == W, Y1 == H))
+        # (and the foreground's specks, work pixels, in the crop's)
+        extra = {} if specks is None else {"specks": (specks / f - np.array([X0, Y0])) * s}
+        readings = reader(crop, mask, image_edges=(X0 == 0, Y0 == 0, X1 == W, Y1 == H), **extra)
     out = []
     for r in readings:
         cx, cy = r.center
