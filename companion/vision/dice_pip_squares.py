@@ -95,7 +95,8 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     marks = find_pips(filled, face, dist, float(FACE_PX), dl)
     pips = _consistent(marks)
     out = []
-    first = [(g, _read_group(g, face, dist, dl, image_edges) if len(g) > 1 else _read_lone(g[0], face, dist, dl, edges, marks, specks))
+    first = [(g, _read_group(g, face, dist, dl, image_edges) if len(g) > 1
+              else _read_lone(g[0], face, dist, dl, edges, marks, specks))
              for g in _groups(pips)]
     # the guess of the die's size may be short (a blob of the die's shadow alone): the pips of the
     # groups that read nothing are grouped once more at a longer reach; only new groups are read
