@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.dice import read_dice
+from companion.vision.dice import Die, _lone_speck_one, _read_around, read_dice
 from companion.vision.dice_pip_squares import Pip, _groups, best_square, edge_map, read_by_pip_squares
 from companion.vision.dice_pips import FACE_PX
 from tests.dice_raymarch_light import render_light
@@ -93,6 +93,28 @@ def test_a_die_cut_by_the_crops_edge_is_not_read_from_the_pips_it_shows():
             assert r.value is None
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_a_face_near_the_photos_edge_is_read_but_a_die_it_cuts_is_not(seed):
+    """A five whose centre lies 75 px (0.8 sides) from the crop's left edge: where that edge is
+    only the crop's, a die may be cut there and the five is not read; where it is the photo's own,
+    the face lies whole in the photo and is read. A four the photo's edge cuts through its middle
+    is still not read from the pips it shows."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [5], side=FACE_PX)
+    (_, (x, y)), = truth
+    near = img[int(y) - 150:int(y) + 150, int(x) - 75:int(x) + 150]
+    mask = np.full(near.shape[:2], 255, np.uint8)
+    assert read_by_pip_squares(near, mask) == []
+    assert [r.value for r in read_by_pip_squares(near, mask, image_edges=(True, False, False, False))] == [5]
+    img, truth = _light_dice_on_paper(rng, [4], side=FACE_PX)
+    (_, (x, y)), = truth
+    for cut in (int(x) - 2, int(x) + 2):
+        crop = img[int(y) - 150:int(y) + 150, cut:cut + 150]
+        for r in read_by_pip_squares(crop, np.full(crop.shape[:2], 255, np.uint8),
+                                     image_edges=(True, False, False, False)):
+            assert r.value is None
+
+
 def test_a_speck_with_no_outline_round_it_is_no_one():
     """A lone dark speck on plain paper fits no outlined square, and is not read as a one."""
     img = np.full((300, 300, 3), 236, np.uint8)
@@ -113,3 +135,59 @@ def test_ray_marched_light_dice_on_white_are_never_misread(seed):
         near = [d for d in found if d.value is not None
                 and math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
         assert all(d.value == t.value for d in near), (t, near)
+
+
+def test_a_one_is_a_lone_speck_with_no_other_speck_within_a_side():
+    """The rule that lets a one read from a filled blob stand: its pip is a speck of the
+    foreground and no other speck lies within a side of it (a pip of a larger die has its face's
+    other pips there)."""
+    one = Die(1, (200.0, 100.0), 0.9, side_px=80.0)
+    alone = np.array([[100.0, 50.0], [300.0, 50.0]])  # work pixels: the photo scaled by 0.5
+    assert _lone_speck_one(one, alone, 0.5)
+    assert not _lone_speck_one(one, alone, 1.0)  # no speck at the pip
+    assert not _lone_speck_one(one, np.vstack([alone, [[125.0, 50.0]]]), 0.5)  # the far pip of a two
+    assert not _lone_speck_one(Die(2, (200.0, 100.0), 0.9, side_px=80.0), alone, 0.5)
+    assert not _lone_speck_one(one, np.zeros((0, 2)), 0.5)
+
+
+def test_light_ones_open_to_the_table_are_read():
+    """Light 11, a development scene: a white and an ivory one, each face the table's colour and
+    open to it on its lit sides, the pip a speck beside the blob of the shaded sides and shadow.
+    (Read unread before: a one in a filled blob was never kept.)"""
+    scene = render_light(11)
+    found = read_dice(scene.image)
+    ones = [t for t in scene.dice if t.value == 1]
+    assert len(ones) == 2
+    for t in ones:
+        near = [d for d in found if math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) < 0.5 * t.side_px]
+        assert [d.value for d in near] == [1], (t, near)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_blob_far_smaller_than_the_dice_is_looked_round_at_their_size(seed):
+    """A drawn light two of which only a strip along one side was found (15 x 90 px, as a clear
+    die's lit edge): at the strip's own scale the pips-first look reaches too little round it and
+    reads nothing; with the photo's dice read about 110 px, it looks again at that size."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [2], side=90)
+    (_, (x, y)), = truth
+    strip, origin = np.ones((15, 90), bool), (int(x - 45), int(y + 40))
+    assert _read_around(img, strip, origin, 1.0, None, 400.0) == []
+    got = _read_around(img, strip, origin, 1.0, 110.0, 400.0)
+    assert [d.value for d in got] == [2] and math.hypot(got[0].center[0] - x, got[0].center[1] - y) < 10
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_one_framed_by_an_l_is_read_only_where_its_pip_is_a_lone_speck(seed):
+    """A drawn light one: its face the paper's colour, outlined only by its two shaded sides (an
+    L). Such a one is read where the photo's foreground has its pip as a lone speck; with no
+    specks known, or with another speck within a die of it (a larger die's other pip), it is not."""
+    rng = np.random.default_rng(seed)
+    img, truth = _light_dice_on_paper(rng, [1], side=FACE_PX)
+    (_, (x, y)), = truth
+    crop = img[int(y) - 150:int(y) + 150, int(x) - 150:int(x) + 150]
+    mask = np.full(crop.shape[:2], 255, np.uint8)
+    assert read_by_pip_squares(crop, mask) == []
+    assert [r.value for r in read_by_pip_squares(crop, mask, specks=np.array([[150.0, 150.0]]))] == [1]
+    two_specks = np.array([[150.0, 150.0], [150.0 + 0.6 * FACE_PX, 150.0]])
+    assert read_by_pip_squares(crop, mask, specks=two_specks) == []

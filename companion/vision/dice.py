@@ -125,6 +125,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         blobs.append((i, x, y, bw, bh, area))
     marked = small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
     typical = typical_die_side(blobs, labels, stats)
+    specks = _speck_centres(stats, min_side)
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
@@ -138,14 +139,14 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         est = min(est, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
         if not _sure(got):
-            got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side))
+            got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side, specks))
         if not _sure(got):
-            loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side)
+            loose = _read_loose(img, blob, fore.loose, (x, y), f, typical, max_side, specks)
             if any(d.value in PART_VALUES for d in loose):
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
             got = _after(got, loose)
         if not _sure(got):
-            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side))
+            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
         if not any(d.value is not None for d in got):
             failed.append(i)
         dice.extend(got)
@@ -161,7 +162,7 @@ HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's e
 
 
 def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
-                 max_side: float) -> list[Die]:
+                 max_side: float, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing and is far from convex (a light die on a light table shows only
     its shaded sides and shadow, a crescent round the face), read again filled to its hull."""
     cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -176,12 +177,14 @@ def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
         est = min(est, typical * 1.15)
     got = _read_blob(img, hull > 0, origin, f, min(est, max_side))
     # only four or more pips: a one, two or three read in a filled outline may be the pips the
-    # fill left of a larger value (a dark die's face, like the table, loses pips to it)
-    return [d for d in got if d.value is not None and d.value not in PART_VALUES]
+    # fill left of a larger value (a dark die's face, like the table, loses pips to it); but a one
+    # whose pip is a lone speck is no part of a larger face (:func:`_lone_speck_one`)
+    return [d for d in got if d.value is not None
+            and (d.value not in PART_VALUES or _lone_speck_one(d, specks, f))]
 
 
 def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tuple[int, int], f: float,
-               typical: float | None, max_side: float) -> list[Die]:
+               typical: float | None, max_side: float, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing, read once more as the looser foreground around it, filled out to
     its convex hull: an L of a dark die's lit edges, its face too like the table to pass the
     threshold, becomes the die it outlines. Only dice of the size the region implies are kept (a
@@ -211,12 +214,39 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
     got = _read_blob(img, hull > 0, (x0, y0), f, est)
     # (four or more pips in a square span a whole face: such a reading is no part of a face, only
     # the hull may have taken in the die's shadow too)
+    # (a one whose pip is a lone speck is a whole face, as a four is: :func:`_lone_speck_one`)
     return [d for d in got if d.value is not None
-            and (0.8 if d.value in PART_VALUES else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+            and (0.8 if d.value in PART_VALUES and not _lone_speck_one(d, specks, f) else WHOLE_FACE_LOWEST)
+            <= d.side_px * f / est <= 1.3]
+
+
+# A light die on a light table: its face is the table's colour, open to it on the lit sides, so its
+# pips are specks of their own beside the blob of its shaded sides and shadow. A one read from that
+# blob filled out (the hollow and loose looks) is its face when its pip is such a speck and no other
+# speck lies near: a pip of a larger die, read alone as a one, has its face's other pips within a
+# side of it (the two of a two are 0.71 sides apart), the specks beside it.
+ONE_PIP_REACH = 0.25  # the one's centre lies within this share of its side of a speck's centre
+ONE_ALONE_SIDES = 1.0  # ... and no other speck's centre lies within this many of its sides
+
+
+def _speck_centres(stats: np.ndarray, min_side: float) -> np.ndarray:
+    """The centres (work pixels) of the foreground's small, roughly round blobs: pips and crumbs."""
+    x, y, w, h, area = (stats[1:, k].astype(np.float64) for k in range(5))
+    small = (area >= 4) & (area < min_side * min_side) & (np.maximum(w, h) <= 2.2 * np.maximum(1, np.minimum(w, h)))
+    return np.stack([x + w / 2, y + h / 2], 1)[small]
+
+
+def _lone_speck_one(d: Die, specks: np.ndarray | None, f: float) -> bool:
+    """Is ``d`` a one whose pip is a speck of the foreground, alone within a side of it?"""
+    if d.value != 1 or specks is None or not len(specks):
+        return False
+    far = np.hypot(specks[:, 0] - d.center[0] * f, specks[:, 1] - d.center[1] * f)
+    side = d.side_px * f
+    return bool((far < ONE_PIP_REACH * side).sum() == 1 and (far < ONE_ALONE_SIDES * side).sum() == 1)
 
 
 def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,
-                 max_side: float, unfit: bool = False) -> list[Die]:
+                 max_side: float, unfit: bool = False, specks: np.ndarray | None = None) -> list[Die]:
     """A blob that read nothing, looked at once more with the table round it, its pips first
     (:mod:`.dice_pip_squares`): a light die on a light table shows as its shadow and shaded sides,
     its face beside or inside them the table's own colour. With ``unfit``, groups of pips that fit
@@ -232,6 +262,25 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     if typical is not None:
         est = min(est, typical * 1.15)
     est = min(est, max_side)
+    got = _read_around_at(img, blob.shape, origin, f, est, unfit, specks)
+    if typical is not None and not any(d.value is not None for d in got) and est < AROUND_SHORT * typical:
+        # the blob may be a part of the die's outline (two lit edges of a clear die, a shaded side
+        # alone), its hull far smaller than the die: the pips of a face are then too far apart
+        # for the grouping at the blob's scale; looked at once more at the dice's typical size
+        got = _read_around_at(img, blob.shape, origin, f, min(typical, max_side), unfit, specks)
+    return got
+
+
+# A blob whose hull gives a die side under this share of the typical die's is looked at around
+# once more at the typical size (light 49: a clear two outlined by two edges, hull 0.55 of it).
+AROUND_SHORT = 0.8
+
+
+def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, int], f: float, est: float,
+                    unfit: bool, specks: np.ndarray | None = None) -> list[Die]:
+    """The pips-first look round a blob of ``shape`` at ``origin``, for a die ``est`` work pixels."""
+    x, y = origin
+    bh, bw = shape
     H, W = img.shape[0] * f, img.shape[1] * f
     # the face may lie beside its shadow: the region reaches a die's side past the blob
     grow = int(est)
@@ -239,7 +288,7 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
     region = np.ones((y1 - y0, x1 - x0), bool)
     reader = partial(read_by_pip_squares, unfit=unfit)
-    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False)
+    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
 
 
 def _parts_checked(readings: list[Die], around: list[Die]) -> list[Die]:
@@ -371,7 +420,7 @@ def _crop_scale(side_full: float) -> float:
 
 
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
-                  side_full: float, reader=None, dilate: bool = True) -> list[Die]:
+                  side_full: float, reader=None, dilate: bool = True, specks: np.ndarray | None = None) -> list[Die]:
     H, W = img.shape[:2]
     # the crop is the blob's box, not the window it came in (a loose region's window is a die
     # wider than its hull on every side: at a small die's scale its crop was 4-9 times the area)
@@ -397,7 +446,12 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     mask = cv2.warpAffine(m, M, (cw, ch), flags=cv2.INTER_NEAREST)
     if dilate:
         mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    readings = (reader or read_crop)(crop, mask)
+    if reader is None:
+        readings = read_crop(crop, mask)
+    else:  # (a pips-first reader checks a face near the photo's edge against that edge, not the crop's)
+        # (and the foreground's specks, work pixels, in the crop's)
+        extra = {} if specks is None else {"specks": (specks / f - np.array([X0, Y0])) * s}
+        readings = reader(crop, mask, image_edges=(X0 == 0, Y0 == 0, X1 == W, Y1 == H), **extra)
     out = []
     for r in readings:
         cx, cy = r.center

@@ -12,7 +12,8 @@ a part of a larger die, two or three of its pips, leaves marks where the smaller
 
 A lone pip has no layout to fit: it is read as a one only inside a square of a die's size that
 the image's edges outline on three sides (the die's bevel, its shaded sides, its shadow line); a
-crumb or a knot in the wood has no such outline round it.
+crumb or a knot in the wood has no such outline round it. Two sides (an L, a light die's shaded sides)
+do where the pip is a lone speck of the photo's foreground, no other speck or mark within a die of it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,14 @@ SIDE_RANGE = (0.5, 2.0)
 # crop's edge shows only some of its pips (two of a four on a diagonal read as a two), and its
 # vacancies beyond the edge cannot be checked.
 MARGIN = 0.4
+# Where the crop's edge is the photo's own edge, the margin is this much of a half-side round the
+# fitted face's corners instead: nothing lies beyond that edge to cut a die, only the face must
+# lie in the photo for its vacancies to be checked. (The crop round a die near the photo's edge is
+# cut there, and a face whose centre lay under 1.4 half-diagonals from it was left unread: a five
+# and a two 50-90 px from the photo's edge, light 38 and 11.) A die the photo's edge does cut is
+# still not read: its fitted face runs off the photo.
+IMAGE_EDGE_MARGIN = 0.1
+NO_IMAGE_EDGES = (False, False, False, False)  # (left, top, right, bottom): crop edges that are the photo's
 # The face level: this many times the region's median distance from its commonest colour, within
 # PIP_LEAST and the reader's usual 40 (as dice_pips' faint-pip look: 3 times, at least 8).
 PIP_TIMES_SPREAD = 3.0
@@ -46,11 +55,16 @@ LAYOUT_RMS = {2: 0.08, 3: 0.08}  # twos and threes fit a line too easily (dice_p
 LAYOUT_RMS_MORE = 0.14
 
 
-def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False) -> list[FaceReading]:
+def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False,
+                        image_edges: tuple[bool, bool, bool, bool] = NO_IMAGE_EDGES,
+                        specks: np.ndarray | None = None) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across, by a guess) whose face colour
     is the table's: the pips within ``mask`` grouped into dice and each group read on its square.
     With ``unfit``, a group of pips that fits no layout is returned too, as an unreadable die (a
-    check on other readings; on its own such a group may be any specks)."""
+    check on other readings; on its own such a group may be any specks). ``image_edges`` says
+    which of the crop's edges (left, top, right, bottom) are the photo's own; ``specks`` (crop
+    pixels, n x 2) are the centres of the photo's small foreground blobs, pips and crumbs, when known
+    (a one outlined on two sides only is read where its pip is a lone one of them)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     colour = _face_colour(lab, inner if cv2.countNonZero(inner) > 50 else mask)
@@ -66,27 +80,29 @@ def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False)
     edges = edge_map(lab[..., 0])
     best: list[FaceReading] = []
     for t in levels:
-        got = _read_at_level(dist, dl, mask, t, edges, unfit)
+        got = _read_at_level(dist, dl, mask, t, edges, unfit, image_edges, specks)
         if sum(r.value is not None for r in got) > sum(r.value is not None for r in best):
             best = got
     return best
 
 
 def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float, edges: np.ndarray,
-                   unfit: bool = False) -> list[FaceReading]:
+                   unfit: bool = False, image_edges: tuple[bool, bool, bool, bool] = NO_IMAGE_EDGES,
+                   specks: np.ndarray | None = None) -> list[FaceReading]:
     face = ((dist < t) & (mask > 0)).astype(np.uint8) * 255
     face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     filled = fill_holes(face)
     marks = find_pips(filled, face, dist, float(FACE_PX), dl)
     pips = _consistent(marks)
     out = []
-    first = [(g, _read_group(g, face, dist, dl) if len(g) > 1 else _read_lone(g[0], face, dist, dl, edges, marks))
+    first = [(g, _read_group(g, face, dist, dl, image_edges) if len(g) > 1
+              else _read_lone(g[0], face, dist, dl, edges, marks, specks))
              for g in _groups(pips)]
     # the guess of the die's size may be short (a blob of the die's shadow alone): the pips of the
     # groups that read nothing are grouped once more at a longer reach; only new groups are read
     unread = [p for g, r in first if r is None or r.value is None for p in g]
     seen = {frozenset(id(p) for p in g) for g, _ in first}
-    second = [(g, _read_group(g, face, dist, dl)) for g in _groups(unread, FAR_REACH)
+    second = [(g, _read_group(g, face, dist, dl, image_edges)) for g in _groups(unread, FAR_REACH)
               if len(g) > 1 and frozenset(id(p) for p in g) not in seen]
     for group, reading in first + second:
         if reading is not None:
@@ -118,25 +134,40 @@ def _groups(pips: list[Pip], reach: float = REACH) -> list[list[Pip]]:
     return [g for g in groups.values() if len(g) <= 6]
 
 
-def _read_group(group: list[Pip], face: np.ndarray, dist: np.ndarray, dl: np.ndarray) -> FaceReading | None:
+def _read_group(group: list[Pip], face: np.ndarray, dist: np.ndarray, dl: np.ndarray,
+                image_edges: tuple[bool, bool, bool, bool] = NO_IMAGE_EDGES) -> FaceReading | None:
     value, rms, beta, alpha = fit_frame([complex(p.x, p.y) for p in group])
     if value is None or rms > LAYOUT_RMS.get(value, LAYOUT_RMS_MORE):
         return None
     side = 2 * abs(alpha)
     if not SIDE_RANGE[0] * FACE_PX <= side <= SIDE_RANGE[1] * FACE_PX:
         return None
-    h, w = face.shape
-    reach = (1 + MARGIN) * abs(alpha) * math.sqrt(2)
-    if not (reach <= beta.real < w - reach and reach <= beta.imag < h - reach):
+    corners = [beta + alpha * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    if not _in_crop(face.shape, beta, alpha, corners, image_edges):
         return None
     square = np.zeros_like(face)
-    corners = [beta + alpha * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     cv2.fillConvexPoly(square, np.array([[round(z.real), round(z.imag)] for z in corners], np.int32), 255)
     reading = read_face(cv2.bitwise_and(face, square), dist, dl)
     if reading.value not in (None, value):
         # (the face reader saw other marks on the square: a die seen, but which value is not known)
         return FaceReading(None, reading.center, 0.0, reading.side, f"{len(group)} pips, read as {reading.value}")
     return reading
+
+
+def _in_crop(shape: tuple[int, int], beta: complex, alpha: complex, corners: list[complex],
+             image_edges: tuple[bool, bool, bool, bool]) -> bool:
+    """Does the fitted face (centre ``beta``, half-side vector ``alpha``) lie in the crop: within
+    :data:`MARGIN` of it from a cut edge, its corners within :data:`IMAGE_EDGE_MARGIN` from the
+    photo's own edge?"""
+    h, w = shape
+    reach = (1 + MARGIN) * abs(alpha) * math.sqrt(2)
+    edge = IMAGE_EDGE_MARGIN * abs(alpha)
+    xs, ys = [z.real for z in corners], [z.imag for z in corners]
+    left, top, right, bottom = image_edges
+    return ((min(xs) >= edge if left else beta.real >= reach)
+            and (min(ys) >= edge if top else beta.imag >= reach)
+            and (max(xs) < w - edge if right else beta.real < w - reach)
+            and (max(ys) < h - edge if bottom else beta.imag < h - reach))
 
 
 # A die's edge: a lightness gradient this many times the crop's typical one (the crop is mostly
@@ -187,7 +218,8 @@ HALF_RANGE = (0.25, 0.71, 0.03)  # half-sides tried for a one's face, in FACE_PX
 # A one's square must be outlined on three sides (a side is outlined when this share of it is on
 # an edge). The lit sides of a light die on a light table often show no edge, but an L of two
 # edges also fits the near corner of a larger die round one of its corner pips (tried: it read
-# wrong values), so a one outlined only on two sides is left unread.
+# wrong values), so a one outlined only on two sides is left unread, unless its pip is a lone speck
+# of the photo's foreground (ONE_SPECK_REACH below).
 ONE_SIDE_SUPPORT = 0.6
 ONE_SIDES = 3
 # No pip-like mark within this many sides of a one's pip: the far pip of a two (0.71 of a side
@@ -200,21 +232,49 @@ ONE_CLEAR_SIDES = 1.0
 ONE_PLAIN = 0.9
 
 
+# A one outlined on two adjacent sides only (an L: a light die's shaded sides, its lit sides as
+# light as the table) is read when its pip is a lone speck of the photo's foreground: one speck
+# within ONE_SPECK_REACH of its side of the pip, none other within ONE_SPECK_ALONE sides. A corner
+# pip of a larger light die, which the L also frames, has that face's other pips, specks too,
+# within 0.71 sides (the rule of :func:`companion.vision.dice._lone_speck_one`).
+ONE_SPECK_REACH = 0.25
+ONE_SPECK_ALONE = 1.0
+
+
+def _an_l(outlined: list[bool]) -> bool:
+    """Are exactly two adjacent sides of a square outlined?"""
+    return sum(outlined) == 2 and any(outlined[i] and outlined[(i + 1) % 4] for i in range(4))
+
+
+def _lone_speck(centre: complex, side: float, specks: np.ndarray | None) -> bool:
+    """Is there one speck at ``centre`` and no other within a side of it (the larger of the one's
+    side and the crop's die, FACE_PX: an L framing a corner pip of a larger die fits a square of
+    half that die's side, light 5, a two read as a one)?"""
+    if specks is None or not len(specks):
+        return False
+    far = np.hypot(specks[:, 0] - centre.real, specks[:, 1] - centre.imag)
+    alone = ONE_SPECK_ALONE * max(side, float(FACE_PX))
+    return bool((far < ONE_SPECK_REACH * side).sum() == 1 and (far < alone).sum() == 1)
+
+
 def _like(mark: Pip, pip: Pip) -> bool:
     """Is ``mark`` as pip-like as ``pip`` (not a faint speck of the table's texture)?"""
     return mark is not pip and mark.area >= 0.3 * pip.area and mark.contrast >= 0.4 * pip.contrast
 
 
 def _read_lone(pip: Pip, face: np.ndarray, dist: np.ndarray, dl: np.ndarray, edges: np.ndarray,
-               marks: list[Pip]) -> FaceReading | None:
+               marks: list[Pip], specks: np.ndarray | None = None) -> FaceReading | None:
     """A lone pip, read as a one only inside a square the image outlines: a die's edges round it
     (its bevel, its side faces, its shadow line) on most sides, at a die's size. A crumb or a knot
     has no such square round it; a pip of a larger die has other pips within its reach."""
     centre = complex(pip.x, pip.y)
     half, turn, sup = best_square(edges, centre)
-    if half <= 0 or sum(v >= ONE_SIDE_SUPPORT for v in sup) < ONE_SIDES:
+    outlined = [v >= ONE_SIDE_SUPPORT for v in sup]
+    if half <= 0 or (sum(outlined) < ONE_SIDES and not (_an_l(outlined) and _lone_speck(centre, 2 * half, specks))):
         return None
-    if any(_like(m, pip) and 0 < abs(complex(m.x, m.y) - centre) < ONE_CLEAR_SIDES * 2 * half for m in marks):
+    # (a one framed by an L only: clear of marks as far as a crop's die too, as its speck is)
+    clear = ONE_CLEAR_SIDES * (2 * half if sum(outlined) >= ONE_SIDES else max(2 * half, float(FACE_PX)))
+    if any(_like(m, pip) and 0 < abs(complex(m.x, m.y) - centre) < clear for m in marks):
         return None
     h, w = face.shape
     reach = (1 + MARGIN) * half * math.sqrt(2)
