@@ -72,7 +72,10 @@ def test_dice_stopping_one_after_another_are_read_while_the_last_roll():
         mine = [(i, v) for i, v in got if s <= i < end]  # (how many frames after rest is the bench's business)
         assert sorted(v for _, v in mine) == sorted(frames[s].values), (s, got, source.health.last_error)
     assert len(got) == 5 * len(settled)
-    assert all(frames[i].phase == "rest" for i, _ in got)  # never before the dice rest
+    # never while dice roll: at rest, or late once they are picked up (a read the dice were picked
+    # up from goes on and reports late, never lost: docs/dice-stream.md; on a loaded machine the
+    # second throw's read here outlasts its 10 frames of rest)
+    assert all(frames[i].phase in ("rest", "hand", "gone") for i, _ in got), [(i, frames[i].phase) for i, _ in got]
 
 
 def test_a_die_landing_where_one_lay_is_read_anew():
