@@ -80,16 +80,27 @@ def test_pips_of_dice_apart_are_grouped_apart():
     assert sorted(len(g) for g in groups) == [2, 5]
 
 
+def _one_die_at_face_px(rng: np.random.Generator, value: int) -> tuple[np.ndarray, int, int]:
+    """One light die drawn at the pips-first reader's own scale (FACE_PX), and its centre."""
+    img, truth = _light_dice_on_paper(rng, [value], side=FACE_PX)
+    (_, (x, y)), = truth
+    return img, int(x), int(y)
+
+
+def _whole(crop: np.ndarray) -> np.ndarray:
+    """A mask taking in the whole crop."""
+    return np.full(crop.shape[:2], 255, np.uint8)
+
+
 def test_a_die_cut_by_the_crops_edge_is_not_read_from_the_pips_it_shows():
     """Two pips of a four on a diagonal, the other two beyond the crop's edge: no two is read."""
     rng = np.random.default_rng(3)
-    img, truth = _light_dice_on_paper(rng, [4], side=FACE_PX)
-    (_, (x, y)), = truth
-    whole = img[int(y) - 150:int(y) + 150, int(x) - 150:int(x) + 150]
-    assert [r.value for r in read_by_pip_squares(whole, np.full(whole.shape[:2], 255, np.uint8))] == [4]
-    for cut in (int(x) - 2, int(x) + 2):  # through the die's middle, either way
-        crop = img[int(y) - 150:int(y) + 150, cut - 150:cut]
-        for r in read_by_pip_squares(crop, np.full(crop.shape[:2], 255, np.uint8)):
+    img, x, y = _one_die_at_face_px(rng, 4)
+    whole = img[y - 150:y + 150, x - 150:x + 150]
+    assert [r.value for r in read_by_pip_squares(whole, _whole(whole))] == [4]
+    for cut in (x - 2, x + 2):  # through the die's middle, either way
+        crop = img[y - 150:y + 150, cut - 150:cut]
+        for r in read_by_pip_squares(crop, _whole(crop)):
             assert r.value is None
 
 
@@ -100,18 +111,15 @@ def test_a_face_near_the_photos_edge_is_read_but_a_die_it_cuts_is_not(seed):
     the face lies whole in the photo and is read. A four the photo's edge cuts through its middle
     is still not read from the pips it shows."""
     rng = np.random.default_rng(seed)
-    img, truth = _light_dice_on_paper(rng, [5], side=FACE_PX)
-    (_, (x, y)), = truth
-    near = img[int(y) - 150:int(y) + 150, int(x) - 75:int(x) + 150]
-    mask = np.full(near.shape[:2], 255, np.uint8)
+    img, x, y = _one_die_at_face_px(rng, 5)
+    near = img[y - 150:y + 150, x - 75:x + 150]
+    mask = _whole(near)
     assert read_by_pip_squares(near, mask) == []
     assert [r.value for r in read_by_pip_squares(near, mask, image_edges=(True, False, False, False))] == [5]
-    img, truth = _light_dice_on_paper(rng, [4], side=FACE_PX)
-    (_, (x, y)), = truth
-    for cut in (int(x) - 2, int(x) + 2):
-        crop = img[int(y) - 150:int(y) + 150, cut:cut + 150]
-        for r in read_by_pip_squares(crop, np.full(crop.shape[:2], 255, np.uint8),
-                                     image_edges=(True, False, False, False)):
+    img, x, y = _one_die_at_face_px(rng, 4)
+    for cut in (x - 2, x + 2):
+        crop = img[y - 150:y + 150, cut:cut + 150]
+        for r in read_by_pip_squares(crop, _whole(crop), image_edges=(True, False, False, False)):
             assert r.value is None
 
 
@@ -190,10 +198,9 @@ def test_a_one_framed_by_an_l_is_read_only_where_its_pip_is_a_lone_speck(seed):
     L). Such a one is read where the photo's foreground has its pip as a lone speck; with no
     specks known, or with another speck within a die of it (a larger die's other pip), it is not."""
     rng = np.random.default_rng(seed)
-    img, truth = _light_dice_on_paper(rng, [1], side=FACE_PX)
-    (_, (x, y)), = truth
-    crop = img[int(y) - 150:int(y) + 150, int(x) - 150:int(x) + 150]
-    mask = np.full(crop.shape[:2], 255, np.uint8)
+    img, x, y = _one_die_at_face_px(rng, 1)
+    crop = img[y - 150:y + 150, x - 150:x + 150]
+    mask = _whole(crop)
     assert read_by_pip_squares(crop, mask) == []
     assert [r.value for r in read_by_pip_squares(crop, mask, specks=np.array([[150.0, 150.0]]))] == [1]
     two_specks = np.array([[150.0, 150.0], [150.0 + 0.6 * FACE_PX, 150.0]])

@@ -41,7 +41,7 @@ from .blob_labels import components_with_stats
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
-from .dice_pip_squares import read_by_pip_squares
+from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
@@ -220,15 +220,6 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
             <= d.side_px * f / est <= 1.3]
 
 
-# A light die on a light table: its face is the table's colour, open to it on the lit sides, so its
-# pips are specks of their own beside the blob of its shaded sides and shadow. A one read from that
-# blob filled out (the hollow and loose looks) is its face when its pip is such a speck and no other
-# speck lies near: a pip of a larger die, read alone as a one, has its face's other pips within a
-# side of it (the two of a two are 0.71 sides apart), the specks beside it.
-ONE_PIP_REACH = 0.25  # the one's centre lies within this share of its side of a speck's centre
-ONE_ALONE_SIDES = 1.0  # ... and no other speck's centre lies within this many of its sides
-
-
 def _speck_centres(stats: np.ndarray, min_side: float) -> np.ndarray:
     """The centres (work pixels) of the foreground's small, roughly round blobs: pips and crumbs."""
     x, y, w, h, area = (stats[1:, k].astype(np.float64) for k in range(5))
@@ -237,12 +228,9 @@ def _speck_centres(stats: np.ndarray, min_side: float) -> np.ndarray:
 
 
 def _lone_speck_one(d: Die, specks: np.ndarray | None, f: float) -> bool:
-    """Is ``d`` a one whose pip is a speck of the foreground, alone within a side of it?"""
-    if d.value != 1 or specks is None or not len(specks):
-        return False
-    far = np.hypot(specks[:, 0] - d.center[0] * f, specks[:, 1] - d.center[1] * f)
-    side = d.side_px * f
-    return bool((far < ONE_PIP_REACH * side).sum() == 1 and (far < ONE_ALONE_SIDES * side).sum() == 1)
+    """Is ``d`` a one whose pip is a speck of the foreground, alone within a side of it
+    (:func:`.dice_pip_squares.lone_speck`: a light die's face open to the table)?"""
+    return d.value == 1 and lone_speck(complex(d.center[0] * f, d.center[1] * f), d.side_px * f, specks)
 
 
 def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None,

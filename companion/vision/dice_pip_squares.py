@@ -232,11 +232,12 @@ ONE_CLEAR_SIDES = 1.0
 ONE_PLAIN = 0.9
 
 
-# A one outlined on two adjacent sides only (an L: a light die's shaded sides, its lit sides as
-# light as the table) is read when its pip is a lone speck of the photo's foreground: one speck
-# within ONE_SPECK_REACH of its side of the pip, none other within ONE_SPECK_ALONE sides. A corner
-# pip of a larger light die, which the L also frames, has that face's other pips, specks too,
-# within 0.71 sides (the rule of :func:`companion.vision.dice._lone_speck_one`).
+# A one whose pip is a lone speck of the photo's foreground: one speck within ONE_SPECK_REACH of
+# its side of the pip, none other within ONE_SPECK_ALONE sides. A light die on a light table shows
+# its face the table's colour, open to it on the lit sides, so its pips are specks of their own; a
+# pip of a larger die, read alone as a one, has that face's other pips, specks too, within 0.71
+# sides. Used here for a one outlined on two adjacent sides only (an L: a light die's shaded sides,
+# its lit sides as light as the table), and by dice.py for a one read from a filled blob.
 ONE_SPECK_REACH = 0.25
 ONE_SPECK_ALONE = 1.0
 
@@ -246,14 +247,13 @@ def _an_l(outlined: list[bool]) -> bool:
     return sum(outlined) == 2 and any(outlined[i] and outlined[(i + 1) % 4] for i in range(4))
 
 
-def _lone_speck(centre: complex, side: float, specks: np.ndarray | None) -> bool:
-    """Is there one speck at ``centre`` and no other within a side of it (the larger of the one's
-    side and the crop's die, FACE_PX: an L framing a corner pip of a larger die fits a square of
-    half that die's side, light 5, a two read as a one)?"""
+def lone_speck(centre: complex, side: float, specks: np.ndarray | None, alone_side: float | None = None) -> bool:
+    """Is there one speck at ``centre`` (within :data:`ONE_SPECK_REACH` of ``side``) and no other
+    within :data:`ONE_SPECK_ALONE` of ``alone_side`` (``side`` when not given) of it?"""
     if specks is None or not len(specks):
         return False
     far = np.hypot(specks[:, 0] - centre.real, specks[:, 1] - centre.imag)
-    alone = ONE_SPECK_ALONE * max(side, float(FACE_PX))
+    alone = ONE_SPECK_ALONE * (side if alone_side is None else alone_side)
     return bool((far < ONE_SPECK_REACH * side).sum() == 1 and (far < alone).sum() == 1)
 
 
@@ -270,10 +270,13 @@ def _read_lone(pip: Pip, face: np.ndarray, dist: np.ndarray, dl: np.ndarray, edg
     centre = complex(pip.x, pip.y)
     half, turn, sup = best_square(edges, centre)
     outlined = [v >= ONE_SIDE_SUPPORT for v in sup]
-    if half <= 0 or (sum(outlined) < ONE_SIDES and not (_an_l(outlined) and _lone_speck(centre, 2 * half, specks))):
+    framed = sum(outlined) >= ONE_SIDES
+    # a one framed by an L only: its speck alone, and clear of marks, as far as a crop's die too (an L
+    # framing a corner pip of a larger die fits a square of half that die's side: light 5, a two read as a one)
+    l_reach = max(2 * half, float(FACE_PX))
+    if half <= 0 or not (framed or (_an_l(outlined) and lone_speck(centre, 2 * half, specks, l_reach))):
         return None
-    # (a one framed by an L only: clear of marks as far as a crop's die too, as its speck is)
-    clear = ONE_CLEAR_SIDES * (2 * half if sum(outlined) >= ONE_SIDES else max(2 * half, float(FACE_PX)))
+    clear = ONE_CLEAR_SIDES * (2 * half if framed else l_reach)
     if any(_like(m, pip) and 0 < abs(complex(m.x, m.y) - centre) < clear for m in marks):
         return None
     h, w = face.shape
