@@ -206,3 +206,52 @@ def test_two_overlapping_sure_readings_are_both_unreadable():
     c, d = _die(4, (100, 100), 0.05, side=40.0), _die(1, (120, 100), 0.07, side=40.0)
     doubt_overlaps([c, d])
     assert c.value is None and d.value is None
+
+
+# ---------------------------------------------------------------- a die whose face no look reads
+
+
+def _three_dice_and(draw) -> np.ndarray:
+    """A light table with three plain dice (a five, a three, a six) and whatever ``draw`` adds."""
+    img = np.full((480, 640, 3), 235, np.uint8)
+    for (cx, cy), pips in (((150, 150), [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)]),
+                           ((350, 150), [(-1, -1), (0, 0), (1, 1)]),
+                           ((500, 300), [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)])):
+        cv2.rectangle(img, (cx - 35, cy - 35), (cx + 35, cy + 35), (60, 60, 60), -1)
+        cv2.rectangle(img, (cx - 32, cy - 32), (cx + 32, cy + 32), (250, 250, 250), -1)
+        for u, v in pips:
+            cv2.circle(img, (cx + 19 * u, cy + 19 * v), 6, (20, 20, 20), -1)
+    draw(img)
+    return img
+
+
+def _slanted_die(img: np.ndarray) -> None:
+    """A die seen at a strong slant: its lit top face squeezed to half its height (its four pips
+    slits) above its shaded front face; no layout fits such a face."""
+    x0, y0, s = 215, 315, 70
+    cv2.rectangle(img, (x0, y0), (x0 + s, y0 + s), (60, 60, 60), -1)
+    cv2.rectangle(img, (x0 + 3, y0 + 3), (x0 + s - 3, y0 + s // 2 - 2), (250, 250, 250), -1)
+    cv2.rectangle(img, (x0 + 3, y0 + s // 2 + 2), (x0 + s - 3, y0 + s - 3), (165, 165, 165), -1)
+    for u in (-1, 1):
+        for v in (-1, 1):
+            cv2.ellipse(img, (x0 + s // 2 + 19 * u, y0 + s // 4 + 8 * v), (6, 3), 0, 0, 360, (20, 20, 20), -1)
+
+
+def test_a_die_shaped_blob_no_look_reads_is_an_unreadable_die():
+    from companion.vision.dice import read_dice
+
+    found = read_dice(_three_dice_and(_slanted_die))
+    assert sorted(d.value for d in found if d.value is not None) == [3, 5, 6]
+    unread = [d for d in found if d.value is None]
+    assert len(unread) == 1 and np.hypot(unread[0].center[0] - 250, unread[0].center[1] - 350) < 20
+
+
+def test_a_long_blob_no_look_reads_is_no_die():
+    from companion.vision.dice import read_dice
+
+    def pen(img):  # a pen on the table: as wide as a die, three times as long
+        cv2.rectangle(img, (180, 330), (390, 400), (90, 60, 40), -1)
+
+    found = read_dice(_three_dice_and(pen))
+    assert sorted(d.value for d in found) == [3, 5, 6]
+
