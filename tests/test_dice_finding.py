@@ -255,3 +255,18 @@ def test_a_long_blob_no_look_reads_is_no_die():
     found = read_dice(_three_dice_and(pen))
     assert sorted(d.value for d in found) == [3, 5, 6]
 
+
+def test_a_retry_at_the_measured_size_that_reads_a_die_elsewhere_keeps_the_first_look(monkeypatch):
+    import companion.vision.dice as dice
+
+    # the first look reads a one at the blob's centre, smaller than the size it looked for; the
+    # retry at that size reads a two at the blob's edge (a tilted die's side face, ray 64)
+    looks = [[_die(1, (60, 60), 0.9, side=50.0)], [_die(2, (20, 40), 0.98, side=52.0)]]
+    monkeypatch.setattr(dice, "_read_blob_at", lambda *a, **k: looks.pop(0) if looks else [])
+    blob = np.ones((100, 100), bool)
+    got = dice._read_blob(np.zeros((200, 200, 3), np.uint8), blob, (10, 10), 1.0, 100.0)
+    assert [(d.value, d.center) for d in got] == [(1, (60, 60))]
+    # (a retry that reads the same die at its own size replaces the first look, as before)
+    looks[:] = [[_die(1, (60, 60), 0.9, side=50.0)], [_die(1, (62, 58), 0.95, side=52.0)]]
+    got = dice._read_blob(np.zeros((200, 200, 3), np.uint8), blob, (10, 10), 1.0, 100.0)
+    assert [(d.value, d.center) for d in got] == [(1, (62, 58))]

@@ -428,9 +428,25 @@ def _read_blob(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int],
         done.add(_crop_scale(side))
         again = _read_blob_at(img, blob_small, origin, f, side)
         if _counted(again) > _counted(best) or (
-                _counted(again) == _counted(best) and _size_miss(again, side) < _size_miss(best, best_side)):
+                _counted(again) == _counted(best) and _size_miss(again, side) < _size_miss(best, best_side)
+                and (not RESCALE_SAME_PLACES or _same_places(again, best))):
             best, best_side = again, side
     return best
+
+
+#: a retry at another scale that reads as many dice replaces the first look only where it read them
+#: at the same places (False: the old rule, kept to measure against)
+RESCALE_SAME_PLACES = True
+
+
+def _same_places(again: list[Die], best: list[Die]) -> bool:
+    """Does every sure die of ``again`` lie within half a side of a sure die of ``best``? A retry at
+    the size the first look measured re-reads the same dice at their own scale; one that reads a
+    die elsewhere in the blob read another face (a tilted die's side face, whose squeezed pips fit
+    a smaller face: ray 64, a one read right, then a side face's two in its place)."""
+    sure = [d for d in best if d.value is not None and d.confidence > BLOB_CONFIDENCE]
+    return all(any(math.dist(a.center, b.center) < 0.5 * max(a.side_px, b.side_px) for b in sure)
+               for a in again if a.value is not None and a.confidence > BLOB_CONFIDENCE)
 
 
 SHADOWED_DIE = 0.75  # a blob of one die and its shadow (or side face): the die's share of its side
