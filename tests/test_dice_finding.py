@@ -8,6 +8,8 @@ Speed is measured in tests/bench/bench_dice_finding.py, not here.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -270,3 +272,31 @@ def test_a_retry_at_the_measured_size_that_reads_a_die_elsewhere_keeps_the_first
     looks[:] = [[_die(1, (60, 60), 0.9, side=50.0)], [_die(1, (62, 58), 0.95, side=52.0)]]
     got = dice._read_blob(np.zeros((200, 200, 3), np.uint8), blob, (10, 10), 1.0, 100.0)
     assert [(d.value, d.center) for d in got] == [(1, (62, 58))]
+
+
+# ---------------------------------------------------------------- what is left of a blob
+
+
+def test_a_die_left_beside_a_die_read_in_one_blob_is_read_from_the_rest():
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch_light import render_light
+
+    # light 46: a three touching a white die read first (as its four side face); the three was missed
+    scene = render_light(46)
+    found = read_dice(scene.image)
+    three = next(t for t in scene.dice if t.value == 3 and abs(t.center[0] - 1072) < 30)
+    assert any(d.value == 3 and math.dist(d.center, three.center) < 0.5 * three.side_px for d in found)
+    assert score_scene(scene, found).counts["wrong"] == 0
+
+
+def test_a_face_read_in_the_rest_within_a_side_of_a_die_read_is_its_side_face(monkeypatch):
+    import companion.vision.dice as dice
+
+    top = _die(1, (50, 50), 0.9, side=40.0)
+    side_face, neighbour = _die(2, (50, 85), 0.98, side=40.0), _die(5, (50, 110), 0.9, side=40.0)
+    blob = np.zeros((140, 100), bool)
+    blob[10:135, 10:90] = True
+    for beside, kept in ((side_face, []), (neighbour, [neighbour])):
+        monkeypatch.setattr(dice, "_read_blob", lambda *a, beside=beside: [beside])
+        assert dice._read_remainder(np.zeros((140, 100, 3), np.uint8), blob, (0, 0), 1.0, [top]) == kept

@@ -151,6 +151,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
             got = _die_unread(blob, (x, y), f, est, typical)
+        elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
+            got = got + _read_remainder(img, blob, (x, y), f, got)
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
     # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
@@ -193,6 +195,48 @@ def _die_unread(blob: np.ndarray, origin: tuple[int, int], f: float, est: float,
         return []
     centre = ((origin[0] + cx) / f, (origin[1] + cy) / f)
     return [Die(None, centre, 0.0, est / f * 0.9, "a die-shaped blob, no face read in it")]
+
+
+#: the part of a blob no die read in it covers, when it could hold a die, is read as a blob of its
+#: own (False: the old rule, kept to measure against)
+REMAINDERS_ARE_LOOKED_AT = True
+# A read die clears the blob within this many of its sides of its centre (a square's corner lies
+# 0.71 sides from it; its side faces and shadow reach a little farther).
+READ_DIE_CLEARS = 0.8
+# What is left must hold a disc this many sides of the read dice across (an opening: a side face,
+# a shadow, a corner left beside a read die are narrower) ...
+REMAINDER_WIDTH = 0.7
+# ... and be at least this many of their squares in area.
+REMAINDER_AREA = 0.6
+# A die read in the remainder lies at least this many read sides from every die read in the blob
+# before: a tilted die's side face, left beside its top face, is read less than a side away (ray
+# 64: 0.92); dice beside a die read lay 1.56-2.1 away on development. (Read sides are up to 1.25
+# times the die's: two dice touching face to face, 1.0 apart, are not looked for this way.)
+REMAINDER_APART = 1.2
+
+
+def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                    got: list[Die]) -> list[Die]:
+    """The dice read in what is left of ``blob`` once the dice ``got`` are taken out: two touching
+    dice in one blob, one read and the other's face too unlike it to be read in the same look."""
+    read = [d for d in got if d.value is not None]
+    side = float(np.median([d.side_px * f for d in read]))
+    rest = blob.astype(np.uint8).copy()
+    for d in got:
+        cv2.circle(rest, (round(d.center[0] * f - origin[0]), round(d.center[1] * f - origin[1])),
+                   round(READ_DIE_CLEARS * max(d.side_px * f, side)), 0, -1)
+    k = max(3, round(REMAINDER_WIDTH * side)) | 1
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, _ = components_with_stats(rest)
+    out = []
+    for j in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[j])
+        if area < REMAINDER_AREA * side * side:
+            continue
+        part = labels[y:y + bh, x:x + bw] == j
+        out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
+                and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+    return out
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
