@@ -228,9 +228,13 @@ def _three_dice_and(draw) -> np.ndarray:
 
 
 def _slanted_die(img: np.ndarray) -> None:
+    _slanted_die_at(img, 215, 315)
+
+
+def _slanted_die_at(img: np.ndarray, x0: int, y0: int) -> None:
     """A die seen at a strong slant: its lit top face squeezed to half its height (its four pips
     slits) above its shaded front face; no layout fits such a face."""
-    x0, y0, s = 215, 315, 70
+    s = 70
     cv2.rectangle(img, (x0, y0), (x0 + s, y0 + s), (60, 60, 60), -1)
     cv2.rectangle(img, (x0 + 3, y0 + 3), (x0 + s - 3, y0 + s // 2 - 2), (250, 250, 250), -1)
     cv2.rectangle(img, (x0 + 3, y0 + s // 2 + 2), (x0 + s - 3, y0 + s - 3), (165, 165, 165), -1)
@@ -300,3 +304,14 @@ def test_a_face_read_in_the_rest_within_a_side_of_a_die_read_is_its_side_face(mo
     for beside, kept in ((side_face, []), (neighbour, [neighbour])):
         monkeypatch.setattr(dice, "_read_blob", lambda *a, beside=beside: [beside])
         assert dice._read_remainder(np.zeros((140, 100, 3), np.uint8), blob, (0, 0), 1.0, [top]) == kept
+
+
+def test_a_lone_slanted_die_with_its_shadow_is_an_unreadable_die():
+    from companion.vision.dice import read_dice
+
+    # alone in the photo, and with its shadow longer than it is wide, it sets no typical die size
+    img = np.full((480, 640, 3), 235, np.uint8)
+    cv2.rectangle(img, (285, 215), (355, 320), (150, 150, 150), -1)  # the shadow beyond its front face
+    _slanted_die_at(img, 285, 215)
+    found = read_dice(img)
+    assert len(found) == 1 and found[0].value is None
