@@ -22,7 +22,9 @@ How (docs/dice-camera.md has the long version):
 6. **Second looks.** A blob that reads nothing is read again from a looser foreground filled to its
    hull (a dark die on dark felt shows only its lit edges and pips), then with the table round it
    pips first (a light die on a light table: its face is the table's colour; :mod:`.dice_pip_squares`),
-   then from its pips alone.
+   then from its pips alone. What is left of a blob beyond the dice read in it, when it could
+   hold a die, is read as a blob of its own (two touching dice, one read). A die-shaped blob no
+   look reads is reported as an unreadable die, not left out (a strongly tilted die).
 7. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
    read as a die) is made unreadable (:mod:`.dice_sizes`).
 """
