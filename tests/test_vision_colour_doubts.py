@@ -258,3 +258,35 @@ def test_a_look_alike_lit_like_its_ring_is_doubtful_not_their_overlap(box):
         assert np.all(found[mask] == expected), (dim, np.unique(found[mask]))
         without_light = _mix_lookalikes(mask, ma, mb, seen, pb, 9, 6, (hue_e, hue_ab, lift))
         assert np.all(without_light[mask] == 1)  # the hue alone takes it for their overlap
+
+
+def test_another_colour_over_the_whole_of_a_sheet_not_ringing_it_is_undecided(box):
+    """A red sheet whose blue a phone deepened reads as red with yellow over all of it (first phone,
+    seed 54044: 20 hexes called yellow): yellow over the whole red part, hardly alone round it, is
+    dropped (undecided).  Kept: a yellow sheet over half of a red one (red alone beside it), and a
+    yellow sheet with a red one wholly on it (the red goes as a ghost, colour only ever inside
+    another's: not this rule)."""
+    from companion.vision import colourmasks as cm
+
+    red, yellow = BIT["british"], BIT["japanese"]
+    code = np.zeros((150, 800), np.uint8)
+    code[30:120, 20:180] = red  # the soaked red sheet: red alone on its blurred rim ...
+    code[33:117, 23:177] |= yellow  # ... yellow over the rest
+    code[30:120, 180:240] = yellow  # a yellow sheet beside it
+    code[30:120, 300:420] = red  # a red sheet ...
+    code[30:120, 360:450] |= yellow  # ... half under a yellow one
+    code[20:130, 560:720] = yellow  # a yellow sheet ...
+    code[45:105, 600:680] |= red  # ... with a red one wholly on it
+    seen = np.zeros(code.shape, bool)
+    seen[5:145, 5:795] = True
+    args = (code, seen, ~seen, None, 3.0, box.sheet_colours)
+    masks, dropped, _ = cm._colour_masks(*args)
+    assert not masks["japanese"][30:120, 20:180].any() and dropped["japanese"][30:120, 20:180].all()
+    assert masks["british"][30:120, 20:180].all() and masks["japanese"][30:120, 184:240].all()
+    assert masks["japanese"][30:120, 360:450].all() and masks["british"][30:120, 300:420].all()
+    assert masks["japanese"][20:130, 560:720].all()
+    cm.SOAKED = False
+    try:
+        assert cm._colour_masks(*args)[0]["japanese"][33:117, 23:177].all()
+    finally:
+        cm.SOAKED = True

@@ -42,6 +42,29 @@ LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this sha
 # two green sheets overlapping read as green over yellow and blue beside green alone (a phone's tone
 # curve: second phone, seed 31013); the blue was a ghost, the yellow stayed, 7 hexes called yellow
 PAIR_GOES_TOO = True
+# A phone's saturation boost and tone curve deepen a sheet's dim channels past the profile's: a red
+# sheet's blue sinks so far (log -2.5 against the profile's -1.3) that it reads as red with a whole
+# yellow sheet over it (yellow mostly darkens blue), over the red sheet's whole extent; the colour
+# map cannot take it back (a hue change of 0.47 log RMS, past colour_adapt.MAX_SHIFT).  First
+# phone, dev seed 54044: 20 hexes called yellow under two red sheets.  Two real sheets overlapping
+# show one of them alone somewhere round the overlap, unless one lies wholly within the other --
+# then the other's colour rings it.  So where another expedition's colour x lies over all of a
+# sheet-sized part of e's colour (no patch of e alone inside it) and x alone rings under SOAK_RING
+# of it, x is not trusted there: undecided for x, never a call added.
+SOAKED = True
+SOAK_SHARE = 0.97  # x over this share of the part's inside, counting e alone only in patches SOAK_BARE_MM wide
+# (54044's soaked red sheets: 1.00; true overlaps seen with the rule tried: 0.93-0.94 -- a strip of e alone)
+SOAK_BARE_MM = 3.0  # ... narrower patches of e alone are noise in x's reading (dark pixels by the lines)
+SOAK_INSET_MM = 2.0  # the part's inside: this far in from its edge (the edge's blur reads as e alone or part x)
+SOAK_RING = 0.5  # x alone on under this share of the seen ring round the part (LOOKALIKE_RING_MM wide):
+# 54044's soaked sheets 0.08 and 0.40 (a yellow sheet really lies beside one); a sheet wholly on x's: ~1
+SOAK_MIN_MM2 = 800.0  # a part's inside smaller than this is a piece of a sheet, most of it hidden under or
+# over others, where x over all of it is ordinary (true overlaps of 80-580 mm^2 were dropped at 50 mm^2
+# on dev seeds 52006, 52029, 54022, 54034, 54038, second phone 43017); a whole sheet but the cage
+# (116 mm^2) has an inside over ~1,000 mm^2
+SOAK_RAW = 0.5  # x on under this share of a part's inside (noise included): not looked at further (speed)
+SOAK_PPM = 1.0  # the coarse grid it is judged on (px per mm): parts are sheets tens of millimetres across
+SOAK_BRIDGE_MM = 3.5  # colour joined across the printed lines (the other rules' parts: 3.5 mm too)
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
@@ -144,6 +167,13 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             grown = _grown(lone, np.ones((kd, kd), np.uint8))
             for x in (e, ea, eb):
                 dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if SOAKED:  # another expedition's colour over the whole of one sheet: a phone's deeper dim channels
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        gone = _soaked(masks, seen_flat, ppm)
+        for x, g in gone.items():
+            masks[x] = masks[x] & ~g
+            grown = _grown(g, np.ones((kd, kd), np.uint8))
+            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
     if shade is not None:  # after the look-alikes: a wrong explanation may be their overlap
         ring = int(round(UNLIT_RING_MM * ppm))
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
@@ -172,6 +202,69 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                     for z in (ex, EXPEDITIONS[i]):
                         dropped[z] = grown if dropped[z] is None else dropped[z] | grown
     return masks, dropped, fit
+
+
+def _soaked(masks: dict, seen_flat: np.ndarray, ppm: float) -> dict:
+    """Per expedition x, its colour over parts of another expedition's colour that x covers whole
+    yet hardly rings (see SOAKED).  Judged on a grid of SOAK_PPM (at the work grid's 3 px/mm it
+    cost 20-46 ms a photo, 5-10 % of coverage; here 0.1-3 ms, nothing where no part is overlapped)."""
+    out: dict = {}
+    st = max(1, int(round(ppm / SOAK_PPM)))
+    present = [e for e in EXPEDITIONS if masks[e].any()]
+    if len(present) < 2:
+        return out
+    small = {e: np.ascontiguousarray(masks[e][::st, ::st]).view(np.uint8) for e in present}
+    f = ppm / st  # px per mm of the coarse grid
+    min_px = SOAK_MIN_MM2 * f * f
+    ring_px = max(1, int(round(LOOKALIKE_RING_MM * f)))
+    inset = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(round(SOAK_INSET_MM * f)) + 1,) * 2)
+    bare_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(1, int(round(SOAK_BARE_MM * f))) | 1,) * 2)
+    bridge = np.ones((2 * int(np.ceil(SOAK_BRIDGE_MM * f / 2)) + 1,) * 2, np.uint8)
+    seen = None
+    for e in present:
+        m = small[e]
+        # a part x could soak has x over much of at least min_px of e: most colours have none
+        with_x = [x for x in present if x != e and np.count_nonzero(m & small[x]) >= SOAK_RAW * min_px]
+        if not with_x:
+            continue
+        joined = cv2.morphologyEx(m, cv2.MORPH_CLOSE, bridge)
+        n, labels = cv2.connectedComponents(joined, connectivity=8)
+        inside = cv2.erode(joined, inset) & m
+        n_in = np.bincount(labels[inside > 0], minlength=n)
+        big = n_in >= min_px
+        big[0] = False
+        if not big.any():
+            continue
+        near = None
+        for x in with_x:
+            mx = small[x]
+            raw = np.bincount(labels[(inside & mx) > 0], minlength=n)
+            if not (big & (raw >= SOAK_RAW * n_in)).any():
+                continue
+            # e alone over a patch SOAK_BARE_MM wide: a sheet of e beside x's, not noise in x's reading
+            bare = cv2.morphologyEx(inside & ~mx, cv2.MORPH_OPEN, bare_k)
+            share = 1 - np.bincount(labels[bare > 0], minlength=n) / np.maximum(n_in, 1)
+            maybe = big & (share >= SOAK_SHARE)
+            if not maybe.any():
+                continue
+            if near is None:
+                if seen is None:
+                    seen = np.ascontiguousarray(seen_flat[::st, ::st])
+                near = _grown_labels(labels, joined.view(bool), n, np.ones((2 * ring_px + 1,) * 2, np.uint8))
+                ring = (near > 0) & (joined == 0) & seen
+                ring_n = np.bincount(near[ring], minlength=n)
+            alone = np.bincount(near[ring & (mx > 0) & (m == 0)], minlength=n) / np.maximum(ring_n, 1)
+            hit = maybe & (ring_n >= ring_px * ring_px) & (alone < SOAK_RING)
+            if not hit.any():
+                continue
+            # back to the full grid: the parts, grown past the coarse grid's step and the part's edge
+            part = np.take(hit, labels).view(np.uint8)
+            part = cv2.resize(part, masks[x].shape[::-1], interpolation=cv2.INTER_NEAREST)
+            g = _grown(part.view(bool), np.ones((2 * st + 1,) * 2, np.uint8)) & masks[x]
+            # ... no further than x's colour on e's own and its blurred edge (not a sheet of x beside it)
+            g &= _grown(g & masks[e], np.ones((2 * st + 1,) * 2, np.uint8))
+            out[x] = g if x not in out else out[x] | g
+    return out
 
 
 def _lone_pairs(both, only_a, only_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
