@@ -290,3 +290,28 @@ def test_another_colour_over_the_whole_of_a_sheet_not_ringing_it_is_undecided(bo
         assert cm._colour_masks(*args)[0]["japanese"][33:117, 23:177].all()
     finally:
         cm.SOAKED = True
+
+
+def test_a_speck_of_colour_in_the_unseen_is_no_sheet(box):
+    """A few mm^2 of yellow inside a dark overlap (the unseen, where a sheet might hide) passed for a
+    sheet's visible corner through a phone (dev seed 52013: a hex called yellow): under
+    HIDDEN_SPECK_MM2 it goes; a strip of a sheet along the unseen, as narrow but longer, stays."""
+    from companion.vision import colourmasks as cm
+
+    code = np.zeros((90, 300), np.uint8)
+    hidden = np.zeros(code.shape, bool)
+    hidden[15:75, 20:110] = True  # a dark overlap ...
+    code[42:48, 62:68] = BIT["japanese"]  # ... with 4 mm^2 of yellow in it
+    hidden[15:75, 160:260] = True  # another ...
+    code[15:75, 154:160] = BIT["japanese"]  # ... with a 2 x 20 mm strip of a yellow sheet along it
+    seen = ~hidden
+    seen[42:48, 62:68] = True
+    args = (code, seen, hidden, None, 3.0, box.sheet_colours, None, hidden)
+    masks = cm._colour_masks(*args)[0]
+    assert not masks["japanese"][15:75, 20:110].any()
+    assert masks["japanese"][15:75, 154:160].all()
+    cm.HIDDEN_SPECK = False
+    try:
+        assert cm._colour_masks(*args)[0]["japanese"][42:48, 62:68].all()
+    finally:
+        cm.HIDDEN_SPECK = True
