@@ -23,6 +23,14 @@ GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
 GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
 SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
 # narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
+# A speck of colour a few mm^2 kept only because the unseen round it might hide the rest of its
+# sheet: through a phone, the colour match finds one sheet's colour in a few pixels of a dark
+# overlap or at the blurred junction of two sheets, with deep shade (a dark overlap) all round
+# (dev seeds 52013, 46016 yellow and 54016 green: one hex called covered each).  Colour that small
+# is kept only when it is a sheet's width across on its own: under HIDDEN_SPECK_MM2 (below the
+# SLIVER_CORE_MM disc's 7 mm^2, so a part with its own core is never touched) it goes.
+HIDDEN_SPECK = True
+HIDDEN_SPECK_MM2 = 6.0
 LOOKALIKE_HUE = 0.6  # log-hue distance under which one sheet passes for two others overlapping
 LOOKALIKE_RING_MM = 2.0  # ... and is taken for them when ringed by their colours, this wide
 LOOKALIKE_RINGED = 0.6  # ... over this share of the ring
@@ -42,6 +50,30 @@ LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this sha
 # two green sheets overlapping read as green over yellow and blue beside green alone (a phone's tone
 # curve: second phone, seed 31013); the blue was a ghost, the yellow stayed, 7 hexes called yellow
 PAIR_GOES_TOO = True
+# A phone's saturation boost and tone curve deepen a sheet's dim channels past the profile's: a red
+# sheet's blue sinks so far (log -2.5 against the profile's -1.3) that it reads as red with a whole
+# yellow sheet over it (yellow mostly darkens blue), over the red sheet's whole extent; the colour
+# map cannot take it back (a hue change of 0.47 log RMS, past colour_adapt.MAX_SHIFT).  First
+# phone, dev seeds 54044 and 46033: 20 and 6 hexes called yellow under red sheets.  Two real
+# sheets overlapping show one of them alone somewhere round the overlap, unless one lies wholly
+# within the other -- then the other's colour rings it.  So where another expedition's colour x
+# lies over all of a sheet-sized part of e's colour (no patch of e alone inside it) and x alone
+# rings under SOAK_RING of it, x's colour there is taken out: undecided for x.
+SOAKED = True
+SOAK_SHARE = 0.90  # x over this share of the part's inside, counting e alone only in patches SOAK_BARE_MM wide
+# (soaked red sheets: 54044's 1.00, 46033's 0.91; a yellow sheet with a red one over 82 % of it: 0.82;
+# at 0.97 46033's six hexes stayed called yellow, at 0.90 the dev sets lost 0.00-0.03 points more to undecided)
+SOAK_BARE_MM = 3.0  # ... narrower patches of e alone are noise in x's reading (dark pixels by the lines)
+SOAK_INSET_MM = 2.0  # the part's inside: this far in from its edge (the edge's blur reads as e alone or part x)
+SOAK_RING = 0.5  # x alone on under this share of the seen ring round the part (LOOKALIKE_RING_MM wide):
+# 54044's soaked sheets 0.08 and 0.40 (a yellow sheet really lies beside one); a sheet wholly on x's: ~1
+SOAK_MIN_MM2 = 800.0  # a part's inside smaller than this is a piece of a sheet, most of it hidden under or
+# over others, where x over all of it is ordinary (true overlaps of 80-580 mm^2 were dropped at 50 mm^2
+# on dev seeds 52006, 52029, 54022, 54034, 54038, second phone 43017); a whole sheet but the cage
+# (116 mm^2) has an inside over ~1,000 mm^2
+SOAK_RAW = 0.5  # x on under this share of a part's inside (noise included): not looked at further (speed)
+SOAK_PPM = 1.0  # the coarse grid it is judged on (px per mm): parts are sheets tens of millimetres across
+SOAK_BRIDGE_MM = 3.5  # colour joined across the printed lines (the other rules' parts: 3.5 mm too)
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
@@ -144,6 +176,13 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             grown = _grown(lone, np.ones((kd, kd), np.uint8))
             for x in (e, ea, eb):
                 dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if SOAKED:  # another expedition's colour over the whole of one sheet: a phone's deeper dim channels
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        gone = _soaked(masks, seen_flat, ppm)
+        for x, g in gone.items():
+            masks[x] = masks[x] & ~g
+            grown = _grown(g, np.ones((kd, kd), np.uint8))
+            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
     if shade is not None:  # after the look-alikes: a wrong explanation may be their overlap
         ring = int(round(UNLIT_RING_MM * ppm))
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
@@ -172,6 +211,69 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                     for z in (ex, EXPEDITIONS[i]):
                         dropped[z] = grown if dropped[z] is None else dropped[z] | grown
     return masks, dropped, fit
+
+
+def _soaked(masks: dict, seen_flat: np.ndarray, ppm: float) -> dict:
+    """Per expedition x, its colour over parts of another expedition's colour that x covers whole
+    yet hardly rings (see SOAKED).  Judged on a grid of SOAK_PPM (at the work grid's 3 px/mm it
+    cost 20-46 ms a photo, 5-10 % of coverage; here 0.1-3 ms, nothing where no part is overlapped)."""
+    out: dict = {}
+    st = max(1, int(round(ppm / SOAK_PPM)))
+    present = [e for e in EXPEDITIONS if masks[e].any()]
+    if len(present) < 2:
+        return out
+    small = {e: np.ascontiguousarray(masks[e][::st, ::st]).view(np.uint8) for e in present}
+    f = ppm / st  # px per mm of the coarse grid
+    min_px = SOAK_MIN_MM2 * f * f
+    ring_px = max(1, int(round(LOOKALIKE_RING_MM * f)))
+    inset = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(round(SOAK_INSET_MM * f)) + 1,) * 2)
+    bare_k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (max(1, int(round(SOAK_BARE_MM * f))) | 1,) * 2)
+    bridge = np.ones((2 * int(np.ceil(SOAK_BRIDGE_MM * f / 2)) + 1,) * 2, np.uint8)
+    seen = None
+    for e in present:
+        m = small[e]
+        # a part x could soak has x over much of at least min_px of e: most colours have none
+        with_x = [x for x in present if x != e and np.count_nonzero(m & small[x]) >= SOAK_RAW * min_px]
+        if not with_x:
+            continue
+        joined = cv2.morphologyEx(m, cv2.MORPH_CLOSE, bridge)
+        n, labels = cv2.connectedComponents(joined, connectivity=8)
+        inside = cv2.erode(joined, inset) & m
+        n_in = np.bincount(labels[inside > 0], minlength=n)
+        big = n_in >= min_px
+        big[0] = False
+        if not big.any():
+            continue
+        near = None
+        for x in with_x:
+            mx = small[x]
+            raw = np.bincount(labels[(inside & mx) > 0], minlength=n)
+            if not (big & (raw >= SOAK_RAW * n_in)).any():
+                continue
+            # e alone over a patch SOAK_BARE_MM wide: a sheet of e beside x's, not noise in x's reading
+            bare = cv2.morphologyEx(inside & ~mx, cv2.MORPH_OPEN, bare_k)
+            share = 1 - np.bincount(labels[bare > 0], minlength=n) / np.maximum(n_in, 1)
+            maybe = big & (share >= SOAK_SHARE)
+            if not maybe.any():
+                continue
+            if near is None:
+                if seen is None:
+                    seen = np.ascontiguousarray(seen_flat[::st, ::st])
+                near = _grown_labels(labels, joined.view(bool), n, np.ones((2 * ring_px + 1,) * 2, np.uint8))
+                ring = (near > 0) & (joined == 0) & seen
+                ring_n = np.bincount(near[ring], minlength=n)
+            alone = np.bincount(near[ring & (mx > 0) & (m == 0)], minlength=n) / np.maximum(ring_n, 1)
+            hit = maybe & (ring_n >= ring_px * ring_px) & (alone < SOAK_RING)
+            if not hit.any():
+                continue
+            # back to the full grid: the parts, grown past the coarse grid's step and the part's edge
+            part = np.take(hit, labels).view(np.uint8)
+            part = cv2.resize(part, masks[x].shape[::-1], interpolation=cv2.INTER_NEAREST)
+            g = _grown(part.view(bool), np.ones((2 * st + 1,) * 2, np.uint8)) & masks[x]
+            # ... no further than x's colour on e's own and its blurred edge (not a sheet of x beside it)
+            g &= _grown(g & masks[e], np.ones((2 * st + 1,) * 2, np.uint8))
+            out[x] = g if x not in out else out[x] | g
+    return out
 
 
 def _lone_pairs(both, only_a, only_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:
@@ -381,7 +483,8 @@ def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridg
     parts = _joined_parts(m, bridge_px)
     bits = seen_bits[sl]
     m2 = _drop_ghosts(m, (bits & (15 & ~bit)) > 0, bits == bit, bridge_px, parts)
-    m3 = _drop_slivers(m2, neutral[sl], core_px, bridge_px, parts if m2 is m else None)
+    speck = int(HIDDEN_SPECK_MM2 * core_px * core_px / (SLIVER_CORE_MM * SLIVER_CORE_MM)) if HIDDEN_SPECK else 0
+    m3 = _drop_slivers(m2, neutral[sl], core_px, bridge_px, parts if m2 is m else None, speck)
     unghosted, out = np.zeros(mask.shape, bool), np.zeros(mask.shape, bool)
     unghosted[sl] = m2
     out[sl] = m3
@@ -409,11 +512,13 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
 
 
 def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int,
-                  parts=None) -> np.ndarray:
+                  parts=None, min_px: int = 0) -> np.ndarray:
     """Remove parts of ``mask`` (joined across printed lines) nowhere ``core_px`` wide.
 
     ``neutral`` (unseen pixels) counts as inside, so a sheet mostly hidden by glare keeps its
-    visible strip.  ``parts``: the mask's joined parts when already labelled.
+    visible strip -- unless the part has under ``min_px`` pixels (see HIDDEN_SPECK; a part that
+    size is nowhere ``core_px`` wide on its own).  ``parts``: the mask's joined parts when
+    already labelled.
     """
     n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
     if n <= 1:
@@ -421,6 +526,8 @@ def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px | 1, core_px | 1))
     core = cv2.erode((mask | neutral).astype(np.uint8), disc) > 0
     has_core = np.bincount(labels[core & mask], minlength=n) > 0
+    if min_px:
+        has_core &= np.bincount(_where(labels, mask), minlength=n) >= min_px
     has_core[0] = False
     if has_core[1:].all():
         return mask
