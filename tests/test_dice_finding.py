@@ -8,6 +8,8 @@ Speed is measured in tests/bench/bench_dice_finding.py, not here.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -206,3 +208,37 @@ def test_two_overlapping_sure_readings_are_both_unreadable():
     c, d = _die(4, (100, 100), 0.05, side=40.0), _die(1, (120, 100), 0.07, side=40.0)
     doubt_overlaps([c, d])
     assert c.value is None and d.value is None
+
+
+def _top_and_side(top_value, side_value, side_at, top_at=(1600.0, 1200.0)):
+    """A top face's reading and a side face's (at ``side_at``), sure both, side 100 px."""
+    return _die(top_value, top_at, 0.8, side=100.0), _die(side_value, side_at, 0.7, side=90.0)
+
+
+PHOTO = ((1000.0, 750.0), math.hypot(2000, 1500))  # a 2000x1500 photo's centre and diagonal
+
+
+def test_of_a_top_face_and_its_side_face_read_apart_the_outer_one_is_the_die(monkeypatch):
+    """Perspective pushes a die's top face (nearer the camera) further out from the photo's middle
+    than its side faces: of two readings 0.75 of a side apart along the line from the photo's
+    centre, the outer is the top face and the inner, a side face, is no die."""
+    import companion.vision.dice_sizes as sizes
+
+    top, side = _top_and_side(4, 1, (1540.0, 1155.0))
+    assert [d.value for d in sizes.doubt_overlaps([side, top], *PHOTO)] == [4]
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)  # (the old rule: both unreadable)
+    top, side = _top_and_side(4, 1, (1540.0, 1155.0))
+    assert [d.value for d in sizes.doubt_overlaps([side, top], *PHOTO)] == [None, None]
+
+
+@pytest.mark.parametrize("case", ["across the radius", "parts of one face", "by the photo's centre"])
+def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case):
+    from companion.vision.dice_sizes import doubt_overlaps
+
+    if case == "across the radius":  # (side by side across the line from the centre: no telling)
+        top, side = _top_and_side(4, 1, (1645.0, 1140.0))
+    elif case == "parts of one face":  # (a six's two columns read as threes, one outer)
+        top, side = _top_and_side(3, 3, (1540.0, 1155.0))
+    else:
+        top, side = _top_and_side(4, 1, (1000.0, 750.0), top_at=(1060.0, 795.0))
+    assert [d.value for d in doubt_overlaps([side, top], *PHOTO)] == [None, None]

@@ -155,7 +155,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     # touching dice's faces, and a finer look reads such pieces as ones)
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
-    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
+    # (a top face and its side face read as two dice are told apart by their place in the photo)
+    photo = ((W / 2, H / 2), math.hypot(W, H))
+    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice), *photo)), zoom
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
