@@ -242,3 +242,35 @@ def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case):
     else:
         top, side = _top_and_side(4, 1, (1000.0, 750.0), top_at=(1060.0, 795.0))
     assert [d.value for d in doubt_overlaps([side, top], *PHOTO)] == [None, None]
+
+
+def test_a_tilted_dies_top_face_is_read_beside_its_side_face(monkeypatch):
+    """Dev scene 66 (a phone photo tilted 15 degrees): a four's top face and a side face both read,
+    their pips squeezed alike, overlapping. The outer reading, the top face, is the die."""
+    import companion.vision.dice_sizes as sizes
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(66)
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)
+    before = score_scene(scene, read_dice(scene.image)).counts
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)
+    after = score_scene(scene, read_dice(scene.image)).counts
+    assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
+
+
+def test_a_part_of_a_photo_is_told_where_the_photos_middle_is(monkeypatch):
+    """A region cut from a larger photo (the streaming reader's region reads): the side faces lie
+    toward the whole photo's middle, not the region's."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import ReaderSettings, read_dice
+
+    seen = []
+    monkeypatch.setattr(dice, "doubt_overlaps", lambda found, *photo: seen.append(photo) or found)
+    image = np.full((200, 300, 3), 200, np.uint8)
+    cv2.rectangle(image, (100, 60), (150, 110), (40, 40, 160), -1)
+    read_dice(image, ReaderSettings(in_photo=(100, 50, 1000, 800)))
+    read_dice(image)
+    assert seen[0] == ((400.0, 350.0), math.hypot(1000, 800))
+    assert seen[-1] == ((150.0, 100.0), math.hypot(300, 200))
