@@ -315,3 +315,69 @@ def test_a_lone_slanted_die_with_its_shadow_is_an_unreadable_die():
     _slanted_die_at(img, 285, 215)
     found = read_dice(img)
     assert len(found) == 1 and found[0].value is None
+
+
+def _top_and_side(top_value, side_value, side_at, top_at=(1600.0, 1200.0)):
+    """A top face's reading and a side face's (at ``side_at``), sure both, side 100 px."""
+    return _die(top_value, top_at, 0.8, side=100.0), _die(side_value, side_at, 0.7, side=90.0)
+
+
+PHOTO = ((1000.0, 750.0), math.hypot(2000, 1500))  # a 2000x1500 photo's centre and diagonal
+
+
+def test_of_a_top_face_and_its_side_face_read_apart_the_outer_one_is_the_die(monkeypatch):
+    """Perspective pushes a die's top face (nearer the camera) further out from the photo's middle
+    than its side faces: of two readings 0.75 of a side apart along the line from the photo's
+    centre, the outer is the top face and the inner, a side face, is no die."""
+    import companion.vision.dice_sizes as sizes
+
+    top, side = _top_and_side(4, 1, (1540.0, 1155.0))
+    assert [d.value for d in sizes.doubt_overlaps([side, top], *PHOTO)] == [4]
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)  # (the old rule: both unreadable)
+    top, side = _top_and_side(4, 1, (1540.0, 1155.0))
+    assert [d.value for d in sizes.doubt_overlaps([side, top], *PHOTO)] == [None, None]
+
+
+@pytest.mark.parametrize("case", ["across the radius", "parts of one face", "by the photo's centre"])
+def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case):
+    from companion.vision.dice_sizes import doubt_overlaps
+
+    if case == "across the radius":  # (side by side across the line from the centre: no telling)
+        top, side = _top_and_side(4, 1, (1645.0, 1140.0))
+    elif case == "parts of one face":  # (a six's two columns read as threes, one outer)
+        top, side = _top_and_side(3, 3, (1540.0, 1155.0))
+    else:
+        top, side = _top_and_side(4, 1, (1000.0, 750.0), top_at=(1060.0, 795.0))
+    assert [d.value for d in doubt_overlaps([side, top], *PHOTO)] == [None, None]
+
+
+def test_a_tilted_dies_top_face_is_read_beside_its_side_face(monkeypatch):
+    """Dev scene 66 (a phone photo tilted 15 degrees): a four's top face and a side face both read,
+    their pips squeezed alike, overlapping. The outer reading, the top face, is the die."""
+    import companion.vision.dice_sizes as sizes
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(66)
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)
+    before = score_scene(scene, read_dice(scene.image)).counts
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)
+    after = score_scene(scene, read_dice(scene.image)).counts
+    assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
+
+
+def test_a_part_of_a_photo_is_told_where_the_photos_middle_is(monkeypatch):
+    """A region cut from a larger photo (the streaming reader's region reads): the side faces lie
+    toward the whole photo's middle, not the region's."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import ReaderSettings, read_dice
+
+    seen = []
+    monkeypatch.setattr(dice, "doubt_overlaps", lambda found, *photo: seen.append(photo) or found)
+    image = np.full((200, 300, 3), 200, np.uint8)
+    cv2.rectangle(image, (100, 60), (150, 110), (40, 40, 160), -1)
+    read_dice(image, ReaderSettings(in_photo=(100, 50, 1000, 800)))
+    read_dice(image)
+    assert seen[0] == ((400.0, 350.0), math.hypot(1000, 800))
+    assert seen[-1] == ((150.0, 100.0), math.hypot(300, 200))

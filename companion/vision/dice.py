@@ -84,6 +84,9 @@ class ReaderSettings:
     background_sigmas: float = 4.0  # a pixel this many spreads from every background colour is foreground
     min_die_frac: float = 0.03  # smallest die side, as a fraction of the image's shorter side
     max_die_frac: float = 0.45
+    #: (x0, y0, photo width, photo height) when the image is a part of a larger photo cut out at
+    #: (x0, y0): a die's side faces lie toward the *photo's* middle (None: the image is the photo)
+    in_photo: tuple[int, int, int, int] | None = None
 
 
 # ---------------------------------------------------------------- reading
@@ -161,7 +164,13 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     # touching dice's faces, and a finer look reads such pieces as ones)
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
-    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice))), zoom
+    # (a top face and its side face read as two dice are told apart by their place in the photo)
+    if settings.in_photo is None:
+        photo = ((W / 2, H / 2), math.hypot(W, H))
+    else:
+        x0, y0, pw, ph = settings.in_photo
+        photo = ((pw / 2 - x0, ph / 2 - y0), math.hypot(pw, ph))
+    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice), *photo)), zoom
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:

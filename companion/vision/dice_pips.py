@@ -179,7 +179,9 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
     """A face with no pips at the reader's threshold, read once more at one set by the face's own
     spread: defocus or motion blur spreads a small pip into the face around it until it is only
     faintly unlike it (the threshold, chosen to keep pips apart from the face's shading, then
-    takes it for face). The layout fit and the vacancy checks still judge what is found."""
+    takes it for face). The layout fit and the vacancy checks still judge what is found, the
+    fitted face's size and cover against the whole face region (:data:`FAINT_EXTENT`); failing
+    that level, the face region's own split is tried (:data:`FAINT_OWN_SPLIT`)."""
     if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
         return None
     inside = dist[filled > 0]
@@ -187,15 +189,44 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
     if spread > FAINT_FLAT:
         return None  # (no face of one colour: a blurred die's halo round its face, marbling)
     level = max(FAINT_LEAST, FAINT_TIMES_FACE * spread)
+    got = _read_at_level(filled, dist, dl, level)
+    if (got is None or got.value is None) and FAINT_OWN_SPLIT:
+        # the face and its pips, split where the region's own distances part in two: blurred
+        # light pips on a light face stand 10-30 from it, and at the spread's level the shading
+        # of its rim runs into its corner pips (dev 4022: a light blue four, split at 12, not 8)
+        inside8 = np.clip(inside, 0, 255).astype(np.uint8).reshape(-1, 1)
+        otsu, _ = cv2.threshold(inside8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        if level < otsu < FAINT_SPLIT_MOST:
+            again = _read_at_level(filled, dist, dl, float(otsu))
+            if again is not None and (got is None or again.value is not None):
+                got = again
+    return got
+
+
+def _read_at_level(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None, level: float) -> FaceReading | None:
+    """The face region ``filled`` read with its pixels under ``level`` as face, the rest as marks."""
     face2 = ((dist < level) & (filled > 0)).astype(np.uint8) * 255
     face2 = cv2.morphologyEx(face2, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if cv2.countNonZero(face2) < 0.5 * cv2.countNonZero(filled):
         return None  # (the face is no one colour at that level: shading, marbling)
-    got = _read_face_once(face2, dist, dl)
+    got = _read_face_once(face2, dist, dl, filled if FAINT_EXTENT else None)
     if got.value == 1 and dl is not None and not plain_mark(face2, filled, dl, got.center):
         # a lone "pip" with marks inside is a die's face in a halo of its own blur, not an ace
         return FaceReading(None, got.center, 0.0, got.side, "a lone mark with marks inside it", filled)
     return got
+
+
+#: the faint look's fitted face is judged (its size, its cover) against the first look's whole face
+#: region, not the tighter region it found its pips in (False: against that one, the old rule)
+FAINT_EXTENT = True
+#: a faint look that reads nothing at three times the face's spread is tried once more at the
+#: level where the face region's own distances part in two (Otsu) (False: no second level)
+FAINT_OWN_SPLIT = True
+#: the split of a face's own distances is a faint look only under the face threshold's top (the
+#: reader's colour threshold is clipped to 14..40): marks standing further out were holes already,
+#: and a split above it is a side face's shading against its strong pip (dev 2097: a three's dark
+#: side face split at 58 read its pip as a one)
+FAINT_SPLIT_MOST = 40.0
 
 
 _DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
@@ -252,15 +283,19 @@ def _marks_beside(raw: list[Pip], centre: tuple[float, float], side: float) -> b
                and math.hypot(p.x - centre[0], p.y - centre[1]) > 0.2 * side for p in raw)
 
 
-def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -> FaceReading:
+def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
+                    extent: np.ndarray | None = None) -> FaceReading:
     filled = fill_holes(face)
     area = float(cv2.countNonZero(filled))
     side = math.sqrt(max(area, 1.0))
+    # (the face's extent, for the checks of the fitted face's size and cover: a tighter look's
+    # region has lost its blurred rim and its corner pips' notches, so is smaller than its face)
+    extent = filled if extent is None else cv2.bitwise_or(filled, extent)
     m = cv2.moments(filled, binaryImage=True)
     cx, cy = (m["m10"] / m["m00"], m["m01"] / m["m00"]) if m["m00"] else (0.0, 0.0)
     raw = find_pips(filled, face, dist, side, dl)
     pips = _consistent(raw)
-    got = _judge(raw, pips, filled, dist, dl, (cx, cy), side)
+    got = _judge(raw, pips, filled, dist, dl, (cx, cy), side, extent)
     if got.value is not None or len(pips) < 2:
         return got
     # a tilted die's side face joined to its top face: its foreshortened pips taken as well spoil
@@ -274,7 +309,7 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
         return got  # (all of them make a layout: the squeezed ones are the top face's, cut by its edge)
     if len(rest) == 1 and len(side_pips) < 2:
         return got  # (a two with one pip cut by the edge is a lone pip and a squeezed one too)
-    again = _judge(marks, rest, filled, dist, dl, (cx, cy), side)
+    again = _judge(marks, rest, filled, dist, dl, (cx, cy), side, extent)
     if again.value is None or (again.value >= 2 and not beyond_the_face(side_pips, rest, again.value)):
         return got
     if again.value == 1 and any(math.hypot(p.x - rest[0].x, p.y - rest[0].y) < ONES_SIDE_PIPS * FACE_PX
@@ -284,7 +319,7 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None) -
 
 
 def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
-           centroid: tuple[float, float], side: float) -> FaceReading:
+           centroid: tuple[float, float], side: float, extent: np.ndarray | None = None) -> FaceReading:
     """The value the pips make on the face region ``filled``, or why they make none. ``raw`` are
     all marks found on the face, ``pips`` the ones taken for pips."""
     cx, cy = centroid
@@ -320,7 +355,9 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         return FaceReading(None, (cx, cy), 0.0, side, f"{len(pips)} pips", filled)
     pip_r = math.sqrt(np.median([p.area for p in pips]) / math.pi)
     ratio = pip_r / max(half, 1e-6)  # pip radius in half-sides: about 0.1-0.25 on real dice
-    size_ok = 0.4 * side <= 2 * half <= 1.5 * side
+    extent = filled if extent is None else extent
+    reach = side if extent is filled else math.sqrt(max(float(cv2.countNonZero(extent)), 1.0))
+    size_ok = 0.4 * side <= 2 * half <= 1.5 * reach
     ok_geometry = True
     inside = 0 <= int(centre.imag) < filled.shape[0] and 0 <= int(centre.real) < filled.shape[1] \
         and filled[int(centre.imag), int(centre.real)] > 0
@@ -344,7 +381,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                                   ("not along the face's diagonal", not ok_geometry)) if bad)
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f}: {failed})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
-    if _square_covered(filled, centre, alpha) < 0.7:
+    if _square_covered(extent, centre, alpha) < 0.7:
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "the pips fit a face that is not there (pips of a side face taken?)", filled)
     if _dropped_blob_on_a_pip_place(raw, pips, centre, alpha, value):

@@ -289,8 +289,9 @@ def _region_read(view: TrayView, out: RestRead, failed: list[tuple[Blob, list]],
     X0, Y0, X1, Y1 = int(x0 / f), int(y0 / f), int(math.ceil(x1 / f)), int(math.ceil(y1 / f))
     region = view.full[Y0:Y1, X0:X1]
     k = min(view.full.shape[:2]) / min(region.shape[:2])
+    full_h, full_w = view.full.shape[:2]
     settings = ReaderSettings(min_die_frac=DEFAULT_SETTINGS.min_die_frac * k,
-                              max_die_frac=DEFAULT_SETTINGS.max_die_frac * k)
+                              max_die_frac=DEFAULT_SETTINGS.max_die_frac * k, in_photo=(X0, Y0, full_w, full_h))
     expect_long_steps(max(MIN_STEP_S, WHOLE_TRAY_STEP_S * share))
     found = [Die(d.value, (d.center[0] + X0, d.center[1] + Y0), d.confidence, d.side_px, d.reason)
              for d in read_dice(region, settings)]
