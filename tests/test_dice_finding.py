@@ -331,6 +331,7 @@ def test_of_a_top_face_and_its_side_face_read_apart_the_outer_one_is_the_die(mon
     centre, the outer is the top face and the inner, a side face, is no die."""
     import companion.vision.dice_sizes as sizes
 
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)  # (off by default: see its comment)
     top, side = _top_and_side(4, 1, (1540.0, 1155.0))
     assert [d.value for d in sizes.doubt_overlaps([side, top], *PHOTO)] == [4]
     monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)  # (the old rule: both unreadable)
@@ -339,9 +340,11 @@ def test_of_a_top_face_and_its_side_face_read_apart_the_outer_one_is_the_die(mon
 
 
 @pytest.mark.parametrize("case", ["across the radius", "parts of one face", "by the photo's centre"])
-def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case):
+def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case, monkeypatch):
+    import companion.vision.dice_sizes as sizes
     from companion.vision.dice_sizes import doubt_overlaps
 
+    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)  # (the rule on, as it may be set)
     if case == "across the radius":  # (side by side across the line from the centre: no telling)
         top, side = _top_and_side(4, 1, (1645.0, 1140.0))
     elif case == "parts of one face":  # (a six's two columns read as threes, one outer)

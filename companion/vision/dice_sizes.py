@@ -102,8 +102,13 @@ def doubt_overlaps(dice: list[_Sized], photo_centre: tuple[float, float] | None 
     return dice
 
 
-#: a die's top face and a side face read as two dice: the side face gives way (False: both unreadable)
-TOP_FACE_OUTWARD = True
+#: a die's top face and a side face read as two dice: the side face gives way (False: both unreadable).
+#: Off by default: it rests on the photo's middle being the point below the camera, which a cropped
+#: photo (a phone photo cut to the dice, as shared photos often are) breaks, and it lifts the overlap
+#: doubt off the top face's own reading: read once on the held-out sets, on it read 2 more dice right
+#: of 907 and 1 more wrong (light 2030: the top face rightly chosen, but a two read as a one, which the
+#: doubt had kept unreadable); development +8 right of 1,507, no wrong more (docs/dice-camera.md)
+TOP_FACE_OUTWARD = False
 #: the two readings' centres at least this part of the larger side apart: a top face's and its side
 #: face's (measured 0.57-0.81 on the development pairs; a part of a face and the whole lie closer)
 FACES_APART = 0.5
