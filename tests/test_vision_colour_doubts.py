@@ -260,7 +260,7 @@ def test_a_look_alike_lit_like_its_ring_is_doubtful_not_their_overlap(box):
         assert np.all(without_light[mask] == 1)  # the hue alone takes it for their overlap
 
 
-def test_another_colour_over_the_whole_of_a_sheet_not_ringing_it_is_undecided(box):
+def test_another_colour_over_the_whole_of_a_sheet_not_ringing_it_is_undecided(box, monkeypatch):
     """A red sheet whose blue a phone deepened reads as red with yellow over all of it (first phone,
     seed 54044: 20 hexes called yellow): yellow over the whole red part, hardly alone round it, is
     dropped (undecided).  Kept: a yellow sheet over half of a red one (red alone beside it), and a
@@ -285,14 +285,11 @@ def test_another_colour_over_the_whole_of_a_sheet_not_ringing_it_is_undecided(bo
     assert masks["british"][30:120, 20:180].all() and masks["japanese"][30:120, 184:240].all()
     assert masks["japanese"][30:120, 360:450].all() and masks["british"][30:120, 300:420].all()
     assert masks["japanese"][20:130, 560:720].all()
-    cm.SOAKED = False
-    try:
-        assert cm._colour_masks(*args)[0]["japanese"][33:117, 23:177].all()
-    finally:
-        cm.SOAKED = True
+    monkeypatch.setattr(cm, "SOAKED", False)
+    assert cm._colour_masks(*args)[0]["japanese"][33:117, 23:177].all()
 
 
-def test_a_speck_of_colour_in_the_unseen_is_no_sheet(box):
+def test_a_speck_of_colour_in_the_unseen_is_no_sheet(box, monkeypatch):
     """A few mm^2 of yellow inside a dark overlap (the unseen, where a sheet might hide) passed for a
     sheet's visible corner through a phone (dev seed 52013: a hex called yellow): under
     HIDDEN_SPECK_MM2 it goes; a strip of a sheet along the unseen, as narrow but longer, stays."""
@@ -310,8 +307,5 @@ def test_a_speck_of_colour_in_the_unseen_is_no_sheet(box):
     masks = cm._colour_masks(*args)[0]
     assert not masks["japanese"][15:75, 20:110].any()
     assert masks["japanese"][15:75, 154:160].all()
-    cm.HIDDEN_SPECK = False
-    try:
-        assert cm._colour_masks(*args)[0]["japanese"][42:48, 62:68].all()
-    finally:
-        cm.HIDDEN_SPECK = True
+    monkeypatch.setattr(cm, "HIDDEN_SPECK", False)
+    assert cm._colour_masks(*args)[0]["japanese"][42:48, 62:68].all()
