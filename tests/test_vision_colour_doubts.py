@@ -309,3 +309,35 @@ def test_a_speck_of_colour_in_the_unseen_is_no_sheet(box, monkeypatch):
     assert masks["japanese"][15:75, 154:160].all()
     monkeypatch.setattr(cm, "HIDDEN_SPECK", False)
     assert cm._colour_masks(*args)[0]["japanese"][42:48, 62:68].all()
+
+
+def test_colour_drifting_across_a_sheet_is_no_sheet_over_it(box, monkeypatch):
+    """A red sheet whose blue sinks gradually across it (a phone's saturation boost, stronger where
+    the light is brighter) reads as red alone at one end and as red with yellow over it at the other
+    (first phone, seed 34018: 7 hexes called yellow): the yellow there makes no step from the red
+    alone beside it, so it is taken out (undecided).  Kept: a real yellow sheet over half of a red
+    one (its edge a step of yellow's whole colour), the red under both, a yellow sheet alone."""
+    from companion.vision import colourmasks as cm
+
+    a = _logs(box)
+    L = np.zeros((90, 520, 3), np.float32)
+    L[15:75, 20:240] = a["british"]  # the drifting red sheet: its blue from the profile's ...
+    L[15:75, 20:240, 2] += np.linspace(0.0, -1.0, 220, dtype=np.float32)  # ... to 1.0 deeper
+    L[15:75, 240:270] = a["japanese"]  # a yellow sheet beside it (else the yellow is a ghost)
+    L[15:75, 330:460] = a["british"]  # a red sheet ...
+    L[15:75, 400:510] += a["japanese"]  # ... with a yellow one over its right half and beyond
+    code, pb, tab = _codes(box, L)
+    drifting = (code[15:75, 20:240] & BIT["japanese"]) > 0
+    assert drifting[:, 150:].mean() > 0.9 and not drifting[:, :50].any()  # read as red + yellow at the deep end
+    seen = np.zeros(code.shape, bool)
+    seen[5:85, 5:515] = True
+    args = (code, seen, ~seen, None, 3.0, box.sheet_colours, None, None, (pb, tab))
+    gone: dict = {}
+    masks, dropped, _ = cm._colour_masks(*args, gone)
+    assert not masks["japanese"][15:75, 20:240].any()
+    assert dropped["japanese"][15:75, 170:240].all() and gone["japanese"][20:70, 170:235].all()
+    assert masks["british"][20:70, 25:235].all()
+    assert masks["japanese"][20:70, 405:505].all() and masks["british"][20:70, 335:455].all()
+    assert masks["japanese"][20:70, 245:265].all()
+    monkeypatch.setattr(cm, "DRIFT", False)
+    assert cm._colour_masks(*args)[0]["japanese"][20:70, 180:235].all()

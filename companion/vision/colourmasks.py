@@ -74,6 +74,26 @@ SOAK_MIN_MM2 = 800.0  # a part's inside smaller than this is a piece of a sheet,
 SOAK_RAW = 0.5  # x on under this share of a part's inside (noise included): not looked at further (speed)
 SOAK_PPM = 1.0  # the coarse grid it is judged on (px per mm): parts are sheets tens of millimetres across
 SOAK_BRIDGE_MM = 3.5  # colour joined across the printed lines (the other rules' parts: 3.5 mm too)
+# A phone's saturation boost (it works on values, not on their logs) sinks a sheet's dim channels
+# the more the brighter the light and the sheet: a red sheet reads as red alone where the light is
+# dimmer and as red with part of a yellow sheet over it where it is brighter, the border between
+# the two a gradual drift across the sheet, not an edge (first phone, dev seed 34018: 7 hexes called
+# yellow; 54029 and 54044 one each, where the soaked part is not all of the sheet).  A real sheet of
+# x over e's makes a step at its edge: e alone just outside and e and x just inside differ by x's
+# whole colour.  So where x's colour over e's (pixels of exactly those two) meets e alone, the step
+# in hue (the median log colours of e alone within DRIFT_RING_MM outside and of x over e as far
+# inside) is measured in units of x's own hue; under DRIFT_STEP that part of x over e is taken out
+# (undecided for x).  The colour taken out still counts as colour the photo shows for the printed
+# lines' rules (the other colours' hue near a line) and as no whole sheet of x on a hex
+# (coverage.WHOLE_SHARE), so the rule adds no covered call: glare and shade cannot pass by it.
+DRIFT = True
+DRIFT_STEP = 0.45  # (share of x's hue) over the phones' and renders' dev sets (34000-34023, 54000-54047,
+# 46000-46047, 52000-52047, second phone 43000-43047, 54000-54047, harsh 44000-44023, 45000-45023,
+# broad 6000-6047), 1,328 parts of x over e lying on a real sheet of x measured a median of about
+# 0.75 (196 under 0.5, left undecided: their "e alone" ring is often the overlap itself misread),
+# the 14 parts off any sheet of x 0.02-0.9 (10 under 0.5, 34018's 0.40); at 0.5 unknown where
+# visible rose 0.21-0.29 points on five of the ten dev sets, at 0.45 at most 0.19
+DRIFT_RING_MM = 2.0  # the bands either side of the border where the step is measured
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
@@ -88,7 +108,8 @@ UNSEEN_SHADE = True
 LINE_GROW_MM = 1.5
 
 
-def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None):
+def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None,
+                  drifted=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
@@ -101,7 +122,11 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     the fitter sees a patch no larger than their overlap.  Colour by a hand stays out of it
     (``hand_near``: skin passes for a sheet's colour).  ``hidden``: where a sheet may be hidden
     for the sliver test of the coverage masks (default ``unknown``).  ``shade``: (packed bins,
-    colour table), to drop colour no sheet would show (_drop_unlike_sheets).
+    colour table), to drop colour no sheet would show (_drop_unlike_sheets).  ``drifted``: a dict
+    given to be filled with the colour taken out by DRIFT (still a colour the photo shows: the
+    printed lines' rules take it into account for the other expeditions' hue near it; left out, a
+    red sheet's colour under a blue one taken out was no longer carried onto a line: seed 54007
+    through the first phone, two hexes the red sheet reaches 1.4-1.9 mm into called uncovered).
     """
     masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
@@ -179,6 +204,15 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     if SOAKED:  # another expedition's colour over the whole of one sheet: a phone's deeper dim channels
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
         gone = _soaked(masks, seen_flat, ppm)
+        for x, g in gone.items():
+            masks[x] = masks[x] & ~g
+            grown = _grown(g, np.ones((kd, kd), np.uint8))
+            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if DRIFT and shade is not None:  # x over e drifting from e alone: a phone's saturation boost
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        gone = _drifted(masks, shade[0], cols, ppm)
+        if drifted is not None:
+            drifted.update(gone)
         for x, g in gone.items():
             masks[x] = masks[x] & ~g
             grown = _grown(g, np.ones((kd, kd), np.uint8))
@@ -274,6 +308,73 @@ def _soaked(masks: dict, seen_flat: np.ndarray, ppm: float) -> dict:
             g &= _grown(g & masks[e], np.ones((2 * st + 1,) * 2, np.uint8))
             out[x] = g if x not in out else out[x] | g
     return out
+
+
+def _drifted(masks: dict, packed: np.ndarray, cols, ppm: float) -> dict:
+    """Per expedition x, its colour over another's (e) whose step in hue from e alone beside it is
+    far less than x's own sheet would make (see DRIFT): pixels of exactly those two colours."""
+    out: dict = {}
+    present = [i for i, e in enumerate(EXPEDITIONS) if masks[EXPEDITIONS[i]].any()]
+    if len(present) < 2:
+        return out
+    t = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], float) / 255.0, 1e-3, 1.0))
+    hue = t - t.mean(1, keepdims=True)
+    r = int(round(DRIFT_RING_MM * ppm))
+    bridge = int(round(3.5 * ppm))
+    bits = np.zeros(masks[EXPEDITIONS[present[0]]].shape, np.uint8)
+    for i in present:
+        _set_bits(bits, masks[EXPEDITIONS[i]], 1 << i)
+    pairs = cv2.LUT(bits, _TWO_BITS)  # 255 where exactly two expeditions' colours lie
+    box = _bbox(pairs, 2 * r + bridge + 2)
+    if box is None:
+        return out
+    sl = np.s_[box[0]:box[1], box[2]:box[3]]
+    b_sl, pk = bits[sl], packed[sl]
+    k = np.ones((2 * r + 1,) * 2, np.uint8)
+    h, w = b_sl.shape
+    for xi in present:
+        for ei in present:
+            if xi == ei:
+                continue
+            over = b_sl == ((1 << xi) | (1 << ei))
+            if np.count_nonzero(over) < r * r:
+                continue
+            n, labels = _joined_parts(over, bridge)
+            boxes = _part_boxes(labels, n)
+            for c in range(1, n):
+                y0, y1, x0, x1 = boxes[c]
+                ps = np.s_[max(0, y0 - r - 1):min(h, y1 + r + 1), max(0, x0 - r - 1):min(w, x1 + r + 1)]
+                part = (labels[ps] == c) & over[ps]
+                if np.count_nonzero(part) < r * r:
+                    continue
+                ring = (cv2.dilate(part.view(np.uint8), k) > 0) & (b_sl[ps] == (1 << ei))
+                if np.count_nonzero(ring) < r * r:
+                    continue
+                band = part & (cv2.dilate(ring.view(np.uint8), k) > 0)
+                step = _median_log(pk[ps][band]) - _median_log(pk[ps][ring])
+                step -= step.mean()
+                share = float(step @ hue[xi] / (hue[xi] @ hue[xi]))
+                if share < DRIFT_STEP:
+                    x = EXPEDITIONS[xi]
+                    if x not in out:
+                        out[x] = np.zeros(bits.shape, bool)
+                    out[x][sl][ps] |= part
+    return out
+
+
+_TWO_BITS = np.array([255 if bin(c & 15).count("1") == 2 else 0 for c in range(256)], np.uint8)
+
+
+def _set_bits(bits: np.ndarray, mask: np.ndarray, bit: int) -> None:
+    """``bits |= bit`` where ``mask`` (bool), in cv2 (numpy's masked or is several times slower)."""
+    cv2.bitwise_or(bits, bit, dst=bits, mask=mask.view(np.uint8))
+
+
+def _median_log(packed: np.ndarray) -> np.ndarray:
+    """The median log colour (per channel) of pixels given by their packed table bins (at most
+    about 2,000 of them read)."""
+    q = np.ascontiguousarray(packed[::max(1, len(packed) // 2000)], np.uint32).view(np.uint8).reshape(-1, 4)[:, :3]
+    return (np.median(q, axis=0) + 0.5) * ((LUT_HI - LUT_LO) / LUT_N) + LUT_LO
 
 
 def _lone_pairs(both, only_a, only_b, seen_flat, bridge_px: int, ring_px: int) -> np.ndarray:

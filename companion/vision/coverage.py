@@ -244,12 +244,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # of another colour
     hidden = unknown & _grown(~valid | occluded | dark | too_dark_px, np.ones((k + 2, k + 2), np.uint8))
     seen_flat = seen & valid & flat_area
+    drifted: dict = {}  # colour the photo shows but no sheet of its expedition lies under (colourmasks.DRIFT)
     colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols,
-                                               hand_near, hidden, (pb, tab))
+                                               hand_near, hidden, (pb, tab), drifted)
 
     _tick('colour')
     line_px = ~flat_area & valid & seen
-    masks = onto_lines(L, line_px, colour, lay, cols, ppm, ref_bins)
+    shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
+    masks = onto_lines(L, line_px, colour, lay, cols, ppm, ref_bins, shown)
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
@@ -274,6 +276,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         ys, xs, which = part_of
         here = bits[ys, xs]
         bits[ys, xs] = here | ((here & which) << 9)
+    if WHOLE_SHARE:  # colour taken out as no sheet's (colourmasks.DRIFT) is no whole sheet of it either:
+        # left out, the part of a sheet it held no longer outweighed a few noisy whole pixels on a
+        # hex beside it (harsh light through the first phone, seed 44011: a hex called yellow)
+        for x, g in drifted.items():
+            _set_bit(bits, g, 1 << (9 + EXPEDITIONS.index(x)))
     per_hex, deep = hex_bits(lay, bits)
     if not RIM_UNDECIDED:
         deep = per_hex
@@ -312,7 +319,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
 def _not_mostly_part(lay: Layout, hits: list, per_hex: np.ndarray, bits: np.ndarray) -> list:
     """``hits`` (per expedition i, per hex) less the hexes where under WHOLE_SHARE of the paper
     pixels (not the printed lines, which colour is only carried onto) with expedition i's colour
-    (bit i of ``bits``) are its whole sheet (bit 9 + i: part of a sheet only).  Only hexes with
+    (bit i of ``bits``, or bit 9 + i alone: colour taken out as no sheet's) are its whole sheet
+    (bit 9 + i: part of a sheet only).  Only hexes with
     part of a sheet are looked at, every expedition's from one gather."""
     which = [h & ((per_hex & (1 << (9 + i))) > 0) for i, h in enumerate(hits)]
     hexes = np.flatnonzero(np.logical_or.reduce(which))
@@ -324,7 +332,7 @@ def _not_mostly_part(lay: Layout, hits: list, per_hex: np.ndarray, bits: np.ndar
     b = np.take(bits.reshape(-1), np.concatenate(parts))
     out = []
     for i, h in enumerate(hits):
-        n = np.add.reduceat(((b >> i) & 1).astype(np.int32), first)
+        n = np.add.reduceat((((b >> i) | (b >> (9 + i))) & 1).astype(np.int32), first)
         k = np.add.reduceat(((b >> (9 + i)) & 1).astype(np.int32), first)
         mostly = np.zeros(len(h), bool)
         mostly[hexes] = which[i][hexes] & (n > 0) & (n - k < WHOLE_SHARE * n)

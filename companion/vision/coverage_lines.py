@@ -43,13 +43,17 @@ LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 
 
 def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, cols, ppm: float,
-               ref_bins: np.ndarray | None = None) -> dict:
+               ref_bins: np.ndarray | None = None, shown=None) -> dict:
     """Per expedition its colour on paper (``masks_on_paper``) plus the line pixels it covers.
 
     ``L``: the log-transmission (h x w x 3, the drawn reference and the light divided out);
     ``line_px``: the seen pixels off the plain paper (printed lines and the margin beside them);
-    ``ref_bins``: grey_bins of the drawn reference, to measure how far off it is by the lines.
+    ``ref_bins``: grey_bins of the drawn reference, to measure how far off it is by the lines;
+    ``shown``: every colour the photo shows on paper, per expedition (default ``masks_on_paper``;
+    more where colour was taken out as no sheet's), for the other colours' hue near a line and the
+    lines' luma where no colour is near.
     """
+    shown = masks_on_paper if shown is None else shown
     tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float64) / 255.0, 1e-3, 1.0))
     # a sheet's luma transmission: the darkening a pixel under it shows at full resolution
     sheet_luma = np.log(np.exp(tints) @ LUMA.astype(np.float64))
@@ -69,7 +73,8 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
     steps = (cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3)), np.ones((3, 3), np.uint8))
     margin = line_px & ~lay.printed
     present = [e for e in EXPEDITIONS if masks_on_paper[e].any()]
-    bias = None if ref_bins is None or not LUMA_BIAS else _luma_bias(L, line_px, masks_on_paper, ref_bins, ppm)
+    near_colour = [e for e in EXPEDITIONS if shown[e].any()]
+    bias = None if ref_bins is None or not LUMA_BIAS else _luma_bias(L, line_px, shown, ref_bins, ppm)
     out = {}
     for i, e in enumerate(EXPEDITIONS):
         out[e] = np.zeros(lay.shape, bool)
@@ -84,11 +89,11 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
         Ls = L[sl]
         own = cv2.transform(Ls, proj[i:i + 1])
         for j, o in enumerate(EXPEDITIONS):
-            if o != e and o in present:
+            if o != e and o in near_colour:
                 # the other colour grown by NEAR_MM, from a box that reaches rn past this one
                 y0, y1, x0, x1 = box_
                 Y0, Y1, X0, X1 = max(0, y0 - rn), min(lay.shape[0], y1 + rn), max(0, x0 - rn), min(lay.shape[1], x1 + rn)
-                nb = cv2.dilate(masks_on_paper[o][Y0:Y1, X0:X1].view(np.uint8), kn)[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
+                nb = cv2.dilate(shown[o][Y0:Y1, X0:X1].view(np.uint8), kn)[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0]
                 cv2.subtract(own, float(gram[j, i]), dst=own, mask=nb)  # masked: no float copy of nb
         mm = m[sl]
         tinted = (own > TINT_SHARE) & line_px[sl]
