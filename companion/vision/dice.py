@@ -46,6 +46,7 @@ from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _su
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
+from .dice_side_shade import drop_side_faces
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -170,7 +171,16 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     else:
         x0, y0, pw, ph = settings.in_photo
         photo = ((pw / 2 - x0, ph / 2 - y0), math.hypot(pw, ph))
-    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice), *photo)), zoom
+    dice = _dedupe(dice)
+    if SIDE_FACES_BY_SHADE:
+        # (a tilted die's top face and side face, both read: the side face is the darker)
+        dice = drop_side_faces(dice, img)
+    return doubt_odd_sizes(doubt_overlaps(dice, *photo)), zoom
+
+
+#: of two readings less than a die apart, a clearly darker one of the same colour is the other's
+#: side face and is dropped (:mod:`.dice_side_shade`; False: the old rule, kept to measure against)
+SIDE_FACES_BY_SHADE = True
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:
