@@ -61,3 +61,22 @@ def test_a_tilted_dies_top_face_is_told_from_its_side_face_by_its_shade(monkeypa
     monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)
     after = score_scene(scene, read_dice(scene.image)).counts
     assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
+
+
+def test_a_top_face_left_unread_beside_its_side_face_read_is_looked_at(monkeypatch):
+    """Dev scene 1076 (a webcam frame tilted 24 degrees): a white one's side face read as a three,
+    its top face beside it, cleared away with the three, read nothing (the one missed, the three an
+    extra). The lighter part of the blob beside the three is read too: the one, and the three,
+    the darker, is dropped as its side face."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(1076)
+    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", False)
+    before = score_scene(scene, read_dice(scene.image)).counts
+    assert before["missed"] == 1 and before["extra"] == 1
+    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", True)
+    after = score_scene(scene, read_dice(scene.image)).counts
+    assert after["right"] == 1 and after["extra"] == 0 and after["wrong"] == 0

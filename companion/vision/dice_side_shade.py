@@ -71,6 +71,11 @@ def drop_side_faces(dice: list, img: np.ndarray) -> list:
     return [d for d in dice if id(d) not in side_faces]
 
 
+def side_face_of(a, b, img: np.ndarray) -> bool:
+    """Is reading ``a`` clearly darker than ``b`` (a place on the photo as a reading), of its colour?"""
+    return _darker_of_one_colour(a, face_colour(img, a), b, face_colour(img, b)) is a
+
+
 def _darker_of_one_colour(a, ca: np.ndarray, b, cb: np.ndarray):
     """Of readings ``a`` and ``b`` with face colours ``ca``, ``cb`` (Lab), the clearly darker one
     when both are of one colour; None otherwise."""
