@@ -35,12 +35,14 @@ def test_the_darker_of_two_readings_of_one_colour_less_than_a_die_apart_is_the_s
     assert [d.value for d in drop_side_faces(_readings(), img)] == [1]
 
 
-@pytest.mark.parametrize("case", ["alike in shade", "two colours", "a die apart"])
+@pytest.mark.parametrize("case", ["alike in shade", "two colours", "black beside white", "a die apart"])
 def test_readings_the_shade_cannot_tell_apart_are_both_kept(case):
     top, lower = (235, 235, 235), (228, 228, 228)
     readings = _readings()
     if case == "two colours":  # (a white die and a red one: two dice, however they are lit)
         lower = (30, 30, 140)
+    elif case == "black beside white":  # (both grey, but no side face is that dark)
+        lower = (30, 30, 30)
     elif case == "a die apart":  # (two dice touching, one in another's shadow)
         lower = (170, 170, 170)
         readings[1].center = (150.0, 225.0)

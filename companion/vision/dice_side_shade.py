@@ -3,11 +3,10 @@
 Seen at a slant (a tilted camera, or a die off the middle of a wide-angle photo), a die shows one
 or two side faces beside its top face, and a side face's pips can fit a layout as well as the top
 face's: the die is then read twice, its two readings less than a die apart. Two dice lying on a
-table cannot be that close (touching face to face, their centres are a side apart, and read sides
-come out 1.1-1.25 times the dice). Light comes from above (a room's lamps, a window's sky, a
+table cannot be that close (touching face to face, their centres are a side apart). Light comes from above (a room's lamps, a window's sky, a
 phone's flash near the lens): the top face faces it and is the brightest face, the side faces are
-in shade. So of two such readings of one colour, a clearly darker one is the side face and is
-dropped, and the top face's reading stands. (The photo's middle is not used: it need not be the
+in shade (but not black: the room's light reaches them). So of two such readings of one colour, a
+clearly darker one is the side face and is dropped, and the top face's reading stands. (The photo's middle is not used: it need not be the
 point below the camera, which a cropped photo breaks; the die's own shading says which face is up.)
 Two readings alike in shade are left to the overlap check (:func:`.dice_sizes.doubt_overlaps`).
 
@@ -25,9 +24,10 @@ import cv2
 import numpy as np
 
 #: two readings' centres closer than this part of the larger read side are one die's two faces
-#: (separate dice lie at least a side apart, about 0.8-0.9 of their read sides; a top face and its
-#: side face measured 0.86-1.0 apart on development)
-ONE_DIE_APART = 1.05
+#: (a top face and its side face measured 0.86-1.0 apart on the ray-marched development scenes;
+#: separate dice lie at least a side apart, and the first renderer's touching dice, read at their
+#: own size, 1.0-1.04 read sides apart: 1.05 dropped 4 of them there, one of them darker)
+ONE_DIE_APART = 0.95
 #: ... but at least this part apart: closer, they are two parts of one face (a six's columns), left
 #: to the overlap check (dice_sizes.FACES_APART)
 FACES_APART = 0.5
@@ -37,6 +37,10 @@ SHADE_GAP = 12.0
 #: the faces are of one colour: their Lab chroma vectors (a, b) point within this many degrees of
 #: each other (a side face in shade keeps its hue: development 0-11 degrees) ...
 HUE_APART = 30.0
+#: a side face in shade keeps at least this share of the top face's lightness (the room's light
+#: and the table's reflection reach it: development 0.41-0.85); a black die beside a white one
+#: (first renderer 5030, 5034: 0.2 and less) is two dice
+SHADE_RATIO_LEAST = 0.3
 #: ... or their chroma vectors differ by at most this (a white or black die's faces, whose hue is
 #: noise: an ivory die's top face and its side face in shade measured 13 apart)
 CHROMA_STEP = 20.0
@@ -79,7 +83,7 @@ def side_face_of(a, b, img: np.ndarray) -> bool:
 def _darker_of_one_colour(a, ca: np.ndarray, b, cb: np.ndarray):
     """Of readings ``a`` and ``b`` with face colours ``ca``, ``cb`` (Lab), the clearly darker one
     when both are of one colour; None otherwise."""
-    if abs(ca[0] - cb[0]) < SHADE_GAP:
+    if abs(ca[0] - cb[0]) < SHADE_GAP or min(ca[0], cb[0]) < SHADE_RATIO_LEAST * max(ca[0], cb[0]):
         return None
     za, zb = complex(ca[1], ca[2]), complex(cb[1], cb[2])
     if abs(za - zb) > CHROMA_STEP:
