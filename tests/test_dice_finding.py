@@ -357,12 +357,16 @@ def test_overlapping_readings_no_side_face_is_told_among_stay_unreadable(case, m
 def test_a_tilted_dies_top_face_is_read_beside_its_side_face(monkeypatch):
     """Dev scene 66 (a phone photo tilted 15 degrees): a four's top face and a side face both read,
     their pips squeezed alike, overlapping. The outer reading, the top face, is the die."""
+    import companion.vision.dice as dice
     import companion.vision.dice_sizes as sizes
     from companion.vision.dice import read_dice
     from companion.vision.dice_eval import score_scene
     from tests.dice_raymarch import render_raymarch
 
     scene = render_raymarch(66)
+    # (the shade rule, on by default, tells this pair too: test_dice_side_shade.py; off here so the
+    # photo's-middle rule is what is measured)
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", False)
     monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)
     before = score_scene(scene, read_dice(scene.image)).counts
     monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)

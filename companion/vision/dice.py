@@ -46,6 +46,7 @@ from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _su
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
+from .dice_side_shade import FACES_APART as SHADE_FACES_APART, drop_side_faces, side_face_of
 from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -170,7 +171,16 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     else:
         x0, y0, pw, ph = settings.in_photo
         photo = ((pw / 2 - x0, ph / 2 - y0), math.hypot(pw, ph))
-    return doubt_odd_sizes(doubt_overlaps(_dedupe(dice), *photo)), zoom
+    dice = _dedupe(dice)
+    if SIDE_FACES_BY_SHADE:
+        # (a tilted die's top face and side face, both read: the side face is the darker)
+        dice = drop_side_faces(dice, img)
+    return doubt_odd_sizes(doubt_overlaps(dice, *photo)), zoom
+
+
+#: of two readings less than a die apart, a clearly darker one of the same colour is the other's
+#: side face and is dropped (:mod:`.dice_side_shade`; False: the old rule, kept to measure against)
+SIDE_FACES_BY_SHADE = True
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:
@@ -256,6 +266,48 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
         part = labels[y:y + bh, x:x + bw] == j
         out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
                 and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+    if SIDE_FACES_BY_SHADE and TOP_FACES_BESIDE_ARE_LOOKED_AT:
+        out += _read_lighter_face_beside(img, blob, origin, f, read, side)
+    return out
+
+
+#: a die read in a blob may be a tilted die's side face, its top face left unread beside it: the
+#: rest of the blob just beside a read die is read too when it is clearly lighter, of the die's
+#: colour (:mod:`.dice_side_shade` then keeps the top face; False: not looked at, the old rule)
+TOP_FACES_BESIDE_ARE_LOOKED_AT = True
+# A read die clears the blob within this many of its sides of its centre for that look: its top face
+# lies 0.65-0.8 of the die's side from a side face read (development), 0.8 sides cleared it away.
+SIDE_FACE_CLEARS = 0.45
+
+
+def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                              read: list[Die], side: float) -> list[Die]:
+    """The dice read in the parts of ``blob`` within a die of a die ``read`` there whose face is
+    clearly lighter than that die's and of its colour: its top face, when the die read is its side
+    face (ray 1076: a one's top face beside its side face read as a three). Only lighter parts are
+    read (a shadow, the darker side faces, are never the top face), which keeps the look cheap."""
+    rest = blob.astype(np.uint8).copy()
+    for d in read:
+        cv2.circle(rest, (round(d.center[0] * f - origin[0]), round(d.center[1] * f - origin[1])),
+                   round(SIDE_FACE_CLEARS * max(d.side_px * f, side)), 0, -1)
+    k = max(3, round(REMAINDER_WIDTH * side)) | 1
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, centres = components_with_stats(rest)
+    out = []
+    for j in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[j])
+        if area < REMAINDER_AREA * side * side:
+            continue
+        centre = ((origin[0] + centres[j][0]) / f, (origin[1] + centres[j][1]) / f)
+        near = [o for o in read if math.dist(centre, o.center) < REMAINDER_APART * o.side_px]
+        if not near:
+            continue  # (read by the remainder look above)
+        here = Die(None, centre, 0.0, side / f)
+        if not any(side_face_of(o, here, img) for o in near):
+            continue
+        part = labels[y:y + bh, x:x + bw] == j
+        out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
+                and all(math.dist(d.center, o.center) >= SHADE_FACES_APART * max(d.side_px, o.side_px) for o in read)]
     return out
 
 

@@ -1,0 +1,84 @@
+"""A tilted die's top face and side face read as two dice: the darker one is the side face
+(companion/vision/dice_side_shade.py). Faces drawn by hand: a lit top face and, below it, the die's
+side face in shade, or two dice side by side."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.dice import Die
+from companion.vision.dice_side_shade import drop_side_faces
+
+
+def _picture(top_bgr, lower_bgr):
+    """A 100 px face at (100..200, 60..160) and a second face below it (160..240), on a grey table."""
+    img = np.full((300, 300, 3), 120, np.uint8)
+    cv2.rectangle(img, (100, 60), (200, 160), top_bgr, -1)
+    cv2.rectangle(img, (100, 160), (200, 240), lower_bgr, -1)
+    cv2.circle(img, (150, 110), 12, (20, 20, 20), -1)  # the top face's one
+    for x in (125, 175):  # the side face's two, squeezed
+        cv2.ellipse(img, (x, 200), (9, 5), 0, 0, 360, (20, 20, 20), -1)
+    return img
+
+
+def _readings():
+    # (read 0.8 of a side apart: closer than two dice lying on a table can be)
+    return [Die(1, (150.0, 110.0), 0.9, 100.0), Die(2, (150.0, 190.0), 0.9, 100.0)]
+
+
+def test_the_darker_of_two_readings_of_one_colour_less_than_a_die_apart_is_the_side_face():
+    img = _picture((235, 235, 235), (170, 170, 170))  # a white die, its side face in shade
+    assert [d.value for d in drop_side_faces(_readings(), img)] == [1]
+    img = _picture((40, 40, 200), (30, 30, 140))  # a red die: its side face darker, the same hue
+    assert [d.value for d in drop_side_faces(_readings(), img)] == [1]
+
+
+@pytest.mark.parametrize("case", ["alike in shade", "two colours", "black beside white", "a die apart"])
+def test_readings_the_shade_cannot_tell_apart_are_both_kept(case):
+    top, lower = (235, 235, 235), (228, 228, 228)
+    readings = _readings()
+    if case == "two colours":  # (a white die and a red one: two dice, however they are lit)
+        lower = (30, 30, 140)
+    elif case == "black beside white":  # (both grey, but no side face is that dark)
+        lower = (30, 30, 30)
+    elif case == "a die apart":  # (two dice touching, one in another's shadow)
+        lower = (170, 170, 170)
+        readings[1].center = (150.0, 225.0)
+    assert [d.value for d in drop_side_faces(readings, _picture(top, lower))] == [1, 2]
+
+
+def test_a_tilted_dies_top_face_is_told_from_its_side_face_by_its_shade(monkeypatch):
+    """Dev scene 66 (a phone photo tilted 15 degrees, a marbled four): its top face and a side face
+    both read, overlapping, so both were left unreadable; the side face is the darker."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(66)
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", False)
+    before = score_scene(scene, read_dice(scene.image)).counts
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)
+    after = score_scene(scene, read_dice(scene.image)).counts
+    assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
+
+
+def test_a_top_face_left_unread_beside_its_side_face_read_is_looked_at(monkeypatch):
+    """Dev scene 1076 (a webcam frame tilted 24 degrees): a white one's side face read as a three,
+    its top face beside it, cleared away with the three, read nothing (the one missed, the three an
+    extra). The lighter part of the blob beside the three is read too: the one, and the three,
+    the darker, is dropped as its side face."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(1076)
+    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", False)
+    before = score_scene(scene, read_dice(scene.image)).counts
+    assert before["missed"] == 1 and before["extra"] == 1
+    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", True)
+    after = score_scene(scene, read_dice(scene.image)).counts
+    assert after["right"] == 1 and after["extra"] == 0 and after["wrong"] == 0
