@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS
+from .dice_quick_stats import median_of, median_rows
 
 if TYPE_CHECKING:
     from .dice_pip_finding import Pip
@@ -43,8 +44,8 @@ def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex,
     larger value uses are not counted; with ``value`` None every place is.)"""
     if abs(alpha) < 1e-6:
         return False
-    area = float(np.median([p.area for p in kept]))
-    contrast = float(np.median([p.contrast for p in kept]))
+    area = median_of([p.area for p in kept])
+    contrast = median_of([p.contrast for p in kept])
     for b in raw:
         if any(b is k for k in kept) or b.area < 0.3 * area or b.contrast < 0.4 * contrast:
             continue
@@ -85,13 +86,14 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
     if abs(alpha) < 2:
         return True
     occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
-    contrast = float(np.median([p.contrast for p in pips]))
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
+    contrast = median_of([p.contrast for p in pips])
     r = max(1, int(round(0.6 * pip_r)))
     # (a hidden pip makes its place more like the pips: a place only lighter than a darker ring
     # around it, as a face's middle is where the face darkens to its edges, hides no dark pip)
-    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0) if pips else None
+    towards = median_rows(np.array([p.colour for p in pips], np.float32)) if pips else None
     h, w = dist.shape
+    disc = _spot_and_ring(r, r)[0]  # (the spot of radius r, made once per size)
     for c in _GRID:
         if c in occupied:
             continue
@@ -100,8 +102,6 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         if not (r <= x < w - r and r <= y < h - r):
             continue
         patch = dist[y - r:y + r + 1, x - r:x + r + 1]
-        yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-        disc = (xx * xx + yy * yy) <= r * r
         mark = float(patch[disc].mean())
         if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
@@ -268,7 +268,7 @@ def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, 
     if not CORNERS_LOOKED_AT or dl is None or dl.ndim != 3 or abs(alpha) < 2 or not pips:
         return False
     occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
-    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0)
+    towards = median_rows(np.array([p.colour for p in pips], np.float32))
     weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
     contrast = float(np.linalg.norm(towards * weight))
     if contrast <= 0:
@@ -285,9 +285,9 @@ def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, 
             marked.append(z)
     if not marked:
         return False
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     r = max(1, int(round(0.6 * pip_r)))
-    own = float(np.median([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips]))
+    own = median_of([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips])
     if own <= 0:
         return False
     for z in marked:
