@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.dice_quick_stats import median_and_p95_px, median_of, median_px, median_rows, percentile_of
+from companion.vision.dice_quick_stats import (mean_px, mean_rows, median_and_p95_px, median_of, median_px, median_rows,
+                                               percentile_of)
 
 
 def _samples(rng, n: int, dtype):
@@ -28,9 +29,13 @@ def test_medians_and_percentiles_are_numpys_bit_for_bit():
                 assert median_of(values) == float(np.median(values))
                 for q in (75, 95, 50, 10):
                     assert percentile_of(values, q) == float(np.percentile(values, q)), (n, q, values)
+                got, want = mean_px(px), px.mean()
+                assert type(got) is type(want) and got == want
                 rows = np.stack([px, px[::-1], px * 3], axis=1)
                 for r in (rows, rows.astype(np.float64)):
                     got, want = median_rows(r.copy()), np.median(r, axis=0)
+                    assert got.dtype == want.dtype and np.array_equal(got, want)
+                    got, want = mean_rows(r), r.mean(axis=0)
                     assert got.dtype == want.dtype and np.array_equal(got, want)
                 checked += 1
     assert checked > 1000

@@ -25,6 +25,16 @@ LAYOUTS: dict[int, np.ndarray] = {
 _PERMS = {n: np.array(list(itertools.permutations(range(n)))) for n in range(2, 7)}
 
 
+def _canon(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`fit_frame` needs of the layouts of ``n`` pips, whatever the points (made once)."""
+    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
+    cc = canon - canon.mean(axis=1, keepdims=True)
+    return canon, cc, np.conj(cc), (np.abs(cc) ** 2).sum(axis=1)
+
+
+_CANON = {n: _canon(n) for n in range(2, 7)}
+
+
 def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float]:
     """Which canonical layout ``points`` make: (value, rms error in half-sides, centre, half-side).
 
@@ -42,10 +52,8 @@ def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, comple
         return None, math.inf, complex(0, 0), complex(0, 0)
     z = np.asarray(points, complex)
     zc = z - z.mean()
-    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
-    cc = canon - canon.mean(axis=1, keepdims=True)
-    denom = (np.abs(cc) ** 2).sum(axis=1)
-    alpha = (np.conj(cc) * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
+    canon, cc, conj_cc, denom = _CANON[n]
+    alpha = (conj_cc * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
     resid = np.abs(zc[None, :] - alpha[:, None] * cc) ** 2
     scale = np.abs(alpha)
     rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS
-from .dice_quick_stats import median_of, median_rows
+from .dice_quick_stats import mean_px, mean_rows, median_of, median_rows
 
 if TYPE_CHECKING:
     from .dice_pip_finding import Pip
@@ -102,7 +102,7 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         if not (r <= x < w - r and r <= y < h - r):
             continue
         patch = dist[y - r:y + r + 1, x - r:x + r + 1]
-        mark = float(patch[disc].mean())
+        mark = float(mean_px(patch[disc]))
         if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
         # the ring around the place must stay clear of the pips read (big pips crowd a side's middle)
@@ -145,8 +145,8 @@ def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf,
         return 0.0
     win = dl[y - R:y + R + 1, x - R:x + R + 1]
     spot_mask, ring_mask = _spot_and_ring(r, R)
-    spot = win[spot_mask].mean(axis=0)
-    ring = win[ring_mask].mean(axis=0)
+    spot = mean_rows(win[spot_mask])
+    ring = mean_rows(win[ring_mask])
     weight = _WEIGHT
     step = (spot - ring) * weight
     size = float(np.linalg.norm(step))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .dice_quick_stats import median_and_p95_px, median_of, median_rows, percentile_of
+from .dice_quick_stats import mean_px, median_and_p95_px, median_of, median_rows, percentile_of
 
 
 @dataclass
@@ -77,7 +77,7 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
             aspect, minor = 1.0, 0.0
         inside = dist[box][own]
         contrast, peak = median_and_p95_px(inside)  # (np.median's and np.percentile's, cheaper: dice_quick_stats)
-        fill = float(inside.mean() / max(peak, 1e-6))
+        fill = float(mean_px(inside) / max(peak, 1e-6))
         offset = tuple(float(v) for v in median_rows(dl[box][own])) if dl is not None else (0.0, 0.0, 0.0)
         lighter = offset[0]
         # (a big ace, up to a third of the face across, is a very round blob; other pips are smaller)
