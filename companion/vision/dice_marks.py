@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from .dice_pip_finding import Pip
 
 _GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
+_OCCUPIED = {n: frozenset(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[n]) for n in LAYOUTS}  # each
+# value's own pip places on the grid (made once)
 # every layout in each of its four quarter-turns, as sets of pip places
 _PLACES = {n: [frozenset(complex(round((c * 1j ** k).real, 1), round((c * 1j ** k).imag, 1)) for c in LAYOUTS[n])
                for k in range(4)] for n in LAYOUTS}
@@ -85,7 +87,7 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
     a larger value are looked at: a mark in the middle of a six is no missing pip.)"""
     if abs(alpha) < 2:
         return True
-    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
+    occupied = _OCCUPIED[value]
     pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     contrast = median_of([p.contrast for p in pips])
     r = max(1, int(round(0.6 * pip_r)))
@@ -267,7 +269,7 @@ def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, 
     colour by a part of the pips' contrast are measured: on a read face, hardly any.)"""
     if not CORNERS_LOOKED_AT or dl is None or dl.ndim != 3 or abs(alpha) < 2 or not pips:
         return False
-    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
+    occupied = _OCCUPIED[value]
     towards = median_rows(np.array([p.colour for p in pips], np.float32))
     weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
     contrast = float(np.linalg.norm(towards * weight))
