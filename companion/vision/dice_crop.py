@@ -54,9 +54,11 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     expected = FACE_PX * FACE_PX
     remaining = mask.copy()
     results: list[FaceReading] = []
-    for _ in range(8):
+    for look in range(8):
         if cv2.countNonZero(remaining) < 0.25 * expected:
             break
+        if look and not _room_for_a_face(remaining, expected):
+            break  # (no later look can find a face part: exactly what the looks would read)
         inner = cv2.erode(remaining, ERODE)
         colour = face_colour(lab8, lab, inner if cv2.countNonZero(inner) > 50 else remaining)
         offset = cv2.subtract(lab, (*colour.tolist(), 0.0))  # (lab - colour, float32 both: the same, 10x cheaper)
@@ -95,6 +97,18 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
 
 
 SIDE_FACES_GIVE_WAY = True  # (False: both readings kept, and the overlap check leaves both unreadable)
+
+
+def _room_for_a_face(remaining: np.ndarray, expected: float) -> bool:
+    """Could a look at what is left find a face part (a part of ``cut`` of 0.2 of a face or more)?
+    Each look's ``cut`` is an opening by OPEN_CUT of pixels within ``remaining``, and ``remaining``
+    only shrinks from look to look; an opening of a smaller mask lies within that of a larger one,
+    so every part a look could cut lies inside a part of this opening. If none of those is big
+    enough, no look reads anything more: the loop may end here with the same readings. (After a
+    die's face is read, its side faces and shadow often leave just enough for another look, whose
+    colour and distances cost about 1 ms: on a third of the stream's crops.)"""
+    _, _, areas = components_with_areas(cv2.morphologyEx(remaining, cv2.MORPH_OPEN, OPEN_CUT))
+    return bool(areas[1:].size) and int(areas[1:].max()) >= 0.2 * expected
 
 
 def distance_of(d: np.ndarray) -> np.ndarray:
