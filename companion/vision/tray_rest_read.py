@@ -46,8 +46,9 @@ from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, gues
 
 WHOLE_TRAY_STEP_S = 0.005  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (1-3 ms measured on
 # a quiet machine, 3.2-4.7 at load 11: its k-means and sums over the frame; a slice keeps back at most half)
-GUESS_STEP_S = 0.0015  # ... the empty tray guessed at 320x240 (the foreground test's k-means: 1.2 ms measured;
-# the fill around the dice is box filters of 0.1-0.3 ms)
+GUESS_STEP_S = 0.003  # ... the empty tray guessed at 320x240, or the foreground test alone: its k-means, one
+# OpenCV call, took 2.1-3.1 ms measured on this VM in session 10 (1.2 ms on the faster VM of earlier rounds,
+# when this was 1.5 ms: cold starts then had frames of 10.3-11.8 ms); the fill is box filters of 0.1-0.3 ms
 MIN_STEP_S = 0.0005  # ... and on a crop of a few dice (a region read): well under a millisecond
 CROP_STEP_S_PER_PX = 2e-8  # ... and on a die crop, per pixel: measured on 698 crops of rolling and resting
 # dice and hands, the longest stretch without a Python call was at most 0.02 ms per thousand pixels (p99;
@@ -168,7 +169,9 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             # where a die lay when the picture was guessed: if nothing there stands out from the
             # tray's colours now (4 ms once, against 3-14 ms for a crop read), it is the tray
             if standing_out is None:
+                expect_long_steps(GUESS_STEP_S)  # (its k-means, as in the guess: one long OpenCV call)
                 standing_out = foreground_mask(view.small, BACKGROUND_SIGMAS)
+                expect_long_steps(0.0)
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
