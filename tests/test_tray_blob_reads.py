@@ -3,6 +3,8 @@ stream that uses them: dice that stop one after another, a die landing where one
 
 from __future__ import annotations
 
+import time
+
 import cv2
 import numpy as np
 
@@ -87,3 +89,47 @@ def test_a_die_landing_where_one_lay_is_read_anew():
     source = CameraDice(SimulatedCamera([]), frame_budget_ms=None)
     got = [e.value for f in frames for e in source.process_frame(f.image)]
     assert got == [3, 5], source.health.last_error
+
+
+def test_a_read_dropped_on_a_moving_frame_reads_on_only_its_still_dice():
+    """Dice stopping one after another: a read begun on a frame where four of five dice lie still
+    and then dropped (the next frame moves) reads on only through those four, keeping their reads;
+    the read at rest takes them and reads the last die alone, the throw's values."""
+    from companion.vision.dice import read_dice
+    from companion.vision.tray_reader import TrayView
+    from companion.vision.tray_rest_read import ReadAhead, TrayMemory, read_tray_at_rest
+
+    frames = tray_stream(41, throws=2, n_dice=5, stagger=True)  # frame 11: 4 of 5 dice still since 10
+    empty = TrayView.of(frames[0].image).small.astype(np.float32)
+    kept = BlobReads()
+    small = {i: TrayView.of(frames[i].image).small for i in (10, 13)}
+    ahead = ReadAhead(dropped=True)
+    dropped = read_tray_at_rest(TrayView.of(frames[11].image), TrayMemory(empty, None, None, 24.0, 5, kept, small[10], ahead),
+                                read_dice)
+    assert dropped.crop_reads == 4 and not dropped.dice  # (its own result is not wanted)
+    rest = read_tray_at_rest(TrayView.of(frames[14].image), TrayMemory(empty, None, None, 24.0, 5, kept, small[13]), read_dice)
+    assert kept.reused >= 3 and rest.crop_reads <= 2
+    assert sorted(d.value for d in rest.dice) == sorted(frames[13].values)
+
+
+def test_a_read_dropped_at_a_still_blob_goes_on_and_one_elsewhere_is_cancelled():
+    """The source keeps a dropped read going (one at a time) only when it is at a blob that was still."""
+    from companion.sliced_work import SlicedWork
+    from companion.vision.tray_rest_read import ReadAhead
+
+    source = CameraDice(SimulatedCamera([]))
+    jobs = []
+    for on_still in (True, True, False):
+        job = SlicedWork(sorted, [2, 1])
+        job.ahead = ReadAhead(on_still=on_still)
+        source._job = job
+        source._drop_read(keep_still=True)
+        jobs.append(job)
+    assert source._ahead is jobs[0] and jobs[0].ahead.dropped and not jobs[0].done
+    assert jobs[1].done and jobs[2].done  # cancelled: a second one while the first goes on, one at no still blob
+    while not source._lend_ahead(time.thread_time()) or source._ahead is not None:
+        pass
+    source._job = jobs[0] = SlicedWork(sorted, [2, 1])
+    jobs[0].ahead = ReadAhead(on_still=True)
+    source._drop_read()  # (blank frames, a new camera mode: nothing kept)
+    assert source._ahead is None and jobs[0].done

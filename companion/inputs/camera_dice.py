@@ -48,7 +48,7 @@ import numpy as np
 
 from companion.vision.tray_blob_reads import BlobReads
 from companion.vision.tray_reader import EmptyTray, TrayView
-from companion.vision.tray_rest_read import RestRead, TrayMemory, read_tray_at_rest, warm_up_once
+from companion.vision.tray_rest_read import ReadAhead, RestRead, TrayMemory, read_tray_at_rest, warm_up_once
 
 from .base import InputEvent
 from .camera_source import CameraSource
@@ -126,6 +126,8 @@ class CameraDice(CameraThread):
         self._late_ran = False
         self._lent_s = 0.0
         self._late: list[SlicedWork] = []  # reads of resting dice that moved before they were done, oldest first
+        self._ahead: SlicedWork | None = None  # a read dropped on a moving frame, going on through the blobs
+        # that were still when it began (their reads kept for the read at rest)
         self._empty = EmptyTray()
         self._blob_reads = BlobReads()  # recent blobs' reads, dropped reads' too: unchanged blobs are not read again
         self._small_before = self._small_now = None  # the last two good frames' small views
@@ -208,7 +210,7 @@ class CameraDice(CameraThread):
                 self._parked = (self._job, self._job_small, self._still >= self.rest_frames)
                 self._job = None
             self.state, self._still = ROLLING, 0
-            self._drop_read()
+            self._drop_read(keep_still=True)
             if self._late:
                 events = self._lend_late(cpu0)  # before a read of dice that may not be resting
             elif self.frame_budget_ms is not None:
@@ -217,12 +219,13 @@ class CameraDice(CameraThread):
                     # a read of dice that had rested long enough to be reported: its throw stands
                     # whatever this motion is (a hand passing, a pick-up), so it goes on meanwhile
                     self._run_job(self._parked[0], max(self.frame_budget_ms / 1000 - self._spent(cpu0), MIN_SLICE_S))
-                if first or self._read_while_moving():
+                ahead = self._lend_ahead(cpu0, MOVING_RESERVE_MS)
+                if (first or self._read_while_moving()) and self._ahead is None:
                     # the dice may have come to rest in this very frame (the next one will say), or
                     # be resting since before the first frame: its read starts now, in what the
                     # frame has left, and is dropped if they move on
                     self._start_read(view)
-                    self._lend(cpu0, MOVING_RESERVE_MS, at_least=0.0 if parked else MIN_SLICE_S)
+                    self._lend(cpu0, MOVING_RESERVE_MS, at_least=0.0 if parked or ahead else MIN_SLICE_S)
         elif self.state in (ROLLING, AT_REST):
             self._still += 1
             self.state = AT_REST
@@ -233,11 +236,14 @@ class CameraDice(CameraThread):
             # a late read first: its throw is older (reported before this one) and already overdue
             events = self._lend_late(cpu0)
             if not self._late:
-                events += self._work(cpu0, view, at_least=0.0 if events or self._late_ran else MIN_SLICE_S)
+                ahead = self._lend_ahead(cpu0)  # (its blobs' reads are this read's: no work lost)
+                events += self._work(cpu0, view, at_least=0.0 if events or self._late_ran or ahead else MIN_SLICE_S)
         elif self.state == EMPTY and self._empty.known:
             self._empty.learn(view.small)  # follow slow changes of the light
         if not moving and self._job is None and not self._late_ran:
             events += self._lend_late(cpu0)
+        if not moving and self._job is None and not self._late:
+            self._lend_ahead(cpu0)
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
         return events
 
@@ -248,7 +254,9 @@ class CameraDice(CameraThread):
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
                             self._empty.unknown, self._side_small, self.expected_dice, self._blob_reads,
                             self._small_before)
+        memory.ahead = ReadAhead()
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
+        self._job.ahead = memory.ahead
         # what its throw is compared with, should it end late (after the dice moved on)
         self._job.last = (self._last_dice, self._moving_frames)
         self._job_small = view.small
@@ -280,7 +288,23 @@ class CameraDice(CameraThread):
     @property
     def reading(self) -> bool:
         """A read is under way (started, not yet done or dropped), paused by motion, or a late one goes on."""
-        return self._job is not None or bool(self._late) or self._parked is not None
+        return self._job is not None or bool(self._late) or self._parked is not None or self._ahead is not None
+
+    def _lend_ahead(self, cpu0: float, reserve_ms: float = 0.0) -> bool:
+        """What this frame has left (less ``reserve_ms``) goes to the read dropped to its still blobs
+        (:meth:`_drop_read`), before the read of this frame: the blob it is reading is most likely
+        one of this read's too, which then takes its read kept. True if there was such a read."""
+        if self._ahead is None:
+            return False
+        left = (self.frame_budget_ms - reserve_ms) / 1000 - self._spent(cpu0)
+        if self._run_job(self._ahead, left):
+            try:
+                self.health.details["crop_reads_ahead"] = (self.health.details.get("crop_reads_ahead", 0)
+                                                           + self._ahead.result().crop_reads)
+            except Exception:  # (a reader bug: its read was not wanted anyway)
+                pass
+            self._ahead = None
+        return True
 
     def _lend(self, cpu0: float, reserve_ms: float = 0.0, at_least: float = MIN_SLICE_S) -> bool:
         """Let the read run in what is left of this frame's CPU budget (less ``reserve_ms``); True
@@ -406,11 +430,21 @@ class CameraDice(CameraThread):
             self.state, self._still = ROLLING, 0
             self._drop_read()
         self._drop_parked()
+        self._drop_ahead()
 
-    def _drop_read(self) -> None:
-        if self._job is not None:
-            self._job.cancel()
-            self._job = None
+    def _drop_read(self, keep_still: bool = False) -> None:
+        """The read under way is not wanted. ``keep_still``: if it is reading a blob that was still
+        when it began (a die at rest while the last ones roll: 8-10 ms of crop read, more than a
+        moving frame lends), it goes on through such blobs only, in the budget frames have left,
+        and their reads are kept (one such read at a time: a later one is dropped)."""
+        job, self._job = self._job, None
+        if job is None:
+            return
+        if keep_still and self._ahead is None and job.ahead.on_still and not job.done:
+            job.ahead.dropped = True
+            self._ahead = job
+            return
+        job.cancel()
 
     def _resume_parked(self, view: TrayView) -> None:
         """Still again after motion that interrupted a read: if the tray looks as it did when the
@@ -482,6 +516,11 @@ class CameraDice(CameraThread):
             self._parked[0].cancel()
             self._parked = None
 
+    def _drop_ahead(self) -> None:
+        if self._ahead is not None:
+            self._ahead.cancel()
+            self._ahead = None
+
     def _drop_late(self) -> None:
         for job in self._late:
             job.cancel()
@@ -495,4 +534,5 @@ class CameraDice(CameraThread):
         """The reads under way are dropped (the source closes)."""
         self._drop_read()
         self._drop_parked()
+        self._drop_ahead()
         self._drop_late()

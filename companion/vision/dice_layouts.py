@@ -25,6 +25,16 @@ LAYOUTS: dict[int, np.ndarray] = {
 _PERMS = {n: np.array(list(itertools.permutations(range(n)))) for n in range(2, 7)}
 
 
+def _canon(n: int) -> tuple:
+    """What :func:`fit_frame` needs of the layouts of ``n`` pips, whatever the points (made once)."""
+    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
+    cc = canon - canon.mean(axis=1, keepdims=True)
+    return canon, cc, np.conj(cc), (np.abs(cc) ** 2).sum(axis=1), [c.mean() for c in canon]
+
+
+_CANON = {n: _canon(n) for n in range(2, 7)}
+
+
 def fit_layout(points: list[complex]) -> tuple[int | None, float, complex, float]:
     """Which canonical layout ``points`` make: (value, rms error in half-sides, centre, half-side).
 
@@ -41,14 +51,13 @@ def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, comple
     if n < 2 or n > 6:
         return None, math.inf, complex(0, 0), complex(0, 0)
     z = np.asarray(points, complex)
-    zc = z - z.mean()
-    canon = LAYOUTS[n][_PERMS[n]]  # (perms, n): canonical point paired with each observed point
-    cc = canon - canon.mean(axis=1, keepdims=True)
-    denom = (np.abs(cc) ** 2).sum(axis=1)
-    alpha = (np.conj(cc) * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
+    z_mean = z.mean()
+    zc = z - z_mean
+    canon, cc, conj_cc, denom, canon_means = _CANON[n]
+    alpha = (conj_cc * zc).sum(axis=1) / denom  # z ~ alpha * c + beta
     resid = np.abs(zc[None, :] - alpha[:, None] * cc) ** 2
     scale = np.abs(alpha)
     rms = np.sqrt(resid.mean(axis=1)) / np.maximum(scale, 1e-9)
     k = int(np.argmin(rms))
-    beta = z.mean() - alpha[k] * canon[k].mean()
+    beta = z_mean - alpha[k] * canon_means[k]
     return n, float(rms[k]), complex(beta), complex(alpha[k])

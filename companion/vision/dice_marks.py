@@ -18,11 +18,14 @@ import cv2
 import numpy as np
 
 from .dice_layouts import LAYOUTS
+from .dice_quick_stats import mean_px, mean_rows, median_of, median_rows
 
 if TYPE_CHECKING:
     from .dice_pip_finding import Pip
 
 _GRID = [complex(x, y) for x in (-0.5, 0.0, 0.5) for y in (-0.5, 0.0, 0.5)]
+_OCCUPIED = {n: frozenset(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[n]) for n in LAYOUTS}  # each
+# value's own pip places on the grid (made once)
 # every layout in each of its four quarter-turns, as sets of pip places
 _PLACES = {n: [frozenset(complex(round((c * 1j ** k).real, 1), round((c * 1j ** k).imag, 1)) for c in LAYOUTS[n])
                for k in range(4)] for n in LAYOUTS}
@@ -43,8 +46,8 @@ def _dropped_blob_on_a_pip_place(raw: list[Pip], kept: list[Pip], beta: complex,
     larger value uses are not counted; with ``value`` None every place is.)"""
     if abs(alpha) < 1e-6:
         return False
-    area = float(np.median([p.area for p in kept]))
-    contrast = float(np.median([p.contrast for p in kept]))
+    area = median_of([p.area for p in kept])
+    contrast = median_of([p.contrast for p in kept])
     for b in raw:
         if any(b is k for k in kept) or b.area < 0.3 * area or b.contrast < 0.4 * contrast:
             continue
@@ -84,14 +87,15 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
     a larger value are looked at: a mark in the middle of a six is no missing pip.)"""
     if abs(alpha) < 2:
         return True
-    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
-    contrast = float(np.median([p.contrast for p in pips]))
+    occupied = _OCCUPIED[value]
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
+    contrast = median_of([p.contrast for p in pips])
     r = max(1, int(round(0.6 * pip_r)))
     # (a hidden pip makes its place more like the pips: a place only lighter than a darker ring
     # around it, as a face's middle is where the face darkens to its edges, hides no dark pip)
-    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0) if pips else None
+    towards = median_rows(np.array([p.colour for p in pips], np.float32)) if pips else None
     h, w = dist.shape
+    disc = _spot_and_ring(r, r)[0]  # (the spot of radius r, made once per size)
     for c in _GRID:
         if c in occupied:
             continue
@@ -100,9 +104,7 @@ def _vacancies_empty(dist: np.ndarray, beta: complex, alpha: complex, value: int
         if not (r <= x < w - r and r <= y < h - r):
             continue
         patch = dist[y - r:y + r + 1, x - r:x + r + 1]
-        yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
-        disc = (xx * xx + yy * yy) <= r * r
-        mark = float(patch[disc].mean())
+        mark = float(mean_px(patch[disc]))
         if mark > 0.5 * contrast and _could_be_more(value, c):
             return False
         # the ring around the place must stay clear of the pips read (big pips crowd a side's middle)
@@ -145,8 +147,8 @@ def _local_step(dl: np.ndarray, x: int, y: int, r: int, clear: float = math.inf,
         return 0.0
     win = dl[y - R:y + R + 1, x - R:x + R + 1]
     spot_mask, ring_mask = _spot_and_ring(r, R)
-    spot = win[spot_mask].mean(axis=0)
-    ring = win[ring_mask].mean(axis=0)
+    spot = mean_rows(win[spot_mask])
+    ring = mean_rows(win[ring_mask])
     weight = _WEIGHT
     step = (spot - ring) * weight
     size = float(np.linalg.norm(step))
@@ -267,8 +269,8 @@ def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, 
     colour by a part of the pips' contrast are measured: on a read face, hardly any.)"""
     if not CORNERS_LOOKED_AT or dl is None or dl.ndim != 3 or abs(alpha) < 2 or not pips:
         return False
-    occupied = set(complex(round(c.real, 1), round(c.imag, 1)) for c in LAYOUTS[value])
-    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0)
+    occupied = _OCCUPIED[value]
+    towards = median_rows(np.array([p.colour for p in pips], np.float32))
     weight = np.array([math.sqrt(0.6), 1.0, 1.0], np.float32)
     contrast = float(np.linalg.norm(towards * weight))
     if contrast <= 0:
@@ -285,9 +287,9 @@ def other_kind_on_a_place(dl: np.ndarray | None, beta: complex, alpha: complex, 
             marked.append(z)
     if not marked:
         return False
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     r = max(1, int(round(0.6 * pip_r)))
-    own = float(np.median([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips]))
+    own = median_of([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips])
     if own <= 0:
         return False
     for z in marked:

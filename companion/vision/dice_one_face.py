@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .dice_quick_stats import median_of, median_rows
 from .dice_side_faces import SIDE_ASPECT
 
 if TYPE_CHECKING:
@@ -90,10 +91,10 @@ def a_column_of_more(pips: list[Pip], dl: np.ndarray | None) -> bool:
     if length < 4:
         return False
     across = line / length * 1j * length
-    pip_r = math.sqrt(float(np.median([p.area for p in pips])) / math.pi)
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     r = max(1, int(round(0.6 * pip_r)))
-    towards = np.median(np.array([p.colour for p in pips], np.float32), axis=0)
-    own = float(np.median([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips]))
+    towards = median_rows(np.array([p.colour for p in pips], np.float32))
+    own = median_of([_local_step(dl, int(round(p.x)), int(round(p.y)), r, math.inf, towards) for p in pips])
     if own <= 0:
         return False
     h, w = dl.shape[:2]

@@ -23,6 +23,7 @@ from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
+from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
                          marks_on_the_corners, other_kind_on_a_place,
@@ -353,7 +354,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     value, rms, centre, half, pips = fit_with_outliers(pips)
     if value is None:
         return FaceReading(None, (cx, cy), 0.0, side, f"{len(pips)} pips", filled)
-    pip_r = math.sqrt(np.median([p.area for p in pips]) / math.pi)
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     ratio = pip_r / max(half, 1e-6)  # pip radius in half-sides: about 0.1-0.25 on real dice
     extent = filled if extent is None else extent
     reach = side if extent is filled else math.sqrt(max(float(cv2.countNonZero(extent)), 1.0))
@@ -415,7 +416,7 @@ ALONE_WITHOUT_REGION = (0.75, 1.4)
 def _confidence(misfit: float, pips: list[Pip]) -> float:
     """0..1 from how well the layout fits (misfit 0..1), how round and how contrasted the pips are."""
     circ = min(1.0, float(np.mean([p.circularity for p in pips])) / 0.85)
-    contrast = min(1.0, float(np.median([p.contrast for p in pips])) / 40.0)
+    contrast = min(1.0, median_of([p.contrast for p in pips]) / 40.0)
     areas = np.array([p.area for p in pips])
     spread = float(areas.std() / areas.mean()) if len(pips) > 1 else 0.0
     c = (1 - 0.5 * misfit) * (0.6 + 0.4 * circ) * (0.6 + 0.4 * contrast) * (1 - min(0.3, spread * 0.5))

@@ -74,15 +74,25 @@ def still_first(blobs: list[Blob], small: np.ndarray, previous: np.ndarray | Non
     still roll, the dice already at rest are read first, and their reads are kept
     (:class:`BlobReads`) when this read is dropped; a smeared pair of dice (a crop of 20-50 ms)
     comes last."""
-    if previous is None or previous.shape != small.shape or len(blobs) < 2:
-        return blobs
+    return split_still(blobs, small, previous, side_small)[0]
+
+
+def split_still(blobs: list[Blob], small: np.ndarray, previous: np.ndarray | None,
+                side_small: float | None) -> tuple[list[Blob], int]:
+    """(:func:`still_first`'s order, how many of them lead it as still): a read dropped on a moving
+    frame may go on through those, their reads being worth keeping. Nothing is still without a
+    frame before to compare with."""
+    if previous is None or previous.shape != small.shape or not blobs:
+        return blobs, 0
 
     def moving(blob: Blob) -> bool:
         x0, y0, x1, y1 = _padded(blob.x, blob.y, blob.w, blob.h, small.shape)
         side = side_small or min(blob.w, blob.h)
         return not same_pixels(previous[y0:y1, x0:x1], small[y0:y1, x0:x1], side, _looked_at(blob, x0, y0, x1, y1))
 
-    return sorted(blobs, key=lambda b: (1, b.area) if moving(b) else (0, 0))  # (stable: still ones as found)
+    keys = [(1, b.area) if moving(b) else (0, 0) for b in blobs]
+    order = sorted(range(len(blobs)), key=keys.__getitem__)  # (stable: still ones as found)
+    return [blobs[i] for i in order], sum(k[0] == 0 for k in keys)
 
 
 def _padded(x: int, y: int, w: int, h: int, shape: tuple) -> tuple[int, int, int, int]:
@@ -103,7 +113,11 @@ def same_pixels(then: np.ndarray, now: np.ndarray, side: float, where: np.ndarra
     gain = [(a + 1.0) / (b + 1.0) for a, b in zip(cv2.mean(now, where)[:3], cv2.mean(then, where)[:3])]
     diff = cv2.absdiff(now, cv2.multiply(then, (*gain, 1.0), dtype=cv2.CV_8U))
     diff = cv2.blur(diff, (3, 3))
-    worst = diff.max(axis=2) if diff.ndim == 3 else diff
+    if diff.ndim == 3:  # (the largest channel's: cv2.max, as numpy's max over an axis costs ~10x more)
+        b, g, r = cv2.split(diff)
+        worst = cv2.max(cv2.max(b, g), r)
+    else:
+        worst = diff
     changed = (worst > LEVEL).astype(np.uint8)
     if where is not None:
         changed = cv2.bitwise_and(changed, where)

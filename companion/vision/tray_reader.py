@@ -217,7 +217,10 @@ def _components(mask: np.ndarray) -> list[tuple[int, int, int, int, int, np.ndar
 
 
 def _inscribed(mask: np.ndarray) -> float:
-    return 2.0 * float(cv2.distanceTransform(np.pad(mask, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
+    """The diameter of the widest circle inside ``mask`` (bool, or uint8 0/nonzero), its border outside."""
+    # (copyMakeBorder, not np.pad: the same pixels, a tenth of the cost -- 2 of each blob's comparison)
+    framed = cv2.copyMakeBorder(mask.astype(np.uint8, copy=False), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return 2.0 * float(cv2.distanceTransform(framed, cv2.DIST_L2, 3).max())
 
 
 def _channel_max(img: np.ndarray) -> np.ndarray:
@@ -242,7 +245,7 @@ def _core(solid: np.ndarray, mask: np.ndarray) -> tuple[int, int, np.ndarray, fl
     x, y, w, h = cv2.boundingRect(pts)
     hull = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(hull, cv2.convexHull(pts - np.array([x, y], np.int32)), 255)
-    return x, y, hull > 0, _inscribed(hull > 0)
+    return x, y, hull > 0, _inscribed(hull)
 
 
 def _hulls(mask: np.ndarray) -> np.ndarray:

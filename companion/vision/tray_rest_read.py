@@ -38,7 +38,7 @@ import numpy as np
 from companion.sliced_work import expect_long_steps
 
 from .dice import Die, ReaderSettings, foreground_mask, read_dice
-from .tray_blob_reads import BlobReads, still_first
+from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
 from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
                           read_die_crop)
@@ -46,8 +46,9 @@ from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, gues
 
 WHOLE_TRAY_STEP_S = 0.005  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (1-3 ms measured on
 # a quiet machine, 3.2-4.7 at load 11: its k-means and sums over the frame; a slice keeps back at most half)
-GUESS_STEP_S = 0.0015  # ... the empty tray guessed at 320x240 (the foreground test's k-means: 1.2 ms measured;
-# the fill around the dice is box filters of 0.1-0.3 ms)
+GUESS_STEP_S = 0.003  # ... the empty tray guessed at 320x240, or the foreground test alone: its k-means, one
+# OpenCV call, took 2.1-3.1 ms measured on this VM in session 10 (1.2 ms on the faster VM of earlier rounds,
+# when this was 1.5 ms: cold starts then had frames of 10.3-11.8 ms); the fill is box filters of 0.1-0.3 ms
 MIN_STEP_S = 0.0005  # ... and on a crop of a few dice (a region read): well under a millisecond
 CROP_STEP_S_PER_PX = 2e-8  # ... and on a die crop, per pixel: measured on 698 crops of rolling and resting
 # dice and hands, the longest stretch without a Python call was at most 0.02 ms per thousand pixels (p99;
@@ -94,6 +95,17 @@ class RestRead:
 
 
 @dataclass
+class ReadAhead:
+    """Between a read begun on a moving frame and the source that lends it time: such a read is
+    dropped when the next frame moves too, but a crop read of a blob that was still when it began
+    (a die at rest while the last ones roll) is worth finishing: the read then goes on through its
+    still blobs only, keeping their reads (:class:`BlobReads`) for the read at rest."""
+
+    dropped: bool = False  # set by the source: the read's own result is no longer wanted
+    on_still: bool = False  # set by the read: it is at a blob that was still (a read worth keeping)
+
+
+@dataclass
 class TrayMemory:
     """What the source knows when the read starts (the read changes none of it)."""
 
@@ -104,6 +116,7 @@ class TrayMemory:
     expected_dice: int  # 0: any number
     reads: BlobReads | None = None  # recent blobs' reads: a blob unchanged since is not read again
     previous: np.ndarray | None = None  # the small view of the frame before: its still blobs are read first
+    ahead: ReadAhead | None = None  # a read begun on a moving frame: may be dropped to its still blobs
 
 
 def min_blob_side(small: np.ndarray, side_small: float | None) -> float:
@@ -138,7 +151,13 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     standing_out = None  # what stands out from the tray's own colours (only where the picture is a guess)
     failed: list[tuple[Blob, list]] = []  # blobs with a die the crop reader could not read, and what it read
     grown: list[Blob] = []  # blobs grown over a die's faint body (Changes.grown), read as such
-    for blob in still_first(found.blobs, view.small, memory.previous, out.side_small):
+    order, still = split_still(found.blobs, view.small, memory.previous, out.side_small)
+    ahead = memory.ahead
+    for k, blob in enumerate(order):
+        if ahead is not None:
+            if ahead.dropped and k >= still:
+                return out  # dropped: the still blobs' reads are kept, the rest is not wanted
+            ahead.on_still = k < still
         if any(g.holds(*blob.centre) for g in grown):
             continue  # another fragment of a die read already
         if blob.area > MAX_BLOB_DICE * estimate_side(blob, out.side_small) ** 2:
@@ -150,11 +169,15 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             # where a die lay when the picture was guessed: if nothing there stands out from the
             # tray's colours now (4 ms once, against 3-14 ms for a crop read), it is the tray
             if standing_out is None:
+                expect_long_steps(GUESS_STEP_S)  # (its k-means, as in the guess: one long OpenCV call)
                 standing_out = foreground_mask(view.small, BACKGROUND_SIGMAS)
+                expect_long_steps(0.0)
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
         got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads)
+        if ahead is not None and ahead.dropped:
+            continue  # (only the clean reads kept matter now: no second looks)
         whole = None
         cut = any(isinstance(d, Die) and d.reason.endswith(PART_OF_A_DIE) for d in got)
         if not guessed_here and not cut and not any(d.value is not None for d in got):
@@ -171,6 +194,8 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
         out.dice += got
         if any(d.value is None for d in got):
             failed.append((whole or blob, got))
+    if ahead is not None and ahead.dropped:
+        return out
     if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
     why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"

@@ -85,6 +85,7 @@ class _Tally:
         self.region_reads = 0
         self.crop_reads = 0  # blobs read from crops (in reads that ended)
         self.reused = 0  # blobs whose read was taken from an earlier read of the blob, unchanged since
+        self.ahead = 0  # blobs read by reads dropped on a moving frame, going on through their still blobs
         self.region_reasons: set[str] = set()
         self.unfinished = 0  # reads the dice moved away from before they were done, dropped
         self.late = 0  # ... that went on and ended late
@@ -118,6 +119,7 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
     tally.region_reads += source.health.details.get("region_reads", 0)
     tally.crop_reads += source.health.details.get("crop_reads", 0)
     tally.reused += source.health.details.get("crop_reads_reused", 0)
+    tally.ahead += source.health.details.get("crop_reads_ahead", 0)
     if source.health.details.get("region_reads"):
         tally.region_reasons.add(source.health.details.get("region_read_reason", ""))
     tally.unfinished += source.health.details.get("reads_unfinished", 0)
@@ -200,7 +202,8 @@ def _run() -> list[str]:
              "frames a read took (its CPU spread over them): "
              + ", ".join(f"{k}: {v}" for k, v in sorted(tally.read_frames.items())),
              f"blobs read from crops in reads that ended: {tally.crop_reads}; blob reads taken from an earlier read "
-             f"of the same blob, unchanged since (dropped reads' too): {tally.reused}",
+             f"of the same blob, unchanged since (dropped reads' too): {tally.reused}; blobs read by reads "
+             f"dropped on a moving frame going on through their still blobs: {tally.ahead}",
              f"still reader on the region around a blob used {tally.region_reads} times (to the end); why: "
              + ("; ".join(sorted(tally.region_reasons)) or "-"),
              f"whole-tray reader used {tally.full_reads} times (to the end); why: "
