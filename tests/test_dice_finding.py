@@ -364,7 +364,7 @@ def test_a_tilted_dies_top_face_is_read_beside_its_side_face(monkeypatch):
     from tests.dice_raymarch import render_raymarch
 
     scene = render_raymarch(66)
-    # (the shade rule, on by default, tells this pair too: test_dice_side_shade.py; off here so the
+    # (the shade rule, off by default, tells this pair too: test_dice_side_shade.py; off here so the
     # photo's-middle rule is what is measured)
     monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", False)
     monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)

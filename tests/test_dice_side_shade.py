@@ -76,6 +76,7 @@ def test_a_top_face_left_unread_beside_its_side_face_read_is_looked_at(monkeypat
     from tests.dice_raymarch import render_raymarch
 
     scene = render_raymarch(1076)
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)  # off by default; this look needs it
     monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", False)
     before = score_scene(scene, read_dice(scene.image)).counts
     assert before["missed"] == 1 and before["extra"] == 1

@@ -179,8 +179,13 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 
 
 #: of two readings less than a die apart, a clearly darker one of the same colour is the other's
-#: side face and is dropped (:mod:`.dice_side_shade`; False: the old rule, kept to measure against)
-SIDE_FACES_BY_SHADE = True
+#: side face and is dropped (:mod:`.dice_side_shade`). OFF by default: on the development sets it
+#: read 9 + 4 + 1 more dice right and no more wrong, but on the held-out sets (read once after the
+#: merge, session 11) 5 more right and 4 more wrong of 1,362: where both faces read, the overlap
+#: doubt had kept the die unreadable, and the top face kept alone can still be misread (held-out
+#: ray 50041, light 2030: a top face whose pips the side face's crowd). Kept with its tests to
+#: build on (it needs a check that the kept face's reading is clean, not only that it is the top).
+SIDE_FACES_BY_SHADE = False
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:
@@ -273,7 +278,8 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
 
 #: a die read in a blob may be a tilted die's side face, its top face left unread beside it: the
 #: rest of the blob just beside a read die is read too when it is clearly lighter, of the die's
-#: colour (:mod:`.dice_side_shade` then keeps the top face; False: not looked at, the old rule)
+#: colour (:mod:`.dice_side_shade` then keeps the top face; False: not looked at, the old rule).
+#: Only with ``SIDE_FACES_BY_SHADE`` on (off by default), since the shade rule chooses between the two.
 TOP_FACES_BESIDE_ARE_LOOKED_AT = True
 # A read die clears the blob within this many of its sides of its centre for that look: its top face
 # lies 0.65-0.8 of the die's side from a side face read (development), 0.8 sides cleared it away.
