@@ -250,13 +250,7 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
     dice in one blob, one read and the other's face too unlike it to be read in the same look."""
     read = [d for d in got if d.value is not None]
     side = float(np.median([d.side_px * f for d in read]))
-    rest = blob.astype(np.uint8).copy()
-    for d in got:
-        cv2.circle(rest, (round(d.center[0] * f - origin[0]), round(d.center[1] * f - origin[1])),
-                   round(READ_DIE_CLEARS * max(d.side_px * f, side)), 0, -1)
-    k = max(3, round(REMAINDER_WIDTH * side)) | 1
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels, stats, centres = components_with_stats(rest)
+    n, labels, stats, centres = _parts_left(blob, origin, f, got, side, READ_DIE_CLEARS)
     out = []
     for j in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[j])
@@ -276,6 +270,20 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
     return out
 
 
+def _parts_left(blob: np.ndarray, origin: tuple[int, int], f: float, dice: list[Die], side: float,
+                clears: float):
+    """The parts of ``blob`` left once a disc of ``clears`` sides round each of ``dice`` is taken
+    out, opened at ``REMAINDER_WIDTH`` of a side (slivers round the discs are no face):
+    ``components_with_stats`` of what is left."""
+    rest = blob.astype(np.uint8).copy()
+    for d in dice:
+        cv2.circle(rest, (round(d.center[0] * f - origin[0]), round(d.center[1] * f - origin[1])),
+                   round(clears * max(d.side_px * f, side)), 0, -1)
+    k = max(3, round(REMAINDER_WIDTH * side)) | 1
+    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return components_with_stats(rest)
+
+
 #: a die read in a blob may be a tilted die's side face, its top face left unread beside it: the
 #: rest of the blob just beside a read die is read too when it is clearly lighter, of the die's
 #: colour (:mod:`.dice_side_shade` then keeps the top face; False: not looked at, the old rule).
@@ -292,13 +300,7 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
     clearly lighter than that die's and of its colour: its top face, when the die read is its side
     face (ray 1076: a one's top face beside its side face read as a three). Only lighter parts are
     read (a shadow, the darker side faces, are never the top face), which keeps the look cheap."""
-    rest = blob.astype(np.uint8).copy()
-    for d in read:
-        cv2.circle(rest, (round(d.center[0] * f - origin[0]), round(d.center[1] * f - origin[1])),
-                   round(SIDE_FACE_CLEARS * max(d.side_px * f, side)), 0, -1)
-    k = max(3, round(REMAINDER_WIDTH * side)) | 1
-    rest = cv2.morphologyEx(rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    n, labels, stats, centres = components_with_stats(rest)
+    n, labels, stats, centres = _parts_left(blob, origin, f, read, side, SIDE_FACE_CLEARS)
     out = []
     for j in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[j])
