@@ -181,7 +181,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 #: of two readings less than a die apart, a clearly darker one of the same colour is the other's
 #: side face and is dropped (:mod:`.dice_side_shade`). OFF by default: on the development sets it
 #: read 9 + 4 + 1 more dice right and no more wrong, but on the held-out sets (read once after the
-#: merge, session 11) 5 more right and 4 more wrong of 1,362: where both faces read, the overlap
+#: merge, session 11) 5 more right and 3 more wrong of 1,362: where both faces read, the overlap
 #: doubt had kept the die unreadable, and the top face kept alone can still be misread (held-out
 #: ray 50041, light 2030: a top face whose pips the side face's crowd). Kept with its tests to
 #: build on (it needs a check that the kept face's reading is clean, not only that it is the top).
