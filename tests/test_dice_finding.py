@@ -359,18 +359,13 @@ def test_a_tilted_dies_top_face_is_read_beside_its_side_face(monkeypatch):
     their pips squeezed alike, overlapping. The outer reading, the top face, is the die."""
     import companion.vision.dice as dice
     import companion.vision.dice_sizes as sizes
-    from companion.vision.dice import read_dice
-    from companion.vision.dice_eval import score_scene
+    from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    scene = render_raymarch(66)
     # (the shade rule, off by default, tells this pair too: test_dice_side_shade.py; off here so the
     # photo's-middle rule is what is measured)
     monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", False)
-    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", False)
-    before = score_scene(scene, read_dice(scene.image)).counts
-    monkeypatch.setattr(sizes, "TOP_FACE_OUTWARD", True)
-    after = score_scene(scene, read_dice(scene.image)).counts
+    before, after = counts_off_then_on(monkeypatch, sizes, "TOP_FACE_OUTWARD", render_raymarch(66))
     assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
 
 

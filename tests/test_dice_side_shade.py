@@ -53,15 +53,10 @@ def test_a_tilted_dies_top_face_is_told_from_its_side_face_by_its_shade(monkeypa
     """Dev scene 66 (a phone photo tilted 15 degrees, a marbled four): its top face and a side face
     both read, overlapping, so both were left unreadable; the side face is the darker."""
     import companion.vision.dice as dice
-    from companion.vision.dice import read_dice
-    from companion.vision.dice_eval import score_scene
+    from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    scene = render_raymarch(66)
-    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", False)
-    before = score_scene(scene, read_dice(scene.image)).counts
-    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)
-    after = score_scene(scene, read_dice(scene.image)).counts
+    before, after = counts_off_then_on(monkeypatch, dice, "SIDE_FACES_BY_SHADE", render_raymarch(66))
     assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
 
 
@@ -71,15 +66,10 @@ def test_a_top_face_left_unread_beside_its_side_face_read_is_looked_at(monkeypat
     extra). The lighter part of the blob beside the three is read too: the one, and the three,
     the darker, is dropped as its side face."""
     import companion.vision.dice as dice
-    from companion.vision.dice import read_dice
-    from companion.vision.dice_eval import score_scene
+    from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    scene = render_raymarch(1076)
     monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)  # off by default; this look needs it
-    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", False)
-    before = score_scene(scene, read_dice(scene.image)).counts
+    before, after = counts_off_then_on(monkeypatch, dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", render_raymarch(1076))
     assert before["missed"] == 1 and before["extra"] == 1
-    monkeypatch.setattr(dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", True)
-    after = score_scene(scene, read_dice(scene.image)).counts
     assert after["right"] == 1 and after["extra"] == 0 and after["wrong"] == 0

@@ -301,8 +301,8 @@ class CameraDice(CameraThread):
             try:
                 self.health.details["crop_reads_ahead"] = (self.health.details.get("crop_reads_ahead", 0)
                                                            + self._ahead.result().crop_reads)
-            except Exception:  # (a reader bug: its read was not wanted anyway)
-                pass
+            except Exception as exc:  # a reader bug must not take the source down, nor go unseen
+                self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             self._ahead = None
         return True
 

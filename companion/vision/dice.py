@@ -46,8 +46,8 @@ from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _su
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
-from .dice_side_shade import FACES_APART as SHADE_FACES_APART, drop_side_faces, side_face_of
-from .dice_sizes import PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
+from .dice_side_shade import drop_side_faces, side_face_of
+from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
 WORK_PX = 800  # the long side of the image the dice are looked for in
@@ -315,7 +315,7 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
             continue
         part = labels[y:y + bh, x:x + bw] == j
         out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
-                and all(math.dist(d.center, o.center) >= SHADE_FACES_APART * max(d.side_px, o.side_px) for o in read)]
+                and all(math.dist(d.center, o.center) >= FACES_APART * max(d.side_px, o.side_px) for o in read)]
     return out
 
 

@@ -23,14 +23,14 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+# (readings closer than FACES_APART are two parts of one face, a six's columns: left to the overlap check)
+from .dice_sizes import FACES_APART
+
 #: two readings' centres closer than this part of the larger read side are one die's two faces
 #: (a top face and its side face measured 0.86-1.0 apart on the ray-marched development scenes;
 #: separate dice lie at least a side apart, and the first renderer's touching dice, read at their
 #: own size, 1.0-1.04 read sides apart: 1.05 dropped 4 of them there, one of them darker)
 ONE_DIE_APART = 0.95
-#: ... but at least this part apart: closer, they are two parts of one face (a six's columns), left
-#: to the overlap check (dice_sizes.FACES_APART)
-FACES_APART = 0.5
 #: Lab L (0-255): the side face is at least this much darker than the top face (development: 13 at a
 #: black die's faces, 38-127 at others); less is within a face's own shading and noise
 SHADE_GAP = 12.0
