@@ -138,9 +138,11 @@ def tone_gain(L: np.ndarray, usable: np.ndarray, colours: dict, expeditions, s_l
     return round(float(best), 2) if costs[1.0] - costs[best] > GAIN_MARGIN else 1.0
 
 
-def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float) -> np.ndarray:
+def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float, unit: float = 1.0) -> np.ndarray:
     """The mean cost of explaining the pixels ``Ls`` (n x 1 x 3) times each of ``gains`` (see
-    tone_gain), all gains in one pass (small arrays: numpy's per-call overhead dominates)."""
+    tone_gain), all gains in one pass (small arrays: numpy's per-call overhead dominates).  ``unit``:
+    how much the residual is scaled back to the photo's own units by a step taken before the gain
+    (undoing a saturation boost of k shrinks every hue by about 1 / k: see saturation_boost)."""
     n = len(Ls)
     g = np.repeat(np.asarray(gains, np.float32), n)
     X = (Ls[None, :, 0, :] * np.asarray(gains, np.float32)[:, None, None]).reshape(-1, 1, 3)
@@ -155,7 +157,7 @@ def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float
     sh = np.clip(((d * w) @ ones) / ws, s_lo, s_hi)
     d -= sh[:, None]
     raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
-    per = np.minimum(raw / g, 0.3) + tab.pen[best]
+    per = np.minimum(raw * (unit / g), 0.3) + tab.pen[best]
     return per.reshape(len(gains), n).mean(1)
 
 
@@ -163,3 +165,66 @@ def _samples(L: np.ndarray, usable: np.ndarray, st: int) -> np.ndarray:
     """``L[::st, ::st][usable[::st, ::st]]`` (n x 3): the same pixels at a quarter of the cost of
     boolean indexing a strided view."""
     return np.compress(usable[::st, ::st].ravel(), _every(L, st).reshape(-1, L.shape[2]), axis=0)
+
+
+# A phone's saturation boost works on values: v -> m + k (v - m), m the pixel's mean over its
+# channels.  It is a linear map of the three values, so the warp, sharpening and the lighting's
+# division keep it, and it is undone by the inverse map (coverage.unboost_matrix).  In log terms it
+# sinks a sheet's dim channels (a yellow sheet's blue, a red one's) past what the profile's colours
+# explain and two sheets' overlaps further still: the colour map (a 3x3 map of logs, MAX_SHIFT)
+# cannot follow it, and such sheets read as a sheet and part of another, or as unknown.
+BOOSTS = (1.1, 1.15, 1.2, 1.25, 1.3, 1.35, 1.4)  # the boosts tried (the first phone draws 1.0-1.35)
+PROBE_BOOST = 1.2  # tried first: not better than none by half the margin, no boost (most photos)
+BOOST_MARGIN = 0.025  # a boost must explain the coloured pixels this much better than none (mean
+# cost, as GAIN_MARGIN's).  Renders, broad seeds 6000-6047: at most 0.010 (best boost 1.1); the
+# second phone (no boost), 43000-43047: at most 0.0205 (43038, 1.25), all others under 0.003; the
+# first phone (true k 1.03-1.35), 34000-34023: 0-0.074, 11 of 24 over 0.025
+BOOST_SHRINK = 0.75  # share of the best boost's excess over 1 undone: the scores overshoot (on the
+# first phone's 34000-34023 the 11 boosts found were 1.25-1.4 for true 1.05-1.35; least squares
+# of true on found excess: 0.73), and a boost undone too far pales sheets' edges into paper
+
+
+def unboosted(v: np.ndarray, k: float) -> np.ndarray:
+    """Values (n x 3, float) with a saturation boost of ``k`` about each pixel's mean undone."""
+    m = (v[:, 0] + v[:, 1] + v[:, 2]) * np.float32(1.0 / 3.0)
+    return m[:, None] + (v - m[:, None]) * np.float32(1.0 / k)
+
+
+def saturation_boost(warped: np.ndarray, L: np.ndarray, usable: np.ndarray, colours: dict, expeditions,
+                     s_lo: float, s_hi: float, gain: float = 1.0) -> float:
+    """The saturation boost k (1.0 when none is clearly better) this photo's camera applied.
+
+    ``warped``: the photo on the board plane (uint8, RGB); ``L``: its log-transmission, the light
+    divided out (before the tone ``gain``, which the scores apply).  Scored like tone_gain, on the
+    same coloured samples: each boost tried is undone on their values and on the paper's under
+    them (the photo's paper there is the pixel over its transmission), the colour match's mean cost
+    compared; the residual counted in the photo's own units (times k: undoing a boost shrinks every
+    hue, noise and quantisation alike, by about 1 / k).  The tone gain scales hue too, so the two
+    trade off when scored together (our renders then found boosts up to 1.5): the gain is measured
+    first, without a boost, and held."""
+    st = SAMPLE_STEP
+    Ls = _samples(L, usable, st)
+    if len(Ls) == 0:
+        return 1.0
+    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    keep = (hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)  # as tone_gain: hue, no glare, not lost in the dark
+    n = np.count_nonzero(keep)
+    if n < 4 * MIN_SAMPLES:
+        return 1.0
+    pick = np.flatnonzero(keep)[::max(1, n // GAIN_MAX_SAMPLES)]
+    p = np.maximum(_samples(warped, usable, st)[pick].astype(np.float32), 0.5)
+    paper = p * np.exp(-Ls[pick])
+    key = tuple(tuple(float(v) for v in colours[e]) for e in expeditions)
+    tab = table(key, s_lo, s_hi)
+
+    def cost(k: float) -> float:
+        Lk = np.log(np.maximum(unboosted(p, k), 0.5)) - np.log(np.maximum(unboosted(paper, k), 0.5))
+        return float(_gain_costs(Lk.astype(np.float32).reshape(-1, 1, 3), np.array([gain]), tab, s_lo, s_hi, k)[0])
+
+    costs = {1.0: cost(1.0), PROBE_BOOST: cost(PROBE_BOOST)}
+    if costs[PROBE_BOOST] > costs[1.0] - BOOST_MARGIN / 2:
+        return 1.0
+    costs.update((k, cost(k)) for k in BOOSTS if k not in costs)
+    best = min(costs, key=costs.get)
+    return round(1.0 + BOOST_SHRINK * (best - 1.0), 3) if costs[1.0] - costs[best] > BOOST_MARGIN else 1.0

@@ -30,7 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
-from .colour_adapt import colour_correction, corrected, tone_gain
+from .colour_adapt import colour_correction, corrected, saturation_boost, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
@@ -60,6 +60,16 @@ MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's li
 RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
 SKIRT_PX = 2  # colour this many pixel layers outside a hex's region, none on it: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
+# Measure a phone's saturation boost (colour_adapt.saturation_boost) and undo it for the colour
+# reading.  Glare, added light, dim and saturated pixels are still judged on the photo as taken:
+# with the true boost undone there too, a boosted glare spot's brightest channel fell under
+# GLARE_LOG and its rim was decided (harsh light through the first phone, 44000-44023: 3 -> 7
+# errors, 3 of them under glare; the colour alone undone: 3 -> 4).  Off: measured on the first
+# phone's development sets, errors 34000-34023 7 -> 5, 46000-46047 13 -> 7, 52000-52047 16 -> 15,
+# but 54000-54047 12 -> 13 and harsh 44000-44023 3 -> 4 (a yellow sheet 2.4 mm, another 0.8 mm,
+# over a border line paled into "uncovered"); unknown where visible 0.6-1.5 points lower on all
+# five, covered-when-not 7 -> 2; renders and the second phone unchanged (no boost found on any).
+SATURATION_UNDO = False
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -137,35 +147,31 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         ref = reference.astype(np.float32) * (1 / 255.0) if reference.dtype == np.uint8 else reference
         log_ref = cv2.log(np.maximum(ref, 1 / 64))
         ref_bins = grey_bins(log_ref)
+    cols = colours or box.sheet_colours
+    flat_area = lay.flat
     L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
     cv2.subtract(L, log_ref, dst=L)
     _tick('log')
-    flat_area = lay.flat
     cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
     _tick('lighting')
-    cols = colours or box.sheet_colours
-    if TONE_GAIN:  # a phone's tone curve shrinks (or stretches) every log-contrast: undo it first
-        g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
-        if g != 1.0:
-            # g (log photo - light) - log reference: the drawing is the print, not the photo
-            L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
-    # the land's printed colour may differ from the drawing: take its median as uncovered
-    land = lay.land & valid
-    n_land = np.count_nonzero(land)
-    if n_land > 200:
-        step = max(1, int(n_land // 20000))  # a sample is plenty for a median
-        # np.compress: boolean indexing of a 3-channel image costs about four times as much
-        med = np.median(np.compress(land.ravel(), L.reshape(-1, 3), axis=0)[::step], axis=0).astype(np.float32)
-        # cv2's masked subtract: numpy's where= over a broadcast mask is ten times slower
-        cv2.subtract(L, tuple(float(v) for v in med) + (0.0,), dst=L, mask=lay.land.view(np.uint8))
-    # a phone's tone curve and saturation move the sheets' colours off the profile's: map them back
-    # (one pass: a second changed little on the bench and cost another table pass)
-    _tick('gain+land')
-    N = colour_correction(L, flat_area & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
-    if N is not None:
-        L = corrected(L, N)
-    _tick('cc')
-    pb = packed_bins(L)
+    g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
+    k = 1.0
+    if SATURATION_UNDO:  # a phone's saturation boost sinks sheets' dim channels: measured, undone
+        k = saturation_boost(warped, L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI, g)
+        _tick('boost')
+    L_col = None  # the log-transmission the colours are read from: with the boost undone
+    if k != 1.0:
+        w = cv2.transform(warped.astype(np.float32), unboost_matrix(k))
+        L_col = cv2.log(np.maximum(w, 0.5) * (1 / 255.0))
+        del w
+        cv2.subtract(L_col, log_ref, dst=L_col)
+        cv2.subtract(L_col, _lighting(L_col, lay.paper & valid, ppm), dst=L_col)
+        g_col = tone_gain(L_col, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
+        L_col = _adapted(L_col, g_col, log_ref, lay, valid, cols)
+    L = _adapted(L, g, log_ref, lay, valid, cols)  # for glare, added light and dim channels
+    if L_col is None:
+        L_col = L
+    pb = packed_bins(L_col)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
     tab = table(key, GREY_LO, GREY_HI)
     _tick('pack')
@@ -251,7 +257,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('colour')
     line_px = ~flat_area & valid & seen
     shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
-    masks = onto_lines(L, line_px, colour, lay, cols, ppm, ref_bins, shown)
+    masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown)
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
@@ -314,6 +320,36 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                           _Upsampled(fit_masks, up), unknown, dark_fraction,
                           {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
                            'misfit': misfit}, up)
+
+
+def unboost_matrix(k: float) -> np.ndarray:
+    """The 3x3 map (float32) undoing a saturation boost of ``k`` (colour_adapt.saturation_boost)."""
+    return (np.eye(3) / k + (1.0 - 1.0 / k) / 3.0).astype(np.float32)
+
+
+def _adapted(L: np.ndarray, g: float, log_ref: np.ndarray, lay: Layout, valid: np.ndarray, cols: dict) -> np.ndarray:
+    """``L`` (log-transmission, the light divided out) with the tone gain ``g`` undone, the land's
+    median taken as uncovered and the colour map applied."""
+    if g != 1.0:
+        # g (log photo - light) - log reference: the drawing is the print, not the photo
+        L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
+    # the land's printed colour may differ from the drawing: take its median as uncovered
+    land = lay.land & valid
+    n_land = np.count_nonzero(land)
+    if n_land > 200:
+        step = max(1, int(n_land // 20000))  # a sample is plenty for a median
+        # np.compress: boolean indexing of a 3-channel image costs about four times as much
+        med = np.median(np.compress(land.ravel(), L.reshape(-1, 3), axis=0)[::step], axis=0).astype(np.float32)
+        # cv2's masked subtract: numpy's where= over a broadcast mask is ten times slower
+        cv2.subtract(L, tuple(float(v) for v in med) + (0.0,), dst=L, mask=lay.land.view(np.uint8))
+    # a phone's tone curve and saturation move the sheets' colours off the profile's: map them back
+    # (one pass: a second changed little on the bench and cost another table pass)
+    _tick('gain+land')
+    N = colour_correction(L, lay.flat & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+    if N is not None:
+        L = corrected(L, N)
+    _tick('cc')
+    return L
 
 
 def _not_mostly_part(lay: Layout, hits: list, per_hex: np.ndarray, bits: np.ndarray) -> list:
