@@ -80,6 +80,24 @@ def test_dice_stopping_one_after_another_are_read_while_the_last_roll():
     assert all(frames[i].phase in ("rest", "hand", "gone") for i, _ in got), [(i, frames[i].phase) for i, _ in got]
 
 
+def test_dice_that_stopped_lie_still_while_the_others_roll():
+    """The renderer's dice stopping one after another: a die that has stopped is the still picture's,
+    so its blob does not change from one rolling frame to the next and a read on a moving frame
+    takes it for still. (The rolling dice used to be pasted with every speck where their render
+    differs from the tray by its own lighting: bits of tray in the stopped dice, no blob ever still.)"""
+    from companion.vision.tray_blob_reads import split_still
+    from companion.vision.tray_reader import TrayView
+
+    frames = tray_stream(63, throws=1, n_dice=6, stagger=True)
+    empty = TrayView.of(frames[0].image).small.astype(np.float32)
+    still = []
+    for before, now in zip(frames, frames[1:]):
+        if before.phase == now.phase == "rolling":
+            a, b = TrayView.of(before.image).small, TrayView.of(now.image).small
+            still.append(split_still(changes(b, empty, 7.2).blobs, b, a, 24.0)[1])
+    assert len(still) == 5 and max(still) >= 3, still  # (the old renderer: none in any frame)
+
+
 def test_a_die_landing_where_one_lay_is_read_anew():
     """Thrown again without picking up, the die lands where it lay, with another value: the old
     read of that place is not taken (the pixels differ; the unit test above checks the same box)."""

@@ -81,13 +81,14 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         # each part grown back over the face pixels nearer to it than to any other (the opening
         # also ate the thin margin between the pips and the die's edge)
         for i, part in face_parts(labels, big, face):
-            got = _read_region(part, dist, crop, t, offset)
+            filled = fill_holes(part)  # (the region read, the face read and the clearing below all take it)
+            got = _read_region(part, dist, crop, t, offset, filled)
             results.extend(got)
             # a read face takes its pips with it; an unread region only its own pixels and a thin
             # margin (it may be the dark outline ring, the table or a halo round other dice, whose
             # faces must stay whole to be looked at)
             read = any(r.value is not None for r in got)
-            gone = fill_holes(part) if read else part
+            gone = filled if read else part
             remaining[cv2.dilate(gone, CLEAR if read else UNREAD_CLEAR) > 0] = 0
     if SIDE_FACES_GIVE_WAY:
         # a tilted die's top face and a side face, each read: the side face is no die
@@ -173,11 +174,13 @@ def face_parts(labels: np.ndarray, big: list[int], face: np.ndarray):
 
 
 def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float = 30.0,
-                 dl: np.ndarray | None = None) -> list[FaceReading]:
-    """One face region; if it is too big or reads badly, try it as several touching faces."""
+                 dl: np.ndarray | None = None, filled: np.ndarray | None = None) -> list[FaceReading]:
+    """One face region; if it is too big or reads badly, try it as several touching faces.
+    ``filled``: ``fill_holes(part)``, if the caller has it."""
     expected = FACE_PX * FACE_PX
-    area = cv2.countNonZero(fill_holes(part))
-    whole = read_face(part, dist, dl)
+    filled = fill_holes(part) if filled is None else filled
+    area = cv2.countNonZero(filled)
+    whole = read_face(part, dist, dl, filled)
     if whole.value is not None and area < 1.6 * expected:
         return [whole]
     pieces = split_faces(part, crop, dist, t)
