@@ -12,12 +12,13 @@ from companion.vision.dice import Die
 from companion.vision.dice_side_shade import drop_side_faces
 
 
-def _picture(top_bgr, lower_bgr):
+def _picture(top_bgr, lower_bgr, top_pips=((150, 110),)):
     """A 100 px face at (100..200, 60..160) and a second face below it (160..240), on a grey table."""
     img = np.full((300, 300, 3), 120, np.uint8)
     cv2.rectangle(img, (100, 60), (200, 160), top_bgr, -1)
     cv2.rectangle(img, (100, 160), (200, 240), lower_bgr, -1)
-    cv2.circle(img, (150, 110), 12, (20, 20, 20), -1)  # the top face's one
+    for at in top_pips:  # (the top face's one)
+        cv2.circle(img, at, 12, (20, 20, 20), -1)
     for x in (125, 175):  # the side face's two, squeezed
         cv2.ellipse(img, (x, 200), (9, 5), 0, 0, 360, (20, 20, 20), -1)
     return img
@@ -54,12 +55,14 @@ def test_readings_the_shade_cannot_tell_apart_are_both_kept(case):
     assert [d.value for d in drop_side_faces(readings, _picture(top, lower))] == [1, 2]
 
 
-@pytest.mark.parametrize("case", ["a side face's pip counted in", "a top face's pip taken away", "no pips to check"])
+@pytest.mark.parametrize("case", ["a side face's pip counted in", "a top face's pip taken away", "no pips to check",
+                                  "a one read off a larger face's edge"])
 def test_a_top_face_read_with_its_side_faces_pips_is_not_kept_alone(case):
     """The top face's reading stands alone only when its pips are the top face's: a pip of it on
     the side face's shade (the side face's pips crowd it), or a pip on the top face that it left
-    out and the side face's reading took, or no pips to check, leave both readings as they were
-    (to the overlap check, which makes both unreadable)."""
+    out and the side face's reading took, or a reading whose centre sits too near the side face
+    (no margin of its face's colour toward it: a one read off a two's pip), or no pips to check,
+    leave both readings as they were (to the overlap check, which makes both unreadable)."""
     img = _picture((235, 235, 235), (170, 170, 170))
     top, side = _readings()
     if case == "a side face's pip counted in":  # (a two: its one and a pip of the side face's two)
@@ -67,6 +70,9 @@ def test_a_top_face_read_with_its_side_faces_pips_is_not_kept_alone(case):
     elif case == "a top face's pip taken away":  # (the side face read as a three with a pip of the top face)
         cv2.circle(img, (125, 85), 12, (20, 20, 20), -1)  # (the top face is a two; its reading a one)
         side.value, side.pips = 3, TWO_PIPS + ((125.0, 85.0, 12.0),)
+    elif case == "a one read off a larger face's edge":  # (the top face a two, its pip near the side face read as a one)
+        img = _picture((235, 235, 235), (170, 170, 170), top_pips=((125, 85), (175, 135)))
+        top.center, top.pips = (175.0, 135.0), ((175.0, 135.0, 12.0),)
     else:
         top.pips = None
     assert [d.value for d in drop_side_faces([top, side], img)] == [top.value, side.value]
