@@ -25,14 +25,17 @@ How (docs/dice-camera.md has the long version):
    then from its pips alone. What is left of a blob beyond the dice read in it, when it could
    hold a die, is read as a blob of its own (two touching dice, one read). A die-shaped blob no
    look reads is reported as an unreadable die, not left out (a strongly tilted die).
-7. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
+7. **Side faces by shade.** Of two readings of one colour less than a die apart, the clearly darker
+   is a tilted die's side face and is dropped, when the lighter one's pips are all on its own face
+   (:mod:`.dice_side_shade`); else the overlap doubt makes both unreadable.
+8. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
    read as a die) is made unreadable (:mod:`.dice_sizes`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -64,6 +67,9 @@ class Die:
     confidence: float  # 0..1
     side_px: float = 0.0
     reason: str = ""  # why a die is unreadable
+    #: the pips the value was read from, (x, y, radius) in photo pixels, when the face reader gave
+    #: them (a first look's readings; the pips-first look's do not): to check a reading by
+    pips: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def readable(self) -> bool:
@@ -179,13 +185,14 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 
 
 #: of two readings less than a die apart, a clearly darker one of the same colour is the other's
-#: side face and is dropped (:mod:`.dice_side_shade`). OFF by default: on the development sets it
-#: read 9 + 4 + 1 more dice right and no more wrong, but on the held-out sets (read once after the
-#: merge, session 11) 5 more right and 3 more wrong of 1,362: where both faces read, the overlap
-#: doubt had kept the die unreadable, and the top face kept alone can still be misread (held-out
-#: ray 50041, light 2030: a top face whose pips the side face's crowd). Kept with its tests to
-#: build on (it needs a check that the kept face's reading is clean, not only that it is the top).
-SIDE_FACES_BY_SHADE = False
+#: side face and is dropped (:mod:`.dice_side_shade`), when the other's reading is clean of it (its
+#: pips all on the top face's colour, none of the top face's left to the side face's reading, its
+#: margin toward the side face on the top face: ``dice_side_shade.CHECK_TOP_FACE``). Session 11's
+#: rule without that check read 3 more held-out dice wrong (a top face whose pips the side face's
+#: crowd, which the overlap doubt had kept unreadable), so it was off; with it, on the development
+#: sets (session 12) it reads the same dice right as without it and no wrong value more
+#: (docs/dice-camera.md). False: the old rule, both readings left to the overlap doubt.
+SIDE_FACES_BY_SHADE = True
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:
@@ -287,7 +294,7 @@ def _parts_left(blob: np.ndarray, origin: tuple[int, int], f: float, dice: list[
 #: a die read in a blob may be a tilted die's side face, its top face left unread beside it: the
 #: rest of the blob just beside a read die is read too when it is clearly lighter, of the die's
 #: colour (:mod:`.dice_side_shade` then keeps the top face; False: not looked at, the old rule).
-#: Only with ``SIDE_FACES_BY_SHADE`` on (off by default), since the shade rule chooses between the two.
+#: Only with ``SIDE_FACES_BY_SHADE`` on, since the shade rule chooses between the two.
 TOP_FACES_BESIDE_ARE_LOOKED_AT = True
 # A read die clears the blob within this many of its sides of its centre for that look: its top face
 # lies 0.65-0.8 of the die's side from a side face read (development), 0.8 sides cleared it away.
@@ -620,7 +627,9 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     out = []
     for r in readings:
         cx, cy = r.center
-        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason))
+        pips = None if r.pips is None or r.value is None else \
+            tuple((X0 + p.x / s, Y0 + p.y / s, math.sqrt(p.area / math.pi) / s) for p in r.pips)
+        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason, pips))
     return out
 
 
