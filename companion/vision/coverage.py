@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
+from .channel_gain import NO_GAIN, apply_gains, channel_gains
 from .colour_adapt import colour_correction, corrected, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -60,6 +61,7 @@ MEASURE_LINE_BLUR = True  # soften the drawn reference as much as the photo's li
 RIM_UNDECIDED = True  # colour touching a hex only on its region's outer rim: undecided (coverage_rim.py)
 SKIRT_PX = 2  # colour this many pixel layers outside a hex's region, none on it: undecided (coverage_rim.py)
 TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast (colour_adapt.tone_gain)
+CHANNEL_GAIN = True  # ... and a clipped channel's own gain (channel_gain.py: warm light on white paper)
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -149,6 +151,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if g != 1.0:
             # g (log photo - light) - log reference: the drawing is the print, not the photo
             L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
+    if CHANNEL_GAIN:  # a channel clipped at the paper: its sheets' contrast shrunk alone (as above, per channel)
+        gc = channel_gains(L, warped, lay.paper & valid, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+        if gc != NO_GAIN:
+            L = apply_gains(L, log_ref, gc)
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     n_land = np.count_nonzero(land)
