@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
+from .channel_gain import NO_GAIN, apply_gains, channel_gains
 from .colour_adapt import colour_correction, corrected, saturation_boost, tone_gain
 from .line_blur import line_sigma
 from .lighting import added_light, lighting as _lighting
@@ -70,6 +71,7 @@ TONE_GAIN = True  # measure and undo a phone's tone curve's gain on log-contrast
 # over a border line paled into "uncovered"); unknown where visible 0.6-1.5 points lower on all
 # five, covered-when-not 7 -> 2; renders and the second phone unchanged (no boost found on any).
 SATURATION_UNDO = False
+CHANNEL_GAIN = True  # ... and a clipped channel's own gain (channel_gain.py: warm light on white paper)
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -167,8 +169,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         cv2.subtract(L_col, log_ref, dst=L_col)
         cv2.subtract(L_col, _lighting(L_col, lay.paper & valid, ppm), dst=L_col)
         g_col = tone_gain(L_col, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
-        L_col = _adapted(L_col, g_col, log_ref, lay, valid, cols)
-    L = _adapted(L, g, log_ref, lay, valid, cols)  # for glare, added light and dim channels
+        L_col = _adapted(L_col, g_col, log_ref, lay, valid, cols, warped)
+    L = _adapted(L, g, log_ref, lay, valid, cols, warped)  # for glare, added light and dim channels
     if L_col is None:
         L_col = L
     pb = packed_bins(L_col)
@@ -327,12 +329,19 @@ def unboost_matrix(k: float) -> np.ndarray:
     return (np.eye(3) / k + (1.0 - 1.0 / k) / 3.0).astype(np.float32)
 
 
-def _adapted(L: np.ndarray, g: float, log_ref: np.ndarray, lay: Layout, valid: np.ndarray, cols: dict) -> np.ndarray:
-    """``L`` (log-transmission, the light divided out) with the tone gain ``g`` undone, the land's
-    median taken as uncovered and the colour map applied."""
+def _adapted(L: np.ndarray, g: float, log_ref: np.ndarray, lay: Layout, valid: np.ndarray, cols: dict,
+             warped: np.ndarray) -> np.ndarray:
+    """``L`` (log-transmission, the light divided out) with the tone gain ``g`` undone, a channel
+    clipped at the paper given its own gain (``warped``: the photo as taken, on the layout), the
+    land's median taken as uncovered and the colour map applied."""
     if g != 1.0:
         # g (log photo - light) - log reference: the drawing is the print, not the photo
         L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
+    if CHANNEL_GAIN:  # a channel clipped at the paper: its sheets' contrast shrunk alone (as above, per channel)
+        paper = lay.paper & valid
+        gc = channel_gains(L, warped, paper, paper, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+        if gc != NO_GAIN:
+            L = apply_gains(L, log_ref, gc)
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     n_land = np.count_nonzero(land)
