@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .colour_adapt import GAIN_MAX_SAMPLES, GAIN_SPREAD, MIN_SAMPLES, SAMPLE_STEP, _samples
+from .colour_adapt import GAIN_MAX_SAMPLES, MIN_SAMPLES, SAMPLE_STEP, _samples, hue_samples
 from .transmission import packed_bins, table, unpack
 
 NO_GAIN = (1.0, 1.0, 1.0)
@@ -70,10 +70,8 @@ def channel_gains(L: np.ndarray, photo: np.ndarray, paper: np.ndarray, usable: n
     chans = clipped_channels(photo, paper)
     if not chans:
         return NO_GAIN
-    Ls = _samples(L, usable, SAMPLE_STEP)
-    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    Ls = Ls[(hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)]  # hue, no glare, not lost in the dark
+    Ls, keep = hue_samples(L, usable)
+    Ls = Ls[keep]
     if len(Ls) < 4 * MIN_SAMPLES:
         return NO_GAIN
     Ls = np.ascontiguousarray(Ls[::max(1, len(Ls) // GAIN_MAX_SAMPLES)]).reshape(-1, 1, 3)

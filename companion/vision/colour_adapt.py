@@ -111,14 +111,8 @@ def tone_gain(L: np.ndarray, usable: np.ndarray, colours: dict, expeditions, s_l
     match's penalty per sheet.  The penalty is what keeps a true photo at 1: doubled, every sheet
     would pass for two sheets of its expedition just as well, but at a cost.
     """
-    st = SAMPLE_STEP
-    Ls = _samples(L, usable, st)
-    if len(Ls) == 0:
-        return 1.0
-    # numpy's max over a last axis of 3 is slow: channel by channel
-    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    Ls = Ls[(hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)]  # hue, no glare, not lost in the dark
+    Ls, keep = hue_samples(L, usable)
+    Ls = Ls[keep]
     if len(Ls) < 4 * MIN_SAMPLES:
         return 1.0
     Ls = np.ascontiguousarray(Ls[::max(1, len(Ls) // GAIN_MAX_SAMPLES)]).reshape(-1, 1, 3)
@@ -159,6 +153,17 @@ def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float
     raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
     per = np.minimum(raw * (unit / g), 0.3) + tab.pen[best]
     return per.reshape(len(gains), n).mean(1)
+
+
+def hue_samples(L: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The log-transmissions of ``usable`` sampled every SAMPLE_STEP pixels (n x 3), and which of
+    them show a sheet's hue: channels GAIN_SPREAD apart, no glare, not lost in the dark.  The
+    samples the gain and boost estimates are scored on."""
+    Ls = _samples(L, usable, SAMPLE_STEP)
+    # numpy's max over a last axis of 3 is slow: channel by channel
+    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
+    return Ls, (hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)
 
 
 def _samples(L: np.ndarray, usable: np.ndarray, st: int) -> np.ndarray:
@@ -203,12 +208,7 @@ def saturation_boost(warped: np.ndarray, L: np.ndarray, usable: np.ndarray, colo
     trade off when scored together (our renders then found boosts up to 1.5): the gain is measured
     first, without a boost, and held."""
     st = SAMPLE_STEP
-    Ls = _samples(L, usable, st)
-    if len(Ls) == 0:
-        return 1.0
-    hi = np.maximum(np.maximum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    lo = np.minimum(np.minimum(Ls[:, 0], Ls[:, 1]), Ls[:, 2])
-    keep = (hi - lo > GAIN_SPREAD) & (hi < 0.15) & (lo > -3.5)  # as tone_gain: hue, no glare, not lost in the dark
+    Ls, keep = hue_samples(L, usable)
     n = np.count_nonzero(keep)
     if n < 4 * MIN_SAMPLES:
         return 1.0
