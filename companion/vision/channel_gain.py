@@ -2,10 +2,9 @@
 
 Warm light on a white board (tungsten, or the warm end of our renders' range) drives the paper's
 red channel to the top of the 8-bit range: the paper clips there (or the phone's tone curve rolls
-it off) while the sheets, darker, do not.  Every sheet's red log-transmission (sheet / paper) then
-comes out too small -- a green sheet's red at 0.57 of the paper instead of 0.35 (log -0.56
-against -1.05, about half) --
-while the other channels are nearly right.  One tone gain for all three channels
+it off) while the sheets, darker, do not.  Every sheet's red transmission (sheet / paper) then
+comes out too pale -- a green sheet's red at 0.57 of the paper instead of 0.35 (log -0.56 against
+-1.05, about half the contrast) -- while the other channels are nearly right.  One tone gain for all three channels
 (colour_adapt.tone_gain) cannot undo that, and the 3x3 colour map caps how far it moves a hue, so
 such sheets fit no expedition's colour and are lost.
 
