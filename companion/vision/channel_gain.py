@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .colour_adapt import GAIN_MAX_SAMPLES, MIN_SAMPLES, SAMPLE_STEP, _samples, hue_samples
-from .transmission import packed_bins, table, unpack
+from .colour_adapt import GAIN_MAX_SAMPLES, MIN_SAMPLES, SAMPLE_STEP, _samples, hue_samples, match_residuals
+from .transmission import table
 
 NO_GAIN = (1.0, 1.0, 1.0)
 # A channel whose bright paper reaches this 8-bit level is clipped or rolled off by the camera:
@@ -102,18 +102,9 @@ def _costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float) -> 
     n = len(Ls)
     G = np.asarray(gains, np.float32)
     X = (Ls[None, :, 0, :] * G[:, None, :]).reshape(-1, 1, 3)
-    flat = unpack(packed_bins(X).ravel())
-    tab.lookup(flat)  # fills in the bins not seen before
-    best = tab.best[flat]
-    X = X[:, 0]
-    d = X - tab.vec[best]
-    w = np.clip(np.exp(X) * np.float32(1 / 0.3), 0.2, 1.0)  # as the colour match weighs the channels
-    ones = np.ones(3, np.float32)
-    ws = w @ ones
-    sh = np.clip(((d * w) @ ones) / ws, s_lo, s_hi)
-    d -= sh[:, None]
+    d, w, ws, best = match_residuals(X, tab, s_lo, s_hi)
     d /= np.repeat(G, n, axis=0)  # back to the photo's own log units
-    raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
+    raw = np.sqrt(((w * d * d) @ np.ones(3, np.float32)) * 3 / ws)
     per = np.minimum(raw, 0.3) + tab.pen[best]
     return per.reshape(len(G), n).mean(1)
 

@@ -140,19 +140,30 @@ def _gain_costs(Ls: np.ndarray, gains: np.ndarray, tab, s_lo: float, s_hi: float
     n = len(Ls)
     g = np.repeat(np.asarray(gains, np.float32), n)
     X = (Ls[None, :, 0, :] * np.asarray(gains, np.float32)[:, None, None]).reshape(-1, 1, 3)
+    d, w, ws, best = match_residuals(X, tab, s_lo, s_hi)
+    raw = np.sqrt(((w * d * d) @ _ONES) * 3 / ws)
+    per = np.minimum(raw * (unit / g), 0.3) + tab.pen[best]
+    return per.reshape(len(gains), n).mean(1)
+
+
+_ONES = np.ones(3, np.float32)  # sums over the 3 channels as products: numpy's sum(1) is slow
+
+
+def match_residuals(X: np.ndarray, tab, s_lo: float, s_hi: float):
+    """What the colour match leaves unexplained of the pixels ``X`` (m x 1 x 3 log-transmissions):
+    the residual ``d`` (m x 3, its grey shift taken out), the channel weights ``w`` and their sums
+    ``ws``, and the best explanation's index ``best`` -- the common part of the gain estimates'
+    costs (tone_gain's, channel_gain's)."""
     flat = unpack(packed_bins(X).ravel())
     tab.lookup(flat)  # fills in the bins not seen before
     best = tab.best[flat]
     X = X[:, 0]
     d = X - tab.vec[best]
     w = np.clip(np.exp(X) * np.float32(1 / 0.3), 0.2, 1.0)  # as the colour match weighs the channels
-    ones = np.ones(3, np.float32)  # sums over the 3 channels as products: numpy's sum(1) is slow
-    ws = w @ ones
-    sh = np.clip(((d * w) @ ones) / ws, s_lo, s_hi)
+    ws = w @ _ONES
+    sh = np.clip(((d * w) @ _ONES) / ws, s_lo, s_hi)
     d -= sh[:, None]
-    raw = np.sqrt(((w * d * d) @ ones) * 3 / ws)
-    per = np.minimum(raw * (unit / g), 0.3) + tab.pen[best]
-    return per.reshape(len(gains), n).mean(1)
+    return d, w, ws, best
 
 
 def hue_samples(L: np.ndarray, usable: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
