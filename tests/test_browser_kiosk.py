@@ -24,6 +24,36 @@ def serve(server):
         pass
 
 
+def shut(server, thread):
+    """Stop a waitress server as the kiosk process's end would: no more listening, and every open
+    connection closed (waitress's ``close()`` alone leaves accepted connections open, which a real
+    restart never does: the kernel closes a dead process's sockets)."""
+    from waitress import wasyncore
+
+    server.close()
+    thread.join(timeout=5)
+    wasyncore.close_all(server._map)
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
+
+
+def unavailable_server(port):
+    """Something on the kiosk's port that answers every request 503 (a proxy or a half-started
+    service mid-restart); returns (the paths it was asked for, stop)."""
+    import waitress
+
+    asked = []
+
+    def app(environ, start_response):
+        asked.append(environ["PATH_INFO"])
+        start_response("503 Service Unavailable", [("Content-Type", "text/plain"), ("Retry-After", "1")])
+        return [b"restarting"]
+
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=2)
+    thread = threading.Thread(target=serve, args=(server,), daemon=True)
+    thread.start()
+    return asked, lambda: shut(server, thread)
+
+
 @pytest.fixture
 def kiosk_server(tmp_path):
     """``nessie-companion kiosk`` as the command builds it, served by waitress on a free port."""
@@ -52,8 +82,7 @@ def kiosk_server(tmp_path):
             made.remove(parts)
             service, controller, voice, server, thread = parts
             controller.close()
-            server.close()
-            thread.join(timeout=5)
+            shut(server, thread)
             voice.close()
             service.close()
 
@@ -184,11 +213,41 @@ def test_the_page_follows_a_restarted_kiosk(chromium, kiosk_server):
         page.keyboard.press("Space")
         page.wait_for_selector("body[data-mode=playing]")
         boot = first.boot
-        with page.expect_event("load", timeout=10000):  # the page reloads itself
+        # Generous timeouts: this is about what happens, not how fast (a loaded CI machine once
+        # took over 10 s here).
+        with page.expect_event("load", timeout=30000):  # the page reloads itself
             kiosk_server.stop(first)
             _, second, _ = kiosk_server(port=port, attract_step_s=0.2, auto_step_s=0.2)
             assert second.boot != boot
-        page.wait_for_selector("body[data-mode=attract][data-version]", timeout=10000)
+        page.wait_for_selector("body[data-mode=attract][data-version]", timeout=30000)
         assert page.text_content("#label-go") == "Play"
+    finally:
+        page.close()
+
+
+def test_the_page_outlasts_a_503_while_the_kiosk_restarts(chromium, kiosk_server):
+    """A 503 makes the browser close an event stream for good; the page must keep trying anyway."""
+    url, first, factory = kiosk_server(attract_step_s=0.2, auto_step_s=0.2)
+    port = int(url.rsplit(":", 1)[1])
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    try:
+        page.goto(url + "/")
+        page.wait_for_selector("body[data-mode=attract][data-version]")
+        kiosk_server.stop(first)
+        asked, stop_unavailable = unavailable_server(port)
+        def screen_asked_after_refused_stream():
+            return "/kiosk/events" in asked and "/kiosk/state" in asked[asked.index("/kiosk/events") + 1:]
+
+        try:
+            deadline = time.monotonic() + 30
+            while not screen_asked_after_refused_stream():  # the page went on by itself
+                assert time.monotonic() < deadline, asked
+                time.sleep(0.1)
+        finally:
+            stop_unavailable()
+        with page.expect_event("load", timeout=30000):  # the page finds the new kiosk and reloads
+            _, second, _ = kiosk_server(port=port, attract_step_s=0.2, auto_step_s=0.2)
+        page.wait_for_selector("body[data-mode=attract][data-version]", timeout=30000)
+        assert second.boot != first.boot and page.text_content("#label-go") == "Play"
     finally:
         page.close()

@@ -438,28 +438,28 @@ def test_the_empty_tray_guessed_around_dice_is_close_to_the_real_one():
 
 def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
     """A hand passes over the dice while their read is under way (a 1 ms budget: a read takes 5
-    frames or more): the read is paused, not begun again, and the throw reported once."""
+    frames or more): the read is paused, not begun again, and the throw reported once.
+
+    Whether it was begun again is read from the health record (``reads_resumed``), not from the
+    frame the throw is reported in: the slices are CPU time, and three runs of the same frames
+    reported it 33, 43 and 42 frames in on a loaded CI machine."""
     frames = tray_stream(73, throws=1, values=[[6]], passing=False, nudge=False, pick_up="always")
     settled = next(i for i, f in enumerate(frames) if f.settled)
     rest = frames[settled].image
     h, w = rest.shape[:2]
     hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * k), 48.0, np.random.default_rng(k)) for k in range(2)]
     before = [f.image for f in frames[:settled + 4]]  # 3 still frames: the read is under way
-    after = [rest] * 30 + [f.image for f in frames[settled + 4:]]
-    reported = {"no hand": [], "hand": []}
-    for _ in range(3):
-        for kind, sequence in (("no hand", before + after), ("hand", before + hand + after)):
-            source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
-            got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
-            assert [v for _, v in got] == [6]
-            assert source.health.details.get("reads_unfinished", 0) == 0
-            reported[kind].append(got[0][0])
-    # two hand frames and the first after them (it differs from the hand), a frame either way for
-    # where the slices fall; begun again, the read would need its 3 frames again on top.  The
-    # slices are CPU time, so one run's read may take a few frames more (a hiccup in a 1 ms
-    # budget; seen once in CI: 9 frames): the quickest of three runs each is compared, which a
-    # read begun again after every hand still fails
-    assert min(reported["hand"]) - min(reported["no hand"]) <= 5, reported
+    # the first read of a run (no die size known yet) takes 20-30 frames of a 1 ms budget: the dice
+    # lie still long enough for it, and the emptied tray is watched long enough for a late one
+    after = [rest] * 80 + [f.image for f in frames[settled + 4:]] + [frames[-1].image] * 60
+    for kind, sequence in (("no hand", before + after), ("hand", before + hand + after)):
+        source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
+        got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
+        assert [v for _, v in got] == [6], kind
+        details = source.health.details
+        assert got[0][0] >= len(before), kind  # the read was under way when the hand came
+        assert details.get("reads_unfinished", 0) == 0, kind
+        assert details.get("reads_resumed", 0) == (1 if kind == "hand" else 0), (kind, details)
 
 
 # ---------------------------------------------------------------- a die only the still reader reads

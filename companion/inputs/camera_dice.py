@@ -454,6 +454,7 @@ class CameraDice(CameraThread):
         if unchanged(small, view.small, die_side(self._side_small, view.small.shape, view.small.shape[1])):
             self._drop_read()  # a read begun on a moving frame: the parked one is further on
             self._job, self._job_small = job, small
+            self.health.details["reads_resumed"] = self.health.details.get("reads_resumed", 0) + 1
             return
         if not rested:
             job.cancel()

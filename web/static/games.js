@@ -159,7 +159,11 @@ function connect() {
   const source = new EventSource(`${API}/events`);
   source.addEventListener("view", (e) => render(JSON.parse(e.data)));
   source.onopen = () => { status.dataset.connected = "true"; status.textContent = "live"; };
-  source.onerror = () => { status.dataset.connected = "false"; status.textContent = "reconnecting…"; };
+  source.onerror = () => {
+    status.dataset.connected = "false"; status.textContent = "reconnecting…";
+    // A non-200 answer (a server mid-restart) makes the browser give up on the stream: open a new one.
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  };
 }
 
 document.getElementById("undo").addEventListener("click", () => post(`${API}/undo`, {}));

@@ -141,15 +141,39 @@ function bind() {
   setInterval(countdown, 250);
 }
 
+// The browser reconnects an event stream by itself after a dropped connection, but gives up for good
+// (readyState CLOSED) when an answer is not a 200 event stream -- one 502/503 from a server half way
+// through a restart would leave the kiosk frozen. Then: wait, fetch the screen until the kiosk
+// answers (a new boot reloads the page in render), and open a new stream.
+const RECONNECT_MS = 2000;
+
 function connect() {
   const source = new EventSource("/kiosk/events");
   source.addEventListener("screen", (e) => render(JSON.parse(e.data)));
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) setTimeout(resume, RECONNECT_MS);
+  });
+}
+
+async function resume() {
+  try {
+    const res = await fetch("/kiosk/state");
+    if (!res.ok) throw new Error(`kiosk answered ${res.status}`);
+    render(await res.json());
+  } catch (err) {
+    setTimeout(resume, RECONNECT_MS);
+    return;
+  }
+  connect();
 }
 
 async function init() {
   try {
-    drawBoard(await (await fetch("/kiosk/board")).json());
-    render(await (await fetch("/kiosk/state")).json());
+    const board = await fetch("/kiosk/board");
+    const state = await fetch("/kiosk/state");
+    if (!board.ok || !state.ok) throw new Error("the kiosk is not ready");
+    drawBoard(await board.json());
+    render(await state.json());
   } catch (err) {
     setTimeout(init, 2000); // the kiosk is not up yet: try again, never show an error page
     return;

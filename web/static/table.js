@@ -403,7 +403,11 @@ function connect() {
   const status = document.getElementById("status");
   const source = new EventSource("/api/events");
   source.addEventListener("open", () => { status.dataset.connected = "true"; status.textContent = "live"; });
-  source.addEventListener("error", () => { status.dataset.connected = "false"; status.textContent = "reconnecting…"; });
+  source.addEventListener("error", () => {
+    status.dataset.connected = "false"; status.textContent = "reconnecting…";
+    // A non-200 answer (a server mid-restart) makes the browser give up on the stream: open a new one.
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+  });
   source.addEventListener("view", (e) => render(JSON.parse(e.data)));
 }
 

@@ -69,5 +69,11 @@ document.getElementById("undo").addEventListener("click", async () => {
   document.getElementById("message").textContent = res.ok ? "Undone." : data.error;
   load();
 });
-new EventSource("/api/events").addEventListener("view", load);
+function follow() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("view", load);
+  // A non-200 answer (a server mid-restart) makes the browser give up on the stream: open a new one.
+  source.addEventListener("error", () => { if (source.readyState === EventSource.CLOSED) setTimeout(follow, 2000); });
+}
+follow();
 load();
