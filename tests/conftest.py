@@ -64,6 +64,13 @@ def client(app):
     return app.test_client()
 
 
+def _run_until_closed(server) -> None:
+    try:
+        server.run()
+    except OSError:  # server.close() from the test's thread pulls the socket from under select()
+        pass
+
+
 @pytest.fixture
 def serve():
     """``serve(service, config=None) -> url``: the dashboard served by waitress on a free loopback
@@ -76,7 +83,7 @@ def serve():
 
     def start(service, config: dict | None = None, threads: int = 16) -> str:
         server = waitress.create_server(create_app(service, config), host="127.0.0.1", port=0, threads=threads)
-        thread = threading.Thread(target=server.run, daemon=True)
+        thread = threading.Thread(target=_run_until_closed, args=(server,), daemon=True)
         thread.start()
         running.append((service, server, thread))
         return f"http://127.0.0.1:{server.effective_port}"
