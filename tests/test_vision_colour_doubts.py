@@ -341,3 +341,50 @@ def test_colour_drifting_across_a_sheet_is_no_sheet_over_it(box, monkeypatch):
     assert masks["japanese"][20:70, 245:265].all()
     monkeypatch.setattr(cm, "DRIFT", False)
     assert cm._colour_masks(*args)[0]["japanese"][20:70, 180:235].all()
+
+
+def test_a_sliver_beside_unseen_pixels_is_doubtful_not_absent(box, monkeypatch):
+    """A strip of a sheet's colour 1.3 mm wide between the paper and pixels no combination explains
+    (the rest of the sheet gone murky): dropped as a sliver, but as untrustworthy -- the hexes it
+    touches are left undecided -- not as absent.  A strip as narrow on plain paper, far from
+    anything unseen (an edge's fringe), is still just dropped."""
+    from companion.vision import colourmasks as cm
+
+    code = np.zeros((90, 300), np.uint8)
+    code[10:80, 40:44] = BIT["american"]  # the strip beside the murk
+    code[10:80, 240:244] = BIT["american"]  # a fringe on plain paper
+    seen = np.ones(code.shape, bool)
+    seen[10:80, 44:120] = False  # the murk (misfit) beside the first strip
+    # nothing unseen that could hide a sheet (a hand, deep shade, the frame): murk does not
+    args = (code, seen, ~seen, None, 3.0, box.sheet_colours, None, np.zeros(code.shape, bool))
+    masks, dropped, _ = cm._colour_masks(*args)
+    assert not masks["american"].any()
+    assert dropped["american"] is not None and dropped["american"][10:80, 40:44].all()
+    assert not dropped["american"][:, 200:].any()
+    monkeypatch.setattr(cm, "SLIVER_BY_UNSEEN_UNDECIDED", False)
+    assert cm._colour_masks(*args)[1]["american"] is None  # what the rule is for
+
+
+def test_a_sheets_strip_beside_murk_leaves_its_hexes_undecided(box, monkeypatch):
+    """End to end through the first phone (development seed 46009): a blue sheet reads mostly as
+    fitting nothing, its seen edge a strip 1-2 mm wide, which the sliver test drops; four hexes the
+    sheet reaches 2.8-3.5 mm into were called uncovered.  Now undecided."""
+    from companion.vision import colourmasks as cm
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.evaluate import score_coverage
+    from companion.vision.render import random_scene, render
+    from tests.phone_pipeline import phone_pipeline
+
+    scene = random_scene(box, 46009, 1600, 1200, broad=True)
+    image, truth = render(box, scene)
+    data = phone_pipeline(image, np.random.default_rng(46009))
+
+    def score():
+        adj = adjudicate(decode(data), box, fit_sheets=False)
+        return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+
+    now = score()
+    assert now.errors == 0, now.error_list
+    monkeypatch.setattr(cm, "SLIVER_BY_UNSEEN_UNDECIDED", False)
+    before = score()
+    assert before.false_uncovered >= 3, before.error_list  # what the rule is for

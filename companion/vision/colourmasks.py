@@ -23,6 +23,14 @@ GHOST_INSIDE = 0.95  # a colour this much inside other expeditions' colours ...
 GHOST_ALONE = 0.05  # ... and this rarely alone is taken for their mix (unknown)
 SLIVER_CORE_MM = 3.0  # every real sheet shows a patch this wide somewhere; colour only ever
 # narrower than that is the fringe of another sheet's edge (blur, JPEG's half-resolution colour)
+# A sliver within SLIVER_CORE_MM of unseen pixels the sliver test does not count as hiding a sheet
+# (glare, colour no combination explains, dim overlaps) may be the one strip of a sheet those
+# hide: a sheet's colour pales or turns murky well inside it, the unseen region stopping short of
+# its edge.  Such colour is still dropped, but as untrustworthy (its hexes undecided), not as
+# absent: through the first phone, dev seed 46009's blue sheet showed a strip 1-2 mm wide between
+# the paper and a misfit region, four hexes it reaches 2.8-3.5 mm into called uncovered (likewise
+# 52035, second phone 43026).  It only ever leaves hexes undecided, never covered.
+SLIVER_BY_UNSEEN_UNDECIDED = True
 # A speck of colour a few mm^2 kept only because the unseen round it might hide the rest of its
 # sheet: through a phone, the colour match finds one sheet's colour in a few pixels of a dark
 # overlap or at the blurred junction of two sheets, with deep shade (a dark overlap) all round
@@ -145,6 +153,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                                                          core, bridge)
         gone = raw & ~unghosted
         masks[e] = kept
+        doubtful = (_slivers_by_unseen(unghosted, kept, unknown, core, labelled)
+                    if SLIVER_BY_UNSEEN_UNDECIDED and labelled is not None else None)
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
         # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
         # not); colour by a hand still dropped (skin passes for a sheet), slivers too (edge fringes)
@@ -160,8 +170,9 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         dropped[e] = gone_of[e] = None
         if gone.any():
             gone_of[e] = gone
+        if gone.any() or doubtful is not None:
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            dropped[e] = _grown(gone, np.ones((kd, kd), np.uint8))
+            dropped[e] = _grown(gone if doubtful is None else gone | doubtful, np.ones((kd, kd), np.uint8))
     for i, a, b in _lookalikes(cols):
         e = EXPEDITIONS[i]
         seen_a, seen_b = (seen_bits & (1 << a)) > 0, (seen_bits & (1 << b)) > 0
@@ -569,6 +580,23 @@ def _lit_as_own(packed: np.ndarray, inside: np.ndarray, ring: np.ndarray, tab, l
     g_in = np.median(tab.grey[unpack(_where(packed, inside)[::7])])
     g_ring = np.median(tab.grey[unpack(_where(packed, ring)[::7])])
     return bool(g_in > g_ring - lift / 2)
+
+
+def _slivers_by_unseen(unghosted: np.ndarray, kept: np.ndarray, unknown: np.ndarray, core_px: int, labelled):
+    """The colour dropped as slivers (``unghosted`` less ``kept``) within ``core_px`` of ``unknown``
+    pixels, or None (see SLIVER_BY_UNSEEN_UNDECIDED).  ``labelled``: _ghosts_then_slivers' box
+    round the colour (grown by more than ``core_px``) and its parts: only that box is looked at."""
+    sl = labelled[0]
+    slivers = unghosted[sl] & ~kept[sl]
+    if not slivers.any():
+        return None
+    k = 2 * core_px + 1
+    near = slivers & _grown(unknown[sl], np.ones((k, k), np.uint8))
+    if not near.any():
+        return None
+    out = np.zeros(unghosted.shape, bool)
+    out[sl] = near
+    return out
 
 
 def _ghosts_then_slivers(mask, seen_bits, bit: int, neutral, core_px: int, bridge_px: int):
