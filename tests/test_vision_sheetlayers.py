@@ -112,3 +112,20 @@ def test_channel_sums_by_column_are_numpys_reductions_bit_for_bit():
     assert np.array_equal(_channel_norm(a), np.linalg.norm(a, axis=1))
     b = a.reshape(-1, 10, 3)[:, :, :]
     assert np.array_equal(b[..., 0] + b[..., 1] + b[..., 2], b.sum(-1))
+
+
+def test_the_photos_colour_read_by_flat_index_is_the_same_as_by_rows_and_columns():
+    """PhotoColour gathers pixels by flat index (np.take) and may be handed the pixels its caller
+    read already: the same log colours as numpy's (rows, columns) indexing of the images."""
+    from companion.vision.sheetlayers import _LOG8, PhotoColour, _channel_mean
+
+    rng = np.random.default_rng(3)
+    warped = rng.integers(0, 256, (40, 70, 3), dtype=np.uint8)
+    ref = rng.normal(-0.3, 0.2, (40, 70, 3)).astype(np.float32)
+    photo = PhotoColour(warped, rng.random((40, 70)) > 0.3, ref, {})
+    ys, xs = np.nonzero(rng.random((40, 70)) > 0.6)
+    L = _LOG8[warped[ys, xs]] - ref[ys, xs]
+    expected = L - _channel_mean(L)[:, None]
+    assert np.array_equal(photo._grey_free(ys, xs), expected)
+    assert np.array_equal(photo._grey_free(ys, xs, warped[ys, xs]), expected)
+    assert np.array_equal(photo.chroma(ys, xs), photo.chroma(ys, xs, warped[ys, xs]))

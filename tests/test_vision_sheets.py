@@ -469,3 +469,32 @@ def test_the_fitters_grid_from_coverages_three_px_per_mm_masks_is_the_scaled_up_
     def up_odd(x):
         return cv2.resize(x.view(np.uint8), size, interpolation=cv2.INTER_NEAREST_EXACT).view(bool)
     assert np.array_equal(_fine_of(cov.LazyMask(odd, up_odd, size[::-1]), 2, 4), _fine(up_odd(odd), 2, 4))
+
+
+def test_the_loch_side_of_a_stretch_of_shore_is_the_mean_of_its_pixels_coordinates():
+    """sheetsearch._loch_side takes the loch's and the land's mean row and column from whole-number
+    sums: the same unit vector, bit for bit, as the means of np.nonzero's coordinates."""
+    from companion.vision.sheetsearch import _loch_side
+
+    def by_coordinates(inside):
+        yy, xx = np.nonzero(inside)
+        oy, ox = np.nonzero(~inside)
+        v = np.array([xx.mean() - ox.mean(), yy.mean() - oy.mean()])
+        if np.linalg.norm(v) < 0.25 * min(inside.shape):
+            return 0.0, 0.0
+        v /= np.linalg.norm(v)
+        return float(v[0]), float(v[1])
+
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(200):
+        h, w = rng.integers(2, 40, 2)
+        yy, xx = np.mgrid[:h, :w]
+        a = rng.uniform(0, 2 * np.pi)
+        inside = (np.cos(a) * xx + np.sin(a) * yy) > rng.uniform(-5, 45)
+        inside ^= rng.random((h, w)) < 0.05  # ragged, like a shore drawn on pixels
+        if inside.all() or not inside.any():
+            continue
+        assert _loch_side(inside) == by_coordinates(inside)
+        checked += _loch_side(inside) != (0.0, 0.0)
+    assert checked > 50

@@ -386,9 +386,15 @@ def _loch_side(inside: np.ndarray) -> tuple[float, float]:
     (0, 0) when the loch lies on more than one side (the stretch rounds an end of the loch)."""
     if inside.all() or not inside.any():
         return 0.0, 0.0
-    yy, xx = np.nonzero(inside)
-    oy, ox = np.nonzero(~inside)
-    v = np.array([xx.mean() - ox.mean(), yy.mean() - oy.mean()])
+    # the mean column and row of the loch's pixels and of the others, from whole-number sums (the
+    # same means as of np.nonzero's coordinates, without listing them)
+    h, w = inside.shape
+    n_in = int(np.count_nonzero(inside))
+    n_out = h * w - n_in
+    x_in = int(inside.sum(0, dtype=np.int64) @ np.arange(w, dtype=np.int64))
+    y_in = int(inside.sum(1, dtype=np.int64) @ np.arange(h, dtype=np.int64))
+    x_all, y_all = h * (w * (w - 1) // 2), w * (h * (h - 1) // 2)
+    v = np.array([x_in / n_in - (x_all - x_in) / n_out, y_in / n_in - (y_all - y_in) / n_out])
     # a straight shore splits the stretch into two halves that far apart; round an end, the
     # loch's pixels and the land's share a middle
     if np.linalg.norm(v) < 0.25 * min(inside.shape):
