@@ -15,6 +15,12 @@ only when its pips lie on the top face. Two wrong readings pass that test (held 
 
 Both look at the photo round the two readings only, so they cost little (they run only for the
 pairs the shade rule tells apart: a few per photo at most).
+
+Development pairs (session 13): the top and side faces the shade rule met on the ray-marched sets
+0-79, 1000-1119, 2000-2159, 4000-4079, 4200-4259 and the tilted (18-30 degrees) 4300-4599 and
+4600-4999, the light sets 0-59, 3100-3129 and the tilted 3200-3399 and 3400-3699, and the first
+renderer's 5000-5119; and, from each top face read right, the readings a part of it would give
+(its pips nearest the side face as ones, a six's two rows as a four), which the checks must refuse.
 """
 
 from __future__ import annotations
@@ -26,15 +32,21 @@ import numpy as np
 
 #: a one's pip is at its face's middle when, along each of two lines through it (toward the side
 #: face and square to that), the face's reach on one side of the pip is at least this share of its
-#: reach on the other (development: the top faces' ones 0.65-1.0 toward the side face; a two's pip
-#: by the edge, as a one, 0.37-0.64 toward the side face and 0.2-0.5 across)
-ONE_MIDDLE = 0.6
+#: reach on the other. Development pairs (module docstring): the 13 ones read right
+#: 0.65-1.0 on both lines; a two's pip by the edge taken for a one (22 cases, from twos read right)
+#: at most 0.35 on the worse line. Set halfway between.
+ONE_MIDDLE = 0.5
 #: the farthest the walk from a one's pip looks for its face's end, in read sides (of the larger
 #: reading): a face open to a table like itself ends nowhere within it, and its one is not clean
 ONE_REACH = 1.2
-#: a hole in the top face's region round a one counts as a mark like its pip from this share of the
-#: pip's area (a smaller speck is noise, a pore of the texture)
-LEAST_MARK = 0.3
+#: a hole in the top face's region round a one counts as a mark like its pip when its area is within
+#: this range of the pip's (a smaller speck is noise, a pore of the texture; a larger hole is no pip:
+#: a side face enclosed by the top face's lit rim, light 3668, 9 times a pip)
+MARK_AREA = (0.3, 3.0)
+#: ... and is as dark as a pip (see :data:`MARK_SHARE`) at this percentile of its pixels' L (its
+#: core: its rim is the pip's soft edge, half face; light 3699's corner pips, missed by the reader,
+#: had medians just past the bar)
+MARK_CORE = 25
 #: the walk starts this many pip radii out (past the pip's dark disc and its dimple's soft edge)
 PIP_CLEAR = 1.5
 #: a pixel is of the top face's colour when its Lab chroma (a, b) lies within this of the face's
@@ -51,15 +63,15 @@ MARK_SHARE = 0.5
 #: ... looked for within this many pip radii of the place (perspective bends a tilted face's rows)
 MARK_SEARCH = 1.0
 #: ... and it counts when it lies on the top face or at its edge with the side face: at least this
-#: share of a ring round it (``RING`` pip radii) of the top face's colour (development: the nine
-#: fours read right, marks at their places 0-0.21, side faces' pips; the eight fours made of a
-#: six's two rows, the better marked place of the third row 0.31-0.93)
+#: share of a ring round it (``RING`` pip radii) of the top face's colour. Development pairs (module
+#: docstring): the 11 fours read right, marks at their places 0-0.21 (side faces' pips, in
+#: their darker face); fours made of a six's two rows (7 sixes, either end row left out: 14), the
+#: best-marked place 0.46-1.0. Set between, nearer the fours read right.
 ON_FACE_OR_EDGE = 0.3
 #: the ring round a place, in pip radii (as :data:`.dice_side_shade.RING`)
 RING = (1.6, 2.6)
-#: a line beyond the four counts when this share of its places hold such marks (one of two: a six's
-#: row by the edge may show one pip only, the other lost in the edge's shading; development, the
-#: eight fours made of a six's two rows: 0.29-0.74 at the worse of the two places)
+#: a line beyond the four counts when this share of its places hold such marks: one of two (a six's
+#: row on the edge may show one pip only, the other lost in the edge's shading: drawn test)
 LINE_MARKED = 0.5
 
 
@@ -71,6 +83,7 @@ class _TopFace:
         colour = self._round_pips(top.pips)
         self.light, self.ab = float(colour[0]), colour[1:]
         self.shade = max(abs(self.light - mid), FACE_SHADE_LEAST)
+        self.side_light = 2 * mid - self.light  # (mid is halfway between the two faces' L)
 
     def _round_pips(self, pips) -> np.ndarray:
         """The median Lab colour (a, b centred on 0) of the rings round ``pips`` (``RING`` pip
@@ -151,9 +164,10 @@ def _alone_on_its_face(face: _TopFace, pip: tuple[float, float, float], reach: f
     bar = pip_l + MARK_SHARE * (face.light - pip_l)
     k, marks, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
     for j in range(1, k):
-        if stats[j, cv2.CC_STAT_AREA] < LEAST_MARK * math.pi * pr * pr:
-            continue
-        shade = float(np.median(lab[..., 0][marks == j]))
+        if not MARK_AREA[0] <= stats[j, cv2.CC_STAT_AREA] / (math.pi * pr * pr) <= MARK_AREA[1]:
+            continue  # (a speck of noise; or a side face the top face's lit rim encloses)
+        # (its core's shade, as the pip's: a hole's rim is the soft edge of a pip, half face)
+        shade = float(np.percentile(lab[..., 0][marks == j], MARK_CORE if pip_l < face.light else 100 - MARK_CORE))
         if (shade <= bar) if pip_l < face.light else (shade >= bar):
             return False
     return True
@@ -201,8 +215,7 @@ def no_line_beyond(top, side, img: np.ndarray, mid: float) -> bool:
     face = _TopFace(img, top, mid)
     looks = _Looks(face)
     pip_l = float(np.median([looks.light_at(complex(p[0], p[1]), 0.5 * p[2], np.median) for p in pips]))
-    side_l = 2 * mid - face.light
-    face_l = min((face.light, side_l), key=lambda v: abs(v - pip_l))
+    face_l = min((face.light, face.side_light), key=lambda v: abs(v - pip_l))
     dark_pips = pip_l < face_l
     bar = pip_l + MARK_SHARE * (face_l - pip_l)
     for line in _lines_beyond([complex(p[0], p[1]) for p in pips]):
