@@ -7,7 +7,9 @@ only when its pips lie on the top face. Two wrong readings pass that test (held 
   by the edge with the side face. A one's pip lies at the middle of its face: the top face's
   region reaches as far beyond the pip as short of it, toward the side face and across
   (:func:`one_at_the_middle`). The region is measured from the photo's pixels, not from the
-  reading's square (whose size, for a one, comes from little more than the pip).
+  reading's square (whose size, for a one, comes from little more than the pip). And a one is
+  alone on its face: no other mark like its pip lies in that region (development ray 4665: a clear
+  three whose grey corner pips the reader missed, its middle pip read as a one).
 * a six whose near row of pips lies on the edge with the side face, read as a four from its
   other two rows: a part of a larger face has the rest of that face's pips beyond it, in line
   with its own rows at its own pitch. A four has no line of marks like its pips there, on the
@@ -18,7 +20,7 @@ pairs the shade rule tells apart: a few per photo at most).
 
 Development pairs (session 13): the top and side faces the shade rule met on the ray-marched sets
 0-79, 1000-1119, 2000-2159, 4000-4079, 4200-4259 and the tilted (18-30 degrees) 4300-4599 and
-4600-4999, the light sets 0-59, 3100-3129 and the tilted 3200-3399 and 3400-3699, and the first
+4600-4999, the light sets 0-59, 3100-3129 and the tilted 3200-3399 and 3400-3999, and the first
 renderer's 5000-5119; and, from each top face read right, the readings a part of it would give
 (its pips nearest the side face as ones, a six's two rows as a four), which the checks must refuse.
 """
@@ -32,9 +34,9 @@ import numpy as np
 
 #: a one's pip is at its face's middle when, along each of two lines through it (toward the side
 #: face and square to that), the face's reach on one side of the pip is at least this share of its
-#: reach on the other. Development pairs (module docstring): the 13 ones read right
-#: 0.65-1.0 on both lines; a two's pip by the edge taken for a one (22 cases, from twos read right)
-#: at most 0.35 on the worse line. Set halfway between.
+#: reach on the other. Development pairs (module docstring): the 14 ones read right whose face ends
+#: on both lines 0.65-1.0 on both; a two's pip by the edge taken for a one (24 cases, from twos
+#: read right) at most 0.36 on the worse line. Set halfway between.
 ONE_MIDDLE = 0.5
 #: the farthest the walk from a one's pip looks for its face's end, in read sides (of the larger
 #: reading): a face open to a table like itself ends nowhere within it, and its one is not clean
@@ -64,10 +66,10 @@ MARK_SHARE = 0.5
 MARK_SEARCH = 1.0
 #: ... and it counts when it lies on the top face or at its edge with the side face: at least this
 #: share of a ring round it (``RING`` pip radii) of the top face's colour. Development pairs (module
-#: docstring): the 11 fours read right, marks at their places 0-0.21 (side faces' pips, in
-#: their darker face); fours made of a six's two rows (7 sixes, either end row left out: 14), the
-#: best-marked place 0.46-1.0. Set between, nearer the fours read right.
-ON_FACE_OR_EDGE = 0.3
+#: docstring): the 14 fours read right, marks at their places 0-0.28 (side faces' pips, in their
+#: darker face); fours made of a six's two rows (8 sixes, either end row left out: 16), the
+#: best-marked place 0.46-1.0. Set halfway between.
+ON_FACE_OR_EDGE = 0.37
 #: the ring round a place, in pip radii (as :data:`.dice_side_shade.RING`)
 RING = (1.6, 2.6)
 #: a line beyond the four counts when this share of its places hold such marks: one of two (a six's
@@ -141,7 +143,8 @@ def one_at_the_middle(top, side, img: np.ndarray, mid: float) -> bool:
 
 def _alone_on_its_face(face: _TopFace, pip: tuple[float, float, float], reach: float) -> bool:
     """Is the one's ``pip`` the only mark like it on its face: no other hole in the region of the
-    top face's colour round it as dark (light, for light pips) as halfway from the pip to the face?
+    top face's colour round it of about a pip's size (``MARK_AREA``) and, at its core, as dark
+    (light, for light pips) as halfway from the pip to the face?
     (A three whose corner pips the reader missed, read as a one: its middle pip is the face's.)"""
     px, py, pr = pip
     H, W = face.img.shape[:2]
@@ -149,7 +152,7 @@ def _alone_on_its_face(face: _TopFace, pip: tuple[float, float, float], reach: f
     x1, y1 = min(W, int(px + reach) + 1), min(H, int(py + reach) + 1)
     lab = face.lab(x0, y0, x1, y1)
     of_it = face.of_it(lab).astype(np.uint8)
-    n, labels = cv2.connectedComponents(of_it, connectivity=8)
+    _, labels = cv2.connectedComponents(of_it, connectivity=8)
     yy, xx = np.ogrid[y0:y1, x0:x1]
     d2 = (xx - px) ** 2 + (yy - py) ** 2
     ring = (d2 >= (RING[0] * pr) ** 2) & (d2 <= (RING[1] * pr) ** 2) & (of_it > 0)
