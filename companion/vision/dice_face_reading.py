@@ -3,12 +3,33 @@ modules, the crop read and the finding side)."""
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
+_scale = threading.local()  # (a thread's own face size: the stream's worker may read at another while a still read runs)
+
+
+def face_px() -> int:
+    """The side of a top face in the crop the read on this thread works at: ``FACE_PX``, or the
+    size set by :func:`at_face_px` (the stream's first look at a die's own scale)."""
+    return getattr(_scale, "px", FACE_PX)
+
+
+@contextmanager
+def at_face_px(px: int):
+    """Crop reads on this thread, inside the ``with``, take a die to be ``px`` across: every size
+    the read measures in the face's pixels (areas, reaches, kernels, the blob look's scales) follows."""
+    before = face_px()
+    _scale.px = px
+    try:
+        yield
+    finally:
+        _scale.px = before
 
 
 @dataclass
