@@ -17,13 +17,14 @@ from companion.vision.tray_reader import TrayView, changes, cut_crop, estimate_s
 from companion.vision.tray_sim import tray_stream
 
 
-def _resting_blobs(seed: int, **kw):
-    """(view, blob, side) for every blob of the frames where the dice of a session's throws rest."""
+def _resting_blobs(seed: int, rolling: bool = False, **kw):
+    """(view, blob, side) for every blob of the frames where the dice of a session's throws rest
+    (``rolling``: of every third frame, rolling dice and hands too)."""
     frames = tray_stream(seed, throws=2, **kw)
     empty = TrayView.of(frames[0].image).small.astype(np.float32)
     out = []
-    for f in frames:
-        if not f.settled:
+    for i, f in enumerate(frames):
+        if not (f.settled or rolling and i % 3 == 0):
             continue
         view = TrayView.of(f.image)
         found = changes(view.small, empty, 6.0)
@@ -88,3 +89,31 @@ def test_the_face_size_is_the_threads_own_and_put_back():
         with at_face_px(40):
             raise ValueError
     assert face_px() == FACE_PX
+
+
+@pytest.mark.parametrize("seed, kw", [(3601, dict(n_dice=6)), (3951, dict(surface="felt_black", style="black_white"))])
+def test_a_quick_look_leaves_a_face_unread_rather_than_look_kinder(monkeypatch, seed, kw):
+    """The quick look (the first look's) reads each face once: the kinder looks that follow an
+    unread face (faint pips, past glare, by the pips' colour, as blobs) are left to the full read,
+    which the stream makes of any crop the quick look is unsure of. What it does read, it reads
+    as the full read does."""
+    import companion.vision.dice_pips as pips
+
+    def kinder(*args, **kwargs):
+        raise AssertionError("a kinder look in a quick look")
+
+    blobs = [b for b in _resting_blobs(seed, rolling=True, **kw) if b[1].area <= 12 * 24 * 24]  # (no hands)
+    full = [read_die_crop(cut_crop(view, blob, side, 48)) for view, blob, side in blobs]
+    for name in ("_read_faint_pips", "_read_past_glare", "read_face_blobs", "read_ace_by_its_shade"):
+        monkeypatch.setattr(pips, name, kinder)
+    read = unread = 0
+    for (view, blob, side), whole in zip(blobs, full):
+        crop = cut_crop(view, blob, side, 48)
+        crop.quick = True
+        quick = read_die_crop(crop)
+        for d in quick:
+            if d.value is not None:
+                read += 1
+                assert any(d.value == w.value and d.center == w.center for w in whole)
+        unread += not quick or any(d.value is None for d in quick)
+    assert read >= 0.3 * len(blobs) and unread >= 3  # (rolling, smeared dice: faces the first look did not read)

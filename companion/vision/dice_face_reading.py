@@ -20,16 +20,24 @@ def face_px() -> int:
     return getattr(_scale, "px", FACE_PX)
 
 
+def quick_look() -> bool:
+    """Is the read on this thread a quick look (:func:`at_face_px`), one that a full read follows
+    wherever it is unsure?"""
+    return getattr(_scale, "quick", False)
+
+
 @contextmanager
-def at_face_px(px: int):
+def at_face_px(px: int, quick: bool = False):
     """Crop reads on this thread, inside the ``with``, take a die to be ``px`` across: every size
-    the read measures in the face's pixels (areas, reaches, kernels, the blob look's scales) follows."""
-    before = face_px()
-    _scale.px = px
+    the read measures in the face's pixels (areas, reaches, kernels, the blob look's scales) follows.
+    ``quick``: a face that does not read at the first look is left unread (no kinder looks: faint
+    pips, past glare, by the pips' colour, as blobs): the caller reads such a crop the full way."""
+    before = face_px(), quick_look()
+    _scale.px, _scale.quick = px, quick
     try:
         yield
     finally:
-        _scale.px = before
+        _scale.px, _scale.quick = before
 
 
 @dataclass

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
-from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes
+from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
@@ -102,6 +102,8 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None,
     neither hides a pip it touches nor counts as one. ``filled``: ``fill_holes(face)``, if the caller
     has it already.
     """
+    if quick_look():  # (a full read follows where this one is unsure: the kinder looks are left to it)
+        return _read_face_once(face, dist, dl, marks=_FirstMarks(face, dist, dl), filled=filled)
     got = _read_face_colours(face, dist, dl, filled)
     if got.value is None and dl is not None and dl.ndim == 3 and BLOB_LOOK:
         blobs = read_face_blobs(face, dl)

@@ -336,6 +336,7 @@ class DieCrop:
     side_full: float  # the die side assumed, in full-resolution pixels
     blob: Blob
     px: int = FACE_PX  # the die's side the crop was scaled to (and is read at)
+    quick: bool = False  # read as a quick look (``at_face_px``): a full read follows where it is unsure
 
 
 def estimate_side(blob: Blob, known_side: float | None) -> float:
@@ -389,7 +390,7 @@ def read_die_crop(crop: DieCrop) -> list[Die]:
     if crop.px == FACE_PX:
         readings = read_crop(crop.image, crop.mask)
     else:
-        with at_face_px(crop.px):
+        with at_face_px(crop.px, quick=crop.quick):
             readings = read_crop(crop.image, crop.mask)
     for r in readings:
         cx, cy = r.center
