@@ -21,16 +21,19 @@ is most of a 6-dice read in the stream.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
 from .blob_labels import components_with_areas
 from .dice_groups import group_pips_into_dice
+from .dice_face_reading import face_px
 from .dice_pips import FACE_PX, FaceReading, fill_holes, read_face
 from .dice_side_faces import side_face_readings
 from .dice_split import _die_like, _nearest_component, split_faces
 
-REACH = 0.25 * FACE_PX  # how far a face pixel may lie from a face part and be grown back to it
+REACH = 0.25  # how far a face pixel may lie from a face part and be grown back to it, in faces' sides
 # (_nearest_component's default reach)
 ERODE = np.ones((5, 5), np.uint8)
 CLEAR = np.ones((7, 7), np.uint8)  # the margin a read face is cleared away with (its rim, bevel)
@@ -42,6 +45,18 @@ CLEAR = np.ones((7, 7), np.uint8)  # the margin a read face is cleared away with
 UNREAD_CLEAR = np.ones((3, 3), np.uint8)
 OPEN_FACE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 OPEN_CUT = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+
+
+@functools.lru_cache(maxsize=4)
+def _kernels(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ERODE, CLEAR, OPEN_CUT) for a face ``px`` across: made for FACE_PX, their sides scaled with
+    the face (odd, as near as rounding gets: 5 and 7 at 96 px, 3 and 5 at 48)."""
+    if px == FACE_PX:
+        return ERODE, CLEAR, OPEN_CUT
+    side = lambda n: max(1, int(round(n * px / FACE_PX)) | 1)
+    cut = side(7)
+    return (np.ones((side(5), side(5)), np.uint8), np.ones((cut, cut), np.uint8),
+            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (cut, cut)))
 NEAR_SQ = 24 * 24  # (_face_colour's "within 24 of the fullest bin's centre", squared)
 SQUARES = np.repeat((np.arange(256, dtype=np.float32) ** 2).reshape(1, 256, 1), 3, axis=2)  # |d| -> d * d
 SUM3 = np.ones((1, 3), np.float32)
@@ -51,15 +66,17 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across) within ``mask``."""
     lab8 = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
-    expected = FACE_PX * FACE_PX
+    px = face_px()
+    expected = px * px
+    erode, clear, open_cut = _kernels(px)
     remaining = mask.copy()
     results: list[FaceReading] = []
     for look in range(8):
         if cv2.countNonZero(remaining) < 0.25 * expected:
             break
-        if look and not _room_for_a_face(remaining, expected):
+        if look and not _room_for_a_face(remaining, expected, open_cut):
             break  # (no later look can find a face part: exactly what the looks would read)
-        inner = cv2.erode(remaining, ERODE)
+        inner = cv2.erode(remaining, erode)
         colour = face_colour(lab8, lab, inner if cv2.countNonZero(inner) > 50 else remaining)
         offset = cv2.subtract(lab, (*colour.tolist(), 0.0))  # (lab - colour, float32 both: the same, 10x cheaper)
         dist = distance_of(offset)
@@ -71,16 +88,16 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         face = ((dist < t) & inside).astype(np.uint8) * 255
         face = cv2.morphologyEx(face, cv2.MORPH_OPEN, OPEN_FACE)
         # faces of touching dice meet at a corner or along a thin line: cut those, label, grow back
-        cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, OPEN_CUT)
+        cut = cv2.morphologyEx(face, cv2.MORPH_OPEN, open_cut)
         n, labels, areas = components_with_areas(cut)
         big = [i for i in range(1, n) if areas[i] >= 0.2 * expected]
         if not big:  # this colour is no face (a shadow, side faces): look past it
             remaining[face > 0] = 0
-            remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, ERODE)
+            remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, erode)
             continue
         # each part grown back over the face pixels nearer to it than to any other (the opening
         # also ate the thin margin between the pips and the die's edge)
-        for i, part in face_parts(labels, big, face):
+        for i, part in face_parts(labels, big, face, REACH * px):
             filled = fill_holes(part)  # (the region read, the face read and the clearing below all take it)
             got = _read_region(part, dist, crop, t, offset, filled)
             results.extend(got)
@@ -89,7 +106,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
             # faces must stay whole to be looked at)
             read = any(r.value is not None for r in got)
             gone = filled if read else part
-            remaining[cv2.dilate(gone, CLEAR if read else UNREAD_CLEAR) > 0] = 0
+            remaining[cv2.dilate(gone, clear if read else UNREAD_CLEAR) > 0] = 0
     if SIDE_FACES_GIVE_WAY:
         # a tilted die's top face and a side face, each read: the side face is no die
         sides = side_face_readings(results)
@@ -100,7 +117,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
 SIDE_FACES_GIVE_WAY = True  # (False: both readings kept, and the overlap check leaves both unreadable)
 
 
-def _room_for_a_face(remaining: np.ndarray, expected: float) -> bool:
+def _room_for_a_face(remaining: np.ndarray, expected: float, open_cut: np.ndarray = OPEN_CUT) -> bool:
     """Could a look at what is left find a face part (a part of ``cut`` of 0.2 of a face or more)?
     Each look's ``cut`` is an opening by OPEN_CUT of pixels within ``remaining``, and ``remaining``
     only shrinks from look to look; an opening of a smaller mask lies within that of a larger one,
@@ -108,7 +125,7 @@ def _room_for_a_face(remaining: np.ndarray, expected: float) -> bool:
     enough, no look reads anything more: the loop may end here with the same readings. (After a
     die's face is read, its side faces and shadow often leave just enough for another look, whose
     colour and distances cost about 1 ms: on a third of the stream's crops.)"""
-    _, _, areas = components_with_areas(cv2.morphologyEx(remaining, cv2.MORPH_OPEN, OPEN_CUT))
+    _, _, areas = components_with_areas(cv2.morphologyEx(remaining, cv2.MORPH_OPEN, open_cut))
     return bool(areas[1:].size) and int(areas[1:].max()) >= 0.2 * expected
 
 
@@ -153,23 +170,24 @@ def _mean_where(lab: np.ndarray, where: np.ndarray, n: int) -> np.ndarray:
     return np.true_divide(total, np.intp(n), out=total, casting="unsafe")
 
 
-def face_parts(labels: np.ndarray, big: list[int], face: np.ndarray):
+def face_parts(labels: np.ndarray, big: list[int], face: np.ndarray, reach: float | None = None):
     """(label, part mask) for each face part: the face pixels nearer to it than to any other part,
     within reach (``dice_split._nearest_component``); a lone part without labelling."""
+    reach = REACH * face_px() if reach is None else reach
     if len(big) > 1:
-        nearest = _nearest_component(labels, big)
+        nearest = _nearest_component(labels, big, reach)
         for i in big:
             yield i, ((nearest == i) & (face > 0)).astype(np.uint8) * 255
         return
     i = big[0]
     src = (labels == i).astype(np.uint8)
     x, y, w, h = cv2.boundingRect(src)
-    m = int(np.ceil(REACH)) + 2
+    m = int(np.ceil(reach)) + 2
     H, W = labels.shape
     y0, y1, x0, x1 = max(0, y - m), min(H, y + h + m), max(0, x - m), min(W, x + w + m)
     dist = cv2.distanceTransform(1 - src[y0:y1, x0:x1], cv2.DIST_L2, 5)
     part = np.zeros(labels.shape, np.uint8)
-    part[y0:y1, x0:x1] = ((dist <= REACH) & (face[y0:y1, x0:x1] > 0)).astype(np.uint8) * 255
+    part[y0:y1, x0:x1] = ((dist <= reach) & (face[y0:y1, x0:x1] > 0)).astype(np.uint8) * 255
     yield i, part
 
 
@@ -177,7 +195,7 @@ def _read_region(part: np.ndarray, dist: np.ndarray, crop: np.ndarray, t: float 
                  dl: np.ndarray | None = None, filled: np.ndarray | None = None) -> list[FaceReading]:
     """One face region; if it is too big or reads badly, try it as several touching faces.
     ``filled``: ``fill_holes(part)``, if the caller has it."""
-    expected = FACE_PX * FACE_PX
+    expected = face_px() * face_px()
     filled = fill_holes(part) if filled is None else filled
     area = cv2.countNonZero(filled)
     whole = read_face(part, dist, dl, filled)

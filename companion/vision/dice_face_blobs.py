@@ -11,7 +11,7 @@ import math
 import cv2
 import numpy as np
 
-from .dice_face_reading import FACE_PX, FaceReading, fill_holes
+from .dice_face_reading import FaceReading, face_px, fill_holes
 from .dice_pip_blobs import read_blobs
 from .dice_pip_finding import face_hull
 
@@ -20,7 +20,7 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
     """The blob look of :mod:`.dice_pip_blobs` over the face region and its hull: a reading, or None."""
     filled = fill_holes(face)
     area = cv2.countNonZero(filled)
-    if not BLOB_AREA[0] * FACE_PX * FACE_PX <= area <= BLOB_AREA[1] * FACE_PX * FACE_PX:
+    if not BLOB_AREA[0] * face_px() * face_px() <= area <= BLOB_AREA[1] * face_px() * face_px():
         return None
     region = cv2.bitwise_or(filled, face_hull(face))
     light = np.ascontiguousarray(dl[..., 0])
@@ -32,7 +32,7 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
         # pip-sized, is the strongest blob
         # (only the region's box and the blob look's margin round it are enlarged)
         x, y, bw, bh = cv2.boundingRect(region)
-        m = int(BLOB_MARGIN * FACE_PX / k) + 1
+        m = int(BLOB_MARGIN * face_px() / k) + 1
         h, w = light.shape
         x0, y0, x1, y1 = max(0, x - m), max(0, y - m), min(w, x + bw + m), min(h, y + bh + m)
         size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
@@ -40,7 +40,7 @@ def read_face_blobs(face: np.ndarray, dl: np.ndarray) -> FaceReading | None:
         region = cv2.resize(region[y0:y1, x0:x1], size, interpolation=cv2.INTER_NEAREST)
     else:
         x0 = y0 = 0
-    got = read_blobs(light, region, float(FACE_PX))
+    got = read_blobs(light, region, float(face_px()))
     if got is None:
         return None
     # (a reading from faint marks: below every first-look reading, so a duplicate gives way to it)
@@ -60,9 +60,9 @@ def _to_face_scale(area: float) -> float:
     """The factor that brings a face region of ``area`` crop pixels to FACE_PX across (1 if it is
     near that already, or larger)."""
     side = math.sqrt(max(area, 1.0))
-    if not BLOB_RESCALE or side >= BLOB_RESCALE_UNDER * FACE_PX:
+    if not BLOB_RESCALE or side >= BLOB_RESCALE_UNDER * face_px():
         return 1.0
-    return FACE_PX / side
+    return face_px() / side
 
 
 BLOB_CONFIDENCE = 0.1  # the most a blob-look reading is trusted: first looks measured 0.13 and up

@@ -3,12 +3,41 @@ modules, the crop read and the finding side)."""
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 FACE_PX = 96  # the side of a top face, in pixels, in the normalised crop
+_scale = threading.local()  # (a thread's own face size: the stream's worker may read at another while a still read runs)
+
+
+def face_px() -> int:
+    """The side of a top face in the crop the read on this thread works at: ``FACE_PX``, or the
+    size set by :func:`at_face_px` (the stream's first look at a die's own scale)."""
+    return getattr(_scale, "px", FACE_PX)
+
+
+def quick_look() -> bool:
+    """Is the read on this thread a quick look (:func:`at_face_px`), one that a full read follows
+    wherever it is unsure?"""
+    return getattr(_scale, "quick", False)
+
+
+@contextmanager
+def at_face_px(px: int, quick: bool = False):
+    """Crop reads on this thread, inside the ``with``, take a die to be ``px`` across: every size
+    the read measures in the face's pixels (areas, reaches, kernels, the blob look's scales) follows.
+    ``quick``: a face that does not read at the first look is left unread (no kinder looks: faint
+    pips, past glare, by the pips' colour, as blobs): the caller reads such a crop the full way."""
+    before = face_px(), quick_look()
+    _scale.px, _scale.quick = px, quick
+    try:
+        yield
+    finally:
+        _scale.px, _scale.quick = before
 
 
 @dataclass

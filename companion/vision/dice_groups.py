@@ -12,7 +12,8 @@ import math
 import cv2
 import numpy as np
 
-from .dice_pips import (FACE_PX, FaceReading, Pip, _confidence, _consistent, _vacancies_empty, fill_holes,
+from .dice_face_reading import face_px
+from .dice_pips import (FaceReading, Pip, _confidence, _consistent, _vacancies_empty, fill_holes,
                         find_pips, fit_frame)
 
 
@@ -23,7 +24,7 @@ def group_pips_into_dice(part: np.ndarray, dist: np.ndarray, dice_guess: float,
     sharing only if every group is a clean layout, all of one size, with plain face where the
     layout has no pip. Returns [] when no sharing is clean."""
     filled = fill_holes(part)
-    pips = _consistent(find_pips(filled, part, dist, float(FACE_PX), dl))
+    pips = _consistent(find_pips(filled, part, dist, float(face_px()), dl))
     if len(pips) < 2:
         return []
     pts = np.array([[p.x, p.y] for p in pips], np.float32)
@@ -83,7 +84,7 @@ def _read_groups(groups: list[list[Pip]], dist: np.ndarray, filled: np.ndarray) 
         return []  # touching dice are seen at one size: groups of unlike sizes mix their pips
     # the crop was scaled for dice about FACE_PX across; a part of a die read as one (a column of a
     # six as a three) fits a face 0.71 times as big
-    if not 0.78 <= 2 * half / FACE_PX <= 1.5:
+    if not 0.78 <= 2 * half / face_px() <= 1.5:
         return []
     out = []
     for g, f in zip(groups, fits):

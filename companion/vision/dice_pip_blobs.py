@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .dice_face_reading import FACE_PX, face_px
 from .dice_layouts import fit_frame
 from .dice_marks import _PLACES, _could_be_more
 
@@ -84,6 +85,12 @@ def blob_response(light: np.ndarray, scales=SCALES) -> tuple[np.ndarray, np.ndar
     return np.take_along_axis(stack, which[None], axis=0)[0], which, hessians
 
 
+def _scales() -> tuple[float, ...]:
+    """SCALES for the face size the read on this thread works at (they are made for FACE_PX)."""
+    px = face_px()
+    return SCALES if px == FACE_PX else tuple(s * (px / FACE_PX) for s in SCALES)
+
+
 SHRINK = 2  # the response is taken at half the crop's scale: a pip is 3 or more pixels there too
 MOST_BLOBS = 24  # the strongest maxima kept (a face's pips, its neighbours', marbling, texture)
 
@@ -95,8 +102,9 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     ys, xs = np.nonzero(region)
     if len(xs) == 0:
         return [], 0.0
+    scales = _scales()
     h, w = light.shape
-    m = int(4 * SCALES[-1])
+    m = int(4 * scales[-1])
     x0, y0 = max(0, int(xs.min()) - m), max(0, int(ys.min()) - m)
     x1, y1 = min(w, int(xs.max()) + m + 1), min(h, int(ys.max()) + m + 1)
     sw, sh = (x1 - x0) // SHRINK, (y1 - y0) // SHRINK
@@ -106,7 +114,7 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
     inside = cv2.resize(region[y0:y0 + sh * SHRINK, x0:x0 + sw * SHRINK], (sw, sh), interpolation=cv2.INTER_NEAREST) > 0
     if not inside.any():
         return [], 0.0
-    resp, which, hessians = blob_response(small, [sg / SHRINK for sg in SCALES])
+    resp, which, hessians = blob_response(small, [sg / SHRINK for sg in scales])
     noise = float(np.median(resp[inside])) + 1e-3
     peak = (resp >= cv2.dilate(resp, np.ones((3, 3), np.uint8))) & (resp > 2.0 * noise)
     py, px = np.nonzero(peak)
@@ -119,7 +127,7 @@ def find_blobs(light: np.ndarray, region: np.ndarray) -> tuple[list[Blob], float
         half, dev = 0.5 * abs(trace), math.sqrt(0.25 * (xx - yy) ** 2 + xy * xy)
         elong = (half + dev) / max(half - dev, 1e-6)
         blobs.append(Blob(x0 + (x + 0.5) * SHRINK - 0.5, y0 + (y + 0.5) * SHRINK - 0.5, float(resp[y, x]),
-                          SCALES[k], trace > 0, elong, inside=bool(inside[y, x])))
+                          scales[k], trace > 0, elong, inside=bool(inside[y, x])))
     # one blob per mark: a weaker maximum within a scale of a stronger one is the same mark
     kept: list[Blob] = []
     for b in blobs:

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
-from .dice_face_reading import FACE_PX, FaceReading, fill_holes
+from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
@@ -102,6 +102,8 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None,
     neither hides a pip it touches nor counts as one. ``filled``: ``fill_holes(face)``, if the caller
     has it already.
     """
+    if quick_look():  # (a full read follows where this one is unsure: the kinder looks are left to it)
+        return _read_face_once(face, dist, dl, marks=_FirstMarks(face, dist, dl), filled=filled)
     got = _read_face_colours(face, dist, dl, filled)
     if got.value is None and dl is not None and dl.ndim == 3 and BLOB_LOOK:
         blobs = read_face_blobs(face, dl)
@@ -202,7 +204,7 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
     takes it for face). The layout fit and the vacancy checks still judge what is found, the
     fitted face's size and cover against the whole face region (:data:`FAINT_EXTENT`); failing
     that level, the face region's own split is tried (:data:`FAINT_OWN_SPLIT`)."""
-    if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
+    if filled is None or cv2.countNonZero(filled) < 0.45 * face_px() * face_px():
         return None
     inside = dist[filled > 0]
     spread = float(np.median(inside))
@@ -268,7 +270,7 @@ def _read_past_glare(face: np.ndarray, dist: np.ndarray, dl: np.ndarray, filled:
     lifted at least a :data:`PIP_CORES` part of the step. Faces with dark pips get no such look:
     there glare can dim a pip, and a faint dark mark stays a doubt. None if the face's marks are not lighter.
     """
-    if filled is None or cv2.countNonZero(filled) < 0.45 * FACE_PX * FACE_PX:
+    if filled is None or cv2.countNonZero(filled) < 0.45 * face_px() * face_px():
         return None  # (a fragment of a face: its one pip may be any pip of the die)
     holes = (filled > 0) & (face == 0)
     if np.count_nonzero(holes) < 10:
@@ -336,7 +338,7 @@ def _read_face_once(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
     again = _judge(marks, rest, filled, dist, dl, (cx, cy), side, extent)
     if again.value is None or (again.value >= 2 and not beyond_the_face(side_pips, rest, again.value)):
         return got
-    if again.value == 1 and any(math.hypot(p.x - rest[0].x, p.y - rest[0].y) < ONES_SIDE_PIPS * FACE_PX
+    if again.value == 1 and any(math.hypot(p.x - rest[0].x, p.y - rest[0].y) < ONES_SIDE_PIPS * face_px()
                                 for p in side_pips):
         return got  # (a side face's pips lie past the top face's edge, half a die from a one's pip)
     return again
@@ -390,7 +392,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         # the face region is no clean square (side faces, a shadow or the table of the same
         # colour joined on, marbling): judged by the fitted face itself, a two or three must be
         # of the die's size (the crop makes a die FACE_PX across) with no pip like its own beside
-        ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / FACE_PX <= ALONE_WITHOUT_REGION[1] \
+        ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / face_px() <= ALONE_WITHOUT_REGION[1] \
             and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha) \
             and ends_at_its_edges(dist, centre, alpha, pips)
     if value in (2, 3) and ok_geometry and UNLIKE_PIPS_DOUBTED and not (

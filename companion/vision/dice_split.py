@@ -8,15 +8,19 @@ import cv2
 import numpy as np
 
 from .blob_labels import components_with_areas
-from .dice_pips import FACE_PX, fill_holes
+from .dice_face_reading import face_px
+from .dice_pips import fill_holes
 
 
-def _nearest_component(labels: np.ndarray, keep: list[int], reach: float = 0.25 * FACE_PX) -> np.ndarray:
-    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``).
+def _nearest_component(labels: np.ndarray, keep: list[int], reach: float | None = None) -> np.ndarray:
+    """For every pixel, which of the ``keep`` components is nearest (0: none within ``reach``; by
+    default a quarter of the face's side).
 
     Only the box round the kept components, ``reach`` wider on every side, can be within reach
     (the distance is at least the larger of the x and y steps), so the distance is taken there.
     """
+    if reach is None:
+        reach = 0.25 * face_px()
     src = np.isin(labels, keep)
     out = np.zeros(labels.shape, np.int32)
     x, y, w, h = cv2.boundingRect(src.astype(np.uint8))
@@ -74,19 +78,19 @@ def _work_box(part: np.ndarray) -> tuple[int, int, int, int] | None:
 def _split_in_box(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None, t: float) -> list[np.ndarray]:
     filled = fill_holes(part)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    min_piece = 0.03 * FACE_PX * FACE_PX
+    min_piece = 0.03 * face_px() * face_px()
     best: tuple[int, np.ndarray | None, list[int]] = (1, None, [])
     if dist is not None:
         for frac in (0.6, 0.45, 0.3):
             pure = ((dist < frac * t) & (part > 0)).astype(np.uint8) * 255
             pure = cv2.erode(cv2.morphologyEx(pure, cv2.MORPH_OPEN, kernel), kernel, iterations=2)
             n, labels, areas = components_with_areas(pure)
-            big = [i for i in range(1, n) if areas[i] >= 0.12 * FACE_PX * FACE_PX]
+            big = [i for i in range(1, n) if areas[i] >= 0.12 * face_px() * face_px()]
             if len(big) > best[0]:
                 best = (len(big), labels, big)
     core = filled.copy()
     step = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    for _ in range(FACE_PX // 5):
+    for _ in range(face_px() // 5):
         core = cv2.erode(core, step)
         # erosion only shrinks the core: once it cannot hold more pieces than the best so far, stop
         if cv2.countNonZero(core) < (best[0] + 1) * min_piece:
@@ -108,7 +112,7 @@ def _split_in_box(part: np.ndarray, crop: np.ndarray, dist: np.ndarray | None, t
     pieces = []
     for k in range(1, len(big) + 1):
         piece = ((markers == k) & (part > 0)).astype(np.uint8) * 255
-        if cv2.countNonZero(piece) >= 0.2 * FACE_PX * FACE_PX:
+        if cv2.countNonZero(piece) >= 0.2 * face_px() * face_px():
             pieces.append(piece)
     return pieces
 
@@ -118,7 +122,7 @@ def _die_like(filled: np.ndarray | None) -> bool:
     if filled is None:
         return False
     area = cv2.countNonZero(filled)
-    if not 0.35 * FACE_PX ** 2 <= area <= 2.0 * FACE_PX ** 2:
+    if not 0.35 * face_px() ** 2 <= area <= 2.0 * face_px() ** 2:
         return False
     cnts, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not cnts:

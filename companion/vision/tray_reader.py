@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from .dice import Die
+from .dice_face_reading import at_face_px
 from .dice_pips import FACE_PX
 from .dice_crop import read_crop
 
@@ -334,6 +335,8 @@ class DieCrop:
     s: float
     side_full: float  # the die side assumed, in full-resolution pixels
     blob: Blob
+    px: int = FACE_PX  # the die's side the crop was scaled to (and is read at)
+    quick: bool = False  # read as a quick look (``at_face_px``): a full read follows where it is unsure
 
 
 def estimate_side(blob: Blob, known_side: float | None) -> float:
@@ -358,8 +361,8 @@ def _region(blob: Blob, side_small: float) -> tuple[int, int, np.ndarray]:
     return blob.x, blob.y, blob.mask
 
 
-def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
-    """The die's box (with a margin) at full resolution, scaled so a die is FACE_PX across."""
+def cut_crop(view: TrayView, blob: Blob, side_small: float, px: int = FACE_PX) -> DieCrop:
+    """The die's box (with a margin) at full resolution, scaled so a die is ``px`` across."""
     f = view.scale
     H, W = view.full.shape[:2]
     side_full = side_small / f
@@ -369,7 +372,7 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     X0, Y0 = max(0, int((x - pad) / f)), max(0, int((y - pad) / f))
     X1 = min(W, int(math.ceil((x + w + pad) / f)))
     Y1 = min(H, int(math.ceil((y + h + pad) / f)))
-    s = min(FACE_PX / max(side_full, 1.0), 4.0)
+    s = min(px / max(side_full, 1.0), 4.0)
     crop = view.full[Y0:Y1, X0:X1]
     cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
     crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
@@ -378,13 +381,18 @@ def cut_crop(view: TrayView, blob: Blob, side_small: float) -> DieCrop:
     M = np.array([[k, 0, (x - X0 * f) * k], [0, k, (y - Y0 * f) * k]], np.float32)
     mask = cv2.warpAffine(region.astype(np.uint8) * 255, M, (cw, ch), flags=cv2.INTER_NEAREST)
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    return DieCrop(crop, mask, (X0, Y0), s, side_full, blob)
+    return DieCrop(crop, mask, (X0, Y0), s, side_full, blob, px)
 
 
 def read_die_crop(crop: DieCrop) -> list[Die]:
     """The dice the still reader's ``read_crop`` finds in a crop, in full-resolution tray pixels."""
     out = []
-    for r in read_crop(crop.image, crop.mask):
+    if crop.px == FACE_PX:
+        readings = read_crop(crop.image, crop.mask)
+    else:
+        with at_face_px(crop.px, quick=crop.quick):
+            readings = read_crop(crop.image, crop.mask)
+    for r in readings:
         cx, cy = r.center
         out.append(Die(r.value, (crop.origin[0] + cx / crop.s, crop.origin[1] + cy / crop.s),
                        r.confidence, r.side / crop.s, r.reason))

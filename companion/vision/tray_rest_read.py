@@ -53,6 +53,19 @@ MIN_STEP_S = 0.0005  # ... and on a crop of a few dice (a region read): well und
 CROP_STEP_S_PER_PX = 2e-8  # ... and on a die crop, per pixel: measured on 698 crops of rolling and resting
 # dice and hands, the longest stretch without a Python call was at most 0.02 ms per thousand pixels (p99;
 # 1.1 ms at most on crops up to 30 thousand pixels, a die; 5.5 ms on a hand's 300 thousand)
+FIRST_LOOK_PX = 48  # a die's side in the crop a blob is first read at: about its own in a 640x480 camera's
+# view (40-60 px), a quarter of the pixels of the crop enlarged to FACE_PX (96). On the 601 crops the 47
+# bench sessions' streams cut, 570 read cleanly at 48, each with the values read at 96 (none other); the 31
+# others (unreadable, no die, off the size) go on to the crop at 96. 40 px cost as much (0.68x of 96) and
+# read 2 crops otherwise; 64 px 0.75x
+FIRST_LOOK_SIZE = (0.88, 1.2)  # ... and kept only for dice read at this share of the side assumed, tighter
+# than SIZE_RANGE: a part of a die is read a little larger at 48 (bench seed 1105's half of a black two, a
+# one: 0.79 of the size at 96, so made unreadable, 0.81 at 48). On the bench crops read cleanly at 48, 1 %
+# of the dice fell under 0.88 (0.81, 0.85, 0.87, 0.88) and 1 % over 1.2 (side not yet known): read at 96
+FIRST_LOOK_QUICK = True  # ... as a quick look: a face unread at once is left unread, not looked at the kinder ways
+# (faint pips, past glare, by the pips' colour, as blobs), since the crop at 96 reads it the full way anyway. On the
+# 601 bench crops: the same values, 558 kept at 48 (559 with the kinder looks), CPU 0.755x of the read at 96
+# against 0.82x (bench seed 1002's third throw, a three read "off layout" at 48: 4.7 ms quick, 20 ms full)
 BIG_CROP_PX = 60_000  # crops bigger than this (smeared dice, hands, touching dice) say their long steps
 # (a die at rest is cut at 25-35 thousand pixels; up to 60 thousand the longest stretch was 1.1 ms at most)
 REGION_MARGIN = 1.5  # a region read takes in this many dice around the blobs it reads
@@ -221,7 +234,8 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     if dice:
         out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
         return dice
-    for _ in range(2):
+    dice = _first_look(view, blob, side, out)
+    for _ in range(0 if dice else 2):
         out.crop_reads += 1
         crop = cut_crop(view, blob, side)
         dice = _read_crop_sliced(crop)
@@ -238,6 +252,21 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     if reads is not None and len(sides) == len(dice):  # (only clean reads: the others are looked at again)
         reads.add(view.small, blob, dice)
     return dice
+
+
+def _first_look(view: TrayView, blob: Blob, side: float, out: RestRead) -> list | None:
+    """The dice a crop at a die's own scale (``FIRST_LOOK_PX``) reads, if it reads them cleanly:
+    a die or more, every one read, at the size assumed (``FIRST_LOOK_SIZE``). Else None, and
+    the crop enlarged to ``FACE_PX`` is read as ever: the dice the first look is unsure of (a blurred
+    or cut face, touching dice, a black die on black felt) keep the full read, and its cost."""
+    out.crop_reads += 1
+    crop = cut_crop(view, blob, side, FIRST_LOOK_PX)
+    crop.quick = FIRST_LOOK_QUICK
+    dice = _read_crop_sliced(crop)
+    if dice and all(d.value is not None and FIRST_LOOK_SIZE[0] <= d.side_px / crop.side_full <= FIRST_LOOK_SIZE[1]
+                    for d in dice):
+        return dice
+    return None
 
 
 def _doubt_size(die: Die, scale: float, side_small: float) -> Die:
