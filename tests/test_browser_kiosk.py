@@ -202,14 +202,19 @@ def test_play_to_a_purchase_on_the_keyboard_encoder_and_save_the_screenshot(chro
     assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1920, 1080)
 
 
+def open_kiosk(chromium, kiosk_server):
+    """A quick-stepping kiosk and a page on its attract loop: (the kiosk's controller, its port, the page)."""
+    url, controller, _ = kiosk_server(attract_step_s=0.2, auto_step_s=0.2)
+    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-mode=attract][data-version]")
+    return controller, int(url.rsplit(":", 1)[1]), page
+
+
 def test_the_page_follows_a_restarted_kiosk(chromium, kiosk_server):
     """systemd's watchdog restarts the kiosk: the open page reconnects and reloads by itself."""
-    url, first, factory = kiosk_server(attract_step_s=0.2, auto_step_s=0.2)
-    port = int(url.rsplit(":", 1)[1])
-    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    first, port, page = open_kiosk(chromium, kiosk_server)
     try:
-        page.goto(url + "/")
-        page.wait_for_selector("body[data-mode=attract][data-version]")
         page.keyboard.press("Space")
         page.wait_for_selector("body[data-mode=playing]")
         boot = first.boot
@@ -227,14 +232,11 @@ def test_the_page_follows_a_restarted_kiosk(chromium, kiosk_server):
 
 def test_the_page_outlasts_a_503_while_the_kiosk_restarts(chromium, kiosk_server):
     """A 503 makes the browser close an event stream for good; the page must keep trying anyway."""
-    url, first, factory = kiosk_server(attract_step_s=0.2, auto_step_s=0.2)
-    port = int(url.rsplit(":", 1)[1])
-    page = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    first, port, page = open_kiosk(chromium, kiosk_server)
     try:
-        page.goto(url + "/")
-        page.wait_for_selector("body[data-mode=attract][data-version]")
         kiosk_server.stop(first)
         asked, stop_unavailable = unavailable_server(port)
+
         def screen_asked_after_refused_stream():
             return "/kiosk/events" in asked and "/kiosk/state" in asked[asked.index("/kiosk/events") + 1:]
 
