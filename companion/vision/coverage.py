@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
+from .coverage_shore import shore_doubt
 from .channel_gain import NO_GAIN, apply_gains, channel_gains
 from .colour_adapt import colour_correction, corrected, saturation_boost, tone_gain
 from .line_blur import line_sigma
@@ -269,6 +270,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     line_px = ~flat_area & valid & seen
     shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
     masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown)
+    for e in EXPEDITIONS:  # colour run to the unjudged land: its reach back into a shore hex unseen
+        doubt = shore_doubt(lay, masks[e])
+        if doubt is not None:
+            dropped[e] = doubt if dropped[e] is None else dropped[e] | doubt
     _tick('lines')
 
     # one pass over every hex's pixels for all masks: bit i = expedition i's colour, bit 4 =
