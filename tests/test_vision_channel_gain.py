@@ -4,14 +4,15 @@ or the sheets need none."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from companion.vision import coverage as cov
-from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.channel_gain import NO_GAIN, channel_gains
 from companion.vision.colourmasks import EXPEDITIONS
-from companion.vision.evaluate import score_coverage
 from companion.vision.render import encode_jpeg, random_scene, render
+from tests.coverage_helpers import coverage_score
 from tests.test_vision_tone import _field, _named
 
 S_LO, S_HI = cov.GREY_LO, cov.GREY_HI
@@ -80,9 +81,7 @@ def test_a_warm_photo_whose_red_clips_keeps_its_sheets(box, monkeypatch):
     assert np.mean(image[..., 0] >= 254) > 0.05  # the paper's red is clipped (about a tenth of the photo)
     data = encode_jpeg(image, scene.jpeg_quality)
 
-    def score():
-        adj = adjudicate(decode(data), box, fit_sheets=False)
-        return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+    score = partial(coverage_score, box, data, truth)
 
     with_gain = score()
     assert with_gain.errors == 0, with_gain.error_list
@@ -105,9 +104,7 @@ def test_the_unseen_tests_read_the_photo_as_taken_not_through_the_gain(box, monk
     real = cov.channel_gains
     monkeypatch.setattr(cov, "channel_gains", lambda *a: gains.append(real(*a)) or gains[-1])
 
-    def score():
-        adj = adjudicate(decode(data), box, fit_sheets=False)
-        return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+    score = partial(coverage_score, box, data, truth)
 
     as_taken = score()
     assert gains[-1][0] > 1.0, gains  # the red gain this test is about

@@ -5,12 +5,15 @@ two sheets' overlap seen under one of them (colourmasks._mix_lookalikes)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from companion.vision import coverage as cov
 from companion.vision.colourmasks import EXPEDITIONS, _mix_lookalikes
 from companion.vision.part_sheets import drop_far_parts
 from companion.vision.transmission import PART, packed_bins, table
+from tests.coverage_helpers import coverage_score
 
 BIT = {e: 1 << i for i, e in enumerate(EXPEDITIONS)}
 
@@ -370,8 +373,6 @@ def test_a_sheets_strip_beside_murk_leaves_its_hexes_undecided(box, monkeypatch)
     fitting nothing, its seen edge a strip 1-2 mm wide, which the sliver test drops; four hexes the
     sheet reaches 2.8-3.5 mm into were called uncovered.  Now undecided."""
     from companion.vision import colourmasks as cm
-    from companion.vision.adjudicate import adjudicate, decode
-    from companion.vision.evaluate import score_coverage
     from companion.vision.render import random_scene, render
     from tests.phone_pipeline import phone_pipeline
 
@@ -379,9 +380,7 @@ def test_a_sheets_strip_beside_murk_leaves_its_hexes_undecided(box, monkeypatch)
     image, truth = render(box, scene)
     data = phone_pipeline(image, np.random.default_rng(46009))
 
-    def score():
-        adj = adjudicate(decode(data), box, fit_sheets=False)
-        return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+    score = partial(coverage_score, box, data, truth)
 
     now = score()
     assert now.errors == 0, now.error_list

@@ -3,17 +3,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 
 from companion.vision import coverage as cov
-from companion.vision.adjudicate import adjudicate, decode
 from companion.vision.colour_adapt import tone_gain
 from companion.vision.colourmasks import EXPEDITIONS
-from companion.vision.evaluate import score_coverage
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheets import SheetPose
 from companion.vision.transmission import packed_bins, table
+from tests.coverage_helpers import coverage_score
 
 S_LO, S_HI = cov.GREY_LO, cov.GREY_HI
 
@@ -93,9 +94,7 @@ def test_a_second_phones_photo_keeps_its_sheets(box, monkeypatch):
     image, truth = render(box, scene)
     data = second_phone(image, np.random.default_rng(37000))
 
-    def score():
-        adj = adjudicate(decode(data), box, fit_sheets=False)
-        return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+    score = partial(coverage_score, box, data, truth)
 
     with_gain = score()
     assert with_gain.errors <= 1, with_gain.error_list
