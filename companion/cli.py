@@ -59,6 +59,7 @@ def _serve(config, start_game: bool = True) -> int:
 def cmd_demo(args) -> int:
     from companion.config import Config, default_data_dir
     from companion.inputs.demo_inputs import demo_input_config
+    from companion.store import StoreError
     from companion.web.security import apply_lan
 
     inputs = demo_input_config(args.inputs)  # simulated boards; an unknown word is a ConfigError (exit 2)
@@ -74,7 +75,28 @@ def cmd_demo(args) -> int:
     if args.fresh:
         for suffix in ("", "-wal", "-shm"):
             Path(config.database + suffix).unlink(missing_ok=True)
-    return _serve(config)
+    try:
+        return _serve(config)
+    except StoreError as exc:
+        if args.database:  # a file the user named is theirs: say why and leave it alone
+            raise
+        # The demo's own file no longer opens or replays: the demo must still start (it is the
+        # newcomer's first command), and nothing is deleted.
+        aside = _set_aside(config.database)
+        print(f"nessie-companion demo: {exc}\n  kept that database as {aside}; starting a new demo game",
+              file=sys.stderr, flush=True)
+        return _serve(config)
+
+
+def _set_aside(database: str) -> str:
+    """Rename a database (and its WAL files) to a free ``NAME.unreadable-N``; returns the new name."""
+    n = 1
+    while any(Path(f"{database}.unreadable-{n}{s}").exists() for s in ("", "-wal", "-shm")):
+        n += 1
+    for suffix in ("", "-wal", "-shm"):
+        if Path(database + suffix).exists():
+            Path(database + suffix).rename(f"{database}.unreadable-{n}{suffix}")
+    return f"{database}.unreadable-{n}"
 
 
 def cmd_serve(args) -> int:

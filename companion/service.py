@@ -32,14 +32,20 @@ class Service:
         self.box = load_box(self.config.box or None)
         self.game = NessieHunt(self.box)
         self.store = EventStore(self.config.database)
-        self.table = Table(self.game, self.store, on_change=self._changed)
-        # The other Loch-monster games run beside Nessie Hunt, each on its own table in the same log.
-        self.tables: dict[str, Table] = {self.game.id: self.table}
-        for module in available_modules():
-            if module.__name__.endswith(".nessie_hunt"):
-                continue
-            other = module.make_game()
-            self.tables[other.id] = Table(other, self.store, on_change=self._other_changed)
+        try:
+            self.table = Table(self.game, self.store, on_change=self._changed)  # replays the log
+            # The other Loch-monster games run beside Nessie Hunt, each on its own table in the same log.
+            self.tables: dict[str, Table] = {self.game.id: self.table}
+            for module in available_modules():
+                if module.__name__.endswith(".nessie_hunt"):
+                    continue
+                other = module.make_game()
+                self.tables[other.id] = Table(other, self.store, on_change=self._other_changed)
+        except BaseException:
+            # a log that does not replay: the file is closed before the caller may move it aside
+            # (an open connection would later checkpoint into, or delete, WAL files by name)
+            self.store.close()
+            raise
         self.input_game = self.config.input_game
         if self.input_game not in self.tables:
             raise ConfigError(f"[inputs] game {self.input_game!r} is not a game here; games: {', '.join(self.tables)}")

@@ -7,6 +7,12 @@ an undo pops (see :func:`effective_actions`).
 
 WAL journal with ``synchronous=FULL``: once :meth:`EventStore.append` returns, the entry is on
 disk and survives a pulled plug.
+
+One writer a game: a store remembers the last entry it wrote or read of each game, and an append
+finding another entry there (a second companion started on the same file, each playing the game
+from its own memory) is refused with :class:`StoreError` instead of interleaving two games into a
+log that no longer replays -- seen once: two demo processes on one file, their throws and cards
+alternating from entry 49 on.
 """
 
 from __future__ import annotations
@@ -96,6 +102,7 @@ class EventStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot open the game database: {exc}") from None
         self._lock = threading.Lock()
+        self._last_seen: dict[int, int] = {}  # game id -> the last entry this store wrote or read
 
     def close(self) -> None:
         with self._lock:
@@ -117,19 +124,27 @@ class EventStore:
                 "INSERT INTO log (game_id, seq, kind, body, at) VALUES (?, ?, 'action', ?, ?)",
                 [(gid, i + 1, json.dumps(a, separators=(",", ":")), now) for i, a in enumerate(actions)],
             )
+            self._last_seen[gid] = len(actions)
         return GameRecord(gid, game, box_name, box_digest, now)  # type: ignore[arg-type]
 
     def append(self, game_id: int, kind: str, body: dict | None = None) -> int:
-        """Append one entry durably; returns its sequence number."""
+        """Append one entry durably; returns its sequence number. Refused (:class:`StoreError`,
+        nothing written) if another connection has written to the game since this store last did
+        or read it."""
         if kind not in ("action", "undo"):
             raise ValueError(f"unknown log entry kind {kind!r}")
         text = None if body is None else json.dumps(body, separators=(",", ":"))
         with self._lock, self._transaction():
             (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)).fetchone()
+            expected = self._last_seen.get(game_id, last)
+            if last != expected:
+                raise StoreError(f"{self.path}: game {game_id} was written by another process (entry {last}, this "
+                                 f"companion last saw {expected}); is a second companion running on this database?")
             self._db.execute(
                 "INSERT INTO log (game_id, seq, kind, body, at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, last + 1, kind, text, self._now()),
             )
+            self._last_seen[game_id] = last + 1
         return last + 1
 
     def record_highscore(self, game_id: int, game: str, expedition: str, rounds: int, points: int) -> None:
@@ -163,6 +178,7 @@ class EventStore:
             rows = self._db.execute(
                 "SELECT seq, kind, body FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
+            self._last_seen[game_id] = rows[-1][0] if rows else 0
         out = []
         for seq, kind, body in rows:
             try:

@@ -104,6 +104,38 @@ def test_demo_autoplays_and_a_pulled_plug_loses_nothing(tmp_path):
         proc2.wait(timeout=10)
 
 
+def test_a_demo_database_that_no_longer_replays_is_kept_aside_and_a_new_game_starts(tmp_path, box):
+    """The demo is a newcomer's first command: a demo log that does not replay (written by two
+    processes at once, or by an older release) must not stop it; the file is kept, not deleted."""
+    from companion.games.nessie_hunt import Advance, NessieHunt
+    from companion.store import EventStore
+    from companion.table import Table
+    from tests.nessie_helpers import SETUPS
+
+    db = tmp_path / "demo.sqlite"
+    store = EventStore(db)
+    table = Table(NessieHunt(box), store)
+    table.new_game(SETUPS[0])
+    store.append(table.view()["game_id"], "action", NessieHunt(box).action_to_json(Advance()))  # illegal here
+    store.close()
+    env = {**os.environ, "NESSIE_COMPANION_DATA": str(tmp_path)}
+    port = free_port()
+    proc = subprocess.Popen([*CLI, "demo", "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        state = get_state(port)
+        assert state["actions"] == 1  # a new game, just set up
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=10)[0]
+    assert "no longer replays" in out and "demo.sqlite.unreadable-1" in out, out
+    kept = EventStore(tmp_path / "demo.sqlite.unreadable-1")
+    assert len(kept.entries(1)) == 2  # the old log, whole
+    r = run("demo", "--port", str(free_port()), "--database", str(tmp_path / "demo.sqlite.unreadable-1"), env=env)
+    assert r.returncode == 2 and "no longer replays" in r.stderr  # a file the user names is not moved
+    assert (tmp_path / "demo.sqlite.unreadable-1").exists()
+
+
 def test_games_json_lists_nessie_hunt_first():
     games = json.loads(run("games", "--json").stdout)
     assert games[0] == {"id": "nessie-hunt", "name": "Nessie Hunt", "rulebook": "000_5221d2090e374035.txt"}

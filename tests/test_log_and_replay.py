@@ -16,7 +16,7 @@ from companion.games.nessie_hunt import (Advance, Buy, ClaimTrump, Coverage, End
 from companion.store import EventStore, StoreError
 from companion.table import Table
 
-from tests.nessie_helpers import SETUPS  # noqa: E402
+from tests.nessie_helpers import SETUPS, default_action  # noqa: E402
 
 actions = st.one_of(
     st.builds(Throw, st.integers(1, 6), st.sampled_from(["screen", "camera", "gpio", "serial", "autoplay"])),
@@ -150,6 +150,25 @@ def test_an_illegal_action_is_not_logged(box):
         table.submit(Advance())
     assert table.view() == before
     assert len(store.entries(before["game_id"])) == 1
+
+
+def test_a_second_writer_on_the_same_file_is_refused_not_interleaved(box, tmp_path):
+    """Two companions started on one database (each playing the game from its own memory) once
+    interleaved their throws into a log that no longer replayed. The one that did not write last
+    is refused, and nothing of its action reaches the file."""
+    path = tmp_path / "shared.sqlite"
+    first = Table(NessieHunt(box), EventStore(path))
+    first.new_game(SETUPS[0])
+    second = Table(NessieHunt(box), EventStore(path))  # started later: resumes the same game
+    second.submit(Throw(3))
+    before = first.view()
+    with pytest.raises(StoreError, match="another process"):
+        first.submit(Throw(5))  # legal in its own (stale) memory of the game
+    assert first.view() == before
+    rows = sqlite3.connect(path).execute("SELECT seq, body FROM log ORDER BY seq").fetchall()
+    assert [seq for seq, _ in rows] == [1, 2] and json.loads(rows[-1][1])["value"] == 3
+    second.submit(default_action(second.game, second.state))  # the writer that is up to date goes on
+    assert Table(NessieHunt(box), EventStore(path)).version == 3  # and the log replays
 
 
 def test_stale_requests_are_refused(box):
