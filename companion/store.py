@@ -102,7 +102,7 @@ class EventStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot open the game database: {exc}") from None
         self._lock = threading.Lock()
-        self._last_seen: dict[int, int] = {}  # game id -> the last entry this store wrote or read
+        self._last_seen: dict[int, int] = {}  # game id -> the last entry this store wrote or resumed from
 
     def close(self) -> None:
         with self._lock:
@@ -130,7 +130,7 @@ class EventStore:
     def append(self, game_id: int, kind: str, body: dict | None = None) -> int:
         """Append one entry durably; returns its sequence number. Refused (:class:`StoreError`,
         nothing written) if another connection has written to the game since this store last did
-        or read it."""
+        or resumed it."""
         if kind not in ("action", "undo"):
             raise ValueError(f"unknown log entry kind {kind!r}")
         text = None if body is None else json.dumps(body, separators=(",", ":"))
@@ -173,12 +173,16 @@ class EventStore:
             row = self._db.execute(sql + " ORDER BY id DESC LIMIT 1", args).fetchone()
         return GameRecord(*row) if row else None
 
-    def entries(self, game_id: int) -> list[Entry]:
+    def entries(self, game_id: int, *, to_continue: bool = False) -> list[Entry]:
+        """The game's log. ``to_continue``: read to carry the game on (a resume), so this store's
+        appends follow the last entry read. A plain read (an export, a look) does not, so it cannot
+        hide another process's write from the check in :meth:`append`."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT seq, kind, body FROM log WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-            self._last_seen[game_id] = rows[-1][0] if rows else 0
+            if to_continue:
+                self._last_seen[game_id] = rows[-1][0] if rows else 0
         out = []
         for seq, kind, body in rows:
             try:

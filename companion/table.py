@@ -125,7 +125,7 @@ class Table:
             if record is None:
                 self._record, self._actions, self._states, self._version = None, [], [], 0
             else:
-                entries = self.store.entries(record.id)
+                entries = self.store.entries(record.id, to_continue=True)
                 actions = [self.game.parse_action(a) for a in effective_actions(entries)]
                 self._record, self._version = record, len(entries)
                 self._actions, self._states = [], []

@@ -171,6 +171,24 @@ def test_a_second_writer_on_the_same_file_is_refused_not_interleaved(box, tmp_pa
     assert Table(NessieHunt(box), EventStore(path)).version == 3  # and the log replays
 
 
+def test_a_plain_read_of_the_log_does_not_hide_a_second_writer(box, tmp_path):
+    """Reading a game's log to look at it (an export) must not make this store the up-to-date
+    writer: only a resume does. Otherwise a read between a foreign write and our next append
+    would let the append interleave."""
+    path = tmp_path / "shared.sqlite"
+    first = Table(NessieHunt(box), EventStore(path))
+    first.new_game(SETUPS[0])
+    second = Table(NessieHunt(box), EventStore(path))
+    second.submit(Throw(3))
+    assert len(first.store.entries(first.view()["game_id"])) == 2  # a look, not a resume
+    with pytest.raises(StoreError, match="another process"):
+        first.submit(Throw(5))
+    first.resume()  # a resume takes the log as it is, and goes on from it
+    assert first.version == 2
+    first.submit(default_action(first.game, first.state))
+    assert first.version == 3
+
+
 def test_stale_requests_are_refused(box):
     table = Table(NessieHunt(box), EventStore())
     table.new_game(SETUPS[0])
