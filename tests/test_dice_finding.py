@@ -306,6 +306,44 @@ def test_a_face_read_in_the_rest_within_a_side_of_a_die_read_is_its_side_face(mo
         assert dice._read_remainder(np.zeros((140, 100, 3), np.uint8), blob, (0, 0), 1.0, [top]) == kept
 
 
+def test_a_die_read_beside_a_lighter_part_of_its_colour_that_reads_nothing_is_its_side_face(monkeypatch):
+    """A tilted blue die's side face read as a die (a three) and, beside it in the same blob, a part
+    of its blue clearly lighter (the top face, lit from above) that reads nothing: the three is no
+    die's value. It is handed back as a side face, and an unreadable die is reported at the lighter
+    part (was: the side face's three kept, the die's top face missed). A black die beside a lighter
+    grey part (its shadow on a white table, grey as the die) keeps its reading."""
+    import companion.vision.dice as dice
+
+    def drawn(top_bgr, side_bgr):
+        img = np.zeros((140, 100, 3), np.uint8)
+        img[40:80, 20:80] = top_bgr  # the part beside the die read, lighter
+        img[80:126, 20:80] = side_bgr  # the die read, a three
+        return img
+
+    blue, grey = drawn((240, 170, 110), (160, 100, 50)), drawn((170, 170, 170), (60, 60, 60))
+    blob = np.zeros((140, 100), bool)
+    blob[40:126, 20:80] = True
+    three = _die(3, (50, 100), 0.9, side=40.0)
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)
+    monkeypatch.setattr(dice, "_read_blob", lambda *a, **k: [])  # (the lighter part reads nothing)
+    for rule in (False, True):
+        monkeypatch.setattr(dice, "UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE", rule)
+        side_faces = []
+        got = dice._read_remainder(blue, blob, (0, 0), 1.0, [three], side_faces)
+        if not rule:
+            assert got == [] and side_faces == []
+            continue
+        assert side_faces == [three]
+        assert len(got) == 1 and got[0].value is None and abs(got[0].center[1] - 60) < 8
+    side_faces = []
+    assert dice._read_remainder(grey, blob, (0, 0), 1.0, [three], side_faces) == [] and side_faces == []
+    # a lighter part that reads a die: read, and the shade rule chooses between the two later
+    top = _die(1, (50, 58), 0.9, side=40.0)
+    monkeypatch.setattr(dice, "_read_blob", lambda *a, **k: [top])
+    side_faces = []
+    assert dice._read_remainder(blue, blob, (0, 0), 1.0, [three], side_faces) == [top] and side_faces == []
+
+
 def test_a_lone_slanted_die_with_its_shadow_is_an_unreadable_die():
     from companion.vision.dice import read_dice
 

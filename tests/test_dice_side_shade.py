@@ -102,3 +102,18 @@ def test_a_top_face_left_unread_beside_its_side_face_read_is_looked_at(monkeypat
     before, after = counts_off_then_on(monkeypatch, dice, "TOP_FACES_BESIDE_ARE_LOOKED_AT", render_raymarch(1076))
     assert before["missed"] == 1 and before["extra"] == 1
     assert after["right"] == 1 and after["extra"] == 0 and after["wrong"] == 0
+
+
+def test_a_side_face_read_beside_its_unread_lighter_top_face_is_no_die(monkeypatch):
+    """Dev scene 2158 (a phone photo tilted 16 degrees): a two's side face read as a three, 0.8 of
+    a side off the die, its top face beside it lighter and of its colour, read nothing (the two
+    missed, the three an extra: a value no die shows). The three is dropped as the side face and
+    the die is reported unreadable at its top face."""
+    import companion.vision.dice as dice
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    before, after = counts_off_then_on(monkeypatch, dice, "UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE", render_raymarch(2158))
+    assert before["missed"] == 1 and before["extra"] == 1
+    assert after["missed"] == 0 and after["extra"] == 0 and after["unread"] == before["unread"] + 1
+    assert after["right"] == before["right"] and after["wrong"] == 0

@@ -51,6 +51,7 @@ from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
 from .dice_side_shade import drop_side_faces, side_face_of
+from .dice_side_shade import face_colour as side_face_colour
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -165,7 +166,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not got and UNSEEN_FACES_ARE_REPORTED:
             got = _die_unread(blob, (x, y), f, est, typical)
         elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
-            got = got + _read_remainder(img, blob, (x, y), f, got)
+            side_faces: list[Die] = []  # (dice read in the blob found to be side faces, see below)
+            more = _read_remainder(img, blob, (x, y), f, got, side_faces)
+            got = [d for d in got if not any(d is s for s in side_faces)] + more
         dice.extend(got)
     dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
     # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
@@ -255,9 +258,11 @@ REMAINDER_APART = 1.2
 
 
 def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
-                    got: list[Die]) -> list[Die]:
+                    got: list[Die], side_faces: list[Die] | None = None) -> list[Die]:
     """The dice read in what is left of ``blob`` once the dice ``got`` are taken out: two touching
-    dice in one blob, one read and the other's face too unlike it to be read in the same look."""
+    dice in one blob, one read and the other's face too unlike it to be read in the same look.
+    Dice of ``got`` found to be a tilted die's side face are added to ``side_faces`` (when given):
+    the caller drops them (:func:`_read_lighter_face_beside`)."""
     read = [d for d in got if d.value is not None]
     side = float(np.median([d.side_px * f for d in read]))
     n, labels, stats, centres = _parts_left(blob, origin, f, got, side, READ_DIE_CLEARS)
@@ -276,7 +281,7 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
         out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
                 and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
     if SIDE_FACES_BY_SHADE and TOP_FACES_BESIDE_ARE_LOOKED_AT:
-        out += _read_lighter_face_beside(img, blob, origin, f, read, side)
+        out += _read_lighter_face_beside(img, blob, origin, f, read, side, side_faces)
     return out
 
 
@@ -305,11 +310,17 @@ SIDE_FACE_CLEARS = 0.45
 
 
 def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
-                              read: list[Die], side: float) -> list[Die]:
+                              read: list[Die], side: float, side_faces: list[Die] | None = None) -> list[Die]:
     """The dice read in the parts of ``blob`` within a die of a die ``read`` there whose face is
     clearly lighter than that die's and of its colour: its top face, when the die read is its side
     face (ray 1076: a one's top face beside its side face read as a three). Only lighter parts are
-    read (a shadow, the darker side faces, are never the top face), which keeps the look cheap."""
+    read (a shadow, the darker side faces, are never the top face), which keeps the look cheap.
+
+    Where such a part reads nothing, the die read beside it is still a side face (light comes from
+    above: the top face is the lightest face of a die), and the die's value is not the one its
+    side face shows: with ``UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE`` that reading is put in
+    ``side_faces`` and an unreadable die is reported at the part, the top face (a die reported
+    unreadable asks for a throw again; the side face's value was a wrong one for the die)."""
     n, labels, stats, centres = _parts_left(blob, origin, f, read, side, SIDE_FACE_CLEARS)
     out = []
     for j in range(1, n):
@@ -321,12 +332,36 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
         if not near:
             continue  # (read by the remainder look above)
         here = Die(None, centre, 0.0, side / f)
-        if not any(side_face_of(o, here, img) for o in near):
+        darker = [o for o in near if side_face_of(o, here, img)]
+        if not darker:
             continue
         part = labels[y:y + bh, x:x + bw] == j
-        out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
-                and all(math.dist(d.center, o.center) >= FACES_APART * max(d.side_px, o.side_px) for o in read)]
+        got = [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None]
+        out += [d for d in got if all(math.dist(d.center, o.center) >= FACES_APART * max(d.side_px, o.side_px)
+                                      for o in read)]
+        coloured = [o for o in darker if _of_a_colour(img, o, here)]
+        if not got and coloured and side_faces is not None and UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE:
+            side_faces += coloured
+            out.append(Die(None, centre, 0.0, max(o.side_px for o in coloured),
+                           "a side face read; its top face, lighter, beside it reads nothing"))
     return out
+
+
+#: a die read beside a clearly lighter part of its blob, of its colour, that reads nothing is that
+#: part's side face: it is dropped and an unreadable die reported at the part (False: the side
+#: face's reading kept, the old rule). Only for a die of a colour (:func:`_of_a_colour`).
+UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE = True
+#: ... both faces at least this chroma (Lab a, b): a lighter grey beside a grey or black die is as
+#: often its shadow on a white table or the table itself (development, without this: 6 right
+#: readings of black dice lost, their faces and the parts beside 0-6 chroma), while a shadow or a white table is never
+#: lighter *and* of a coloured die's hue. The coloured side faces the rule rightly dropped on
+#: development measured 25-57 (the lighter part 40-67); grey and white dice are left as before.
+SIDE_FACE_CHROMA = 20.0
+
+
+def _of_a_colour(img: np.ndarray, a: Die, b: Die) -> bool:
+    """Are the faces round readings ``a`` and ``b`` both clearly coloured (no grey)?"""
+    return all(math.hypot(c[1], c[2]) >= SIDE_FACE_CHROMA for c in (side_face_colour(img, a), side_face_colour(img, b)))
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
