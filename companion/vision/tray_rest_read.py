@@ -40,7 +40,7 @@ from companion.sliced_work import expect_long_steps
 from .dice import Die, ReaderSettings, foreground_mask, read_dice
 from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
-from .tray_reader import (Blob, TrayView, changes, cut_crop, estimate_side, guess_empty, misjudged_side,
+from .tray_reader import (Blob, TrayView, changes, cut_crop, differs, estimate_side, guess_empty, misjudged_side,
                           read_die_crop)
 
 
@@ -142,8 +142,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     out = RestRead(side_small=memory.side_small)
     min_side = min_blob_side(view.small, memory.side_small)
     if memory.snapshot is not None:
-        since = changes(view.small, memory.snapshot, min_side)
-        if not since.stale and not since.blobs:
+        if not differs(view.small, memory.snapshot, min_side):  # (changes' answer, for a third of its cost)
             out.unchanged = True  # a hand passed over the dice, touching nothing
             return out
     picture, unknown = memory.empty_picture, memory.unknown
