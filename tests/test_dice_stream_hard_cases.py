@@ -31,6 +31,10 @@ def test_a_rested_read_cut_short_by_blank_frames_and_a_pick_up_is_still_reported
     assert [v for _, v in got] == [3], (got, source.health.last_error)
     assert got[0][0] > settled + 3  # it was not done before the blank frames: reported late
     assert source.health.details.get("reads_late", 0) >= 1 and source.health.details.get("reads_unfinished", 0) == 0
+    # the health record says which frame's throw it was (frames counted from 1): one the dice lay
+    # still in, so a bench (or a log) can tell a late report of this throw from a next throw's
+    assert source.health.details["late_throws"] == 1
+    assert [settled + 1 <= f <= settled + 3 for f in source.health.details["late_throws_seen_at"]] == [True]
 
 
 def _tray_with(things: list[tuple[str, int, int]], rng) -> np.ndarray:

@@ -66,6 +66,7 @@ MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and h
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 UNMATCHED = "something in the tray that reads as no die: throw again or use the buttons"
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
+LATE_THROWS_KEPT = 8  # the frames of the last throws reported late, kept in the health record
 
 
 class CameraDice(CameraThread):
@@ -259,6 +260,7 @@ class CameraDice(CameraThread):
         self._job.ahead = memory.ahead
         # what its throw is compared with, should it end late (after the dice moved on)
         self._job.last = (self._last_dice, self._moving_frames)
+        self._job.began = self.frames  # the frame (1 = the first fed) whose view it reads
         self._job_small = view.small
 
     def _read_while_moving(self) -> bool:
@@ -508,6 +510,11 @@ class CameraDice(CameraThread):
         if same_throw(last, found.dice, 1.5 if moving_frames <= NUDGE_FRAMES else 0.5):
             return []
         events = self._report(found.dice)
+        if events:  # which frame's throw it was: a late report follows a newer throw's landing
+            self.health.details["late_throws"] = self.health.details.get("late_throws", 0) + 1
+            seen = self.health.details.setdefault("late_throws_seen_at", [])
+            seen.append(job.began)
+            del seen[:-LATE_THROWS_KEPT]
         for later in self._late:  # they began after this throw: it is the one they follow
             later.last = (self._last_dice, later.last[1])
         return events

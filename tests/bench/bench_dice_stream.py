@@ -102,6 +102,7 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
     reported: dict[int, list] = {s: [] for s in settled}
     for i, f in enumerate(frames):
         reads, was_reading = source.reads, source.reading
+        late_before = source.health.details.get("late_throws", 0)
         ms, events = _cpu_ms(lambda: source.process_frame(f.image))
         reading = was_reading or source.reading or source.reads > reads
         (tally.reading if reading else tally.other).append(ms)
@@ -113,8 +114,17 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
             tally.read_frames[source.health.details.get("read_frames", 0)] += 1
         tally.blur.append(_cpu_ms(lambda: cv2.GaussianBlur(f.image, (5, 5), 0))[0])
         if events:
-            k = max(s for s in settled if s <= i)
-            reported[k] += [(i - k, e.value) for e in events]
+            # a throw reported late (its read ran on after the dice were thrown again) belongs to
+            # the throw of the frame its read began in, not to the newer one; its events come first
+            late = source.health.details.get("late_throws", 0) - late_before
+            seen_at = source.health.details.get("late_throws_seen_at", [])
+            for began in (seen_at[-late:] if late else []):  # (frames counted from 1)
+                k = max(s for s in settled if s <= began - 1)
+                reported[k] += [(i - k, e.value) for e in events[:n_dice]]
+                events = events[n_dice:]
+            if events:
+                k = max(s for s in settled if s <= i)
+                reported[k] += [(i - k, e.value) for e in events]
     tally.full_reads += source.health.details["full_reads"]
     tally.region_reads += source.health.details.get("region_reads", 0)
     tally.crop_reads += source.health.details.get("crop_reads", 0)
