@@ -50,8 +50,7 @@ from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _su
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
-from .dice_side_shade import drop_side_faces, side_face_of
-from .dice_side_shade import face_colour as side_face_colour
+from .dice_side_shade import drop_side_faces, face_colour, side_face_of
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -361,7 +360,7 @@ SIDE_FACE_CHROMA = 20.0
 
 def _of_a_colour(img: np.ndarray, a: Die, b: Die) -> bool:
     """Are the faces round readings ``a`` and ``b`` both clearly coloured (no grey)?"""
-    return all(math.hypot(c[1], c[2]) >= SIDE_FACE_CHROMA for c in (side_face_colour(img, a), side_face_colour(img, b)))
+    return all(math.hypot(c[1], c[2]) >= SIDE_FACE_CHROMA for c in (face_colour(img, a), face_colour(img, b)))
 
 
 HOLLOW = 0.8  # a blob covering less of its convex hull is an outline: a die's edges and shadow
