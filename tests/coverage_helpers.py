@@ -11,3 +11,11 @@ def coverage_score(box, data: bytes, truth):
 
     adj = adjudicate(decode(data), box, fit_sheets=False)
     return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
+
+
+def scored_with_and_without(box, data: bytes, truth, monkeypatch, module, flag: str):
+    """``coverage_score`` as the code stands, then again with ``module.flag`` switched off: the
+    pair (with, without) a rule's test compares."""
+    with_flag = coverage_score(box, data, truth)
+    monkeypatch.setattr(module, flag, False)
+    return with_flag, coverage_score(box, data, truth)

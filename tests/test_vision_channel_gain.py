@@ -12,7 +12,7 @@ from companion.vision import coverage as cov
 from companion.vision.channel_gain import NO_GAIN, channel_gains
 from companion.vision.colourmasks import EXPEDITIONS
 from companion.vision.render import encode_jpeg, random_scene, render
-from tests.coverage_helpers import coverage_score
+from tests.coverage_helpers import coverage_score, scored_with_and_without
 from tests.test_vision_tone import _field, _named
 
 S_LO, S_HI = cov.GREY_LO, cov.GREY_HI
@@ -81,12 +81,8 @@ def test_a_warm_photo_whose_red_clips_keeps_its_sheets(box, monkeypatch):
     assert np.mean(image[..., 0] >= 254) > 0.05  # the paper's red is clipped (about a tenth of the photo)
     data = encode_jpeg(image, scene.jpeg_quality)
 
-    score = partial(coverage_score, box, data, truth)
-
-    with_gain = score()
+    with_gain, without = scored_with_and_without(box, data, truth, monkeypatch, cov, "CHANNEL_GAIN")
     assert with_gain.errors == 0, with_gain.error_list
-    monkeypatch.setattr(cov, "CHANNEL_GAIN", False)
-    without = score()
     assert without.false_uncovered >= 2, without.error_list  # what the gain is for
 
 

@@ -5,7 +5,6 @@ two sheets' overlap seen under one of them (colourmasks._mix_lookalikes)."""
 
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 
@@ -13,7 +12,7 @@ from companion.vision import coverage as cov
 from companion.vision.colourmasks import EXPEDITIONS, _mix_lookalikes
 from companion.vision.part_sheets import drop_far_parts
 from companion.vision.transmission import PART, packed_bins, table
-from tests.coverage_helpers import coverage_score
+from tests.coverage_helpers import scored_with_and_without
 
 BIT = {e: 1 << i for i, e in enumerate(EXPEDITIONS)}
 
@@ -380,10 +379,6 @@ def test_a_sheets_strip_beside_murk_leaves_its_hexes_undecided(box, monkeypatch)
     image, truth = render(box, scene)
     data = phone_pipeline(image, np.random.default_rng(46009))
 
-    score = partial(coverage_score, box, data, truth)
-
-    now = score()
+    now, before = scored_with_and_without(box, data, truth, monkeypatch, cm, "SLIVER_BY_UNSEEN_UNDECIDED")
     assert now.errors == 0, now.error_list
-    monkeypatch.setattr(cm, "SLIVER_BY_UNSEEN_UNDECIDED", False)
-    before = score()
     assert before.false_uncovered >= 3, before.error_list  # what the rule is for

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ from companion.vision.colourmasks import EXPEDITIONS
 from companion.vision.render import encode_jpeg, random_scene, render
 from companion.vision.sheets import SheetPose
 from companion.vision.transmission import packed_bins, table
-from tests.coverage_helpers import coverage_score
+from tests.coverage_helpers import scored_with_and_without
 
 S_LO, S_HI = cov.GREY_LO, cov.GREY_HI
 
@@ -94,10 +93,6 @@ def test_a_second_phones_photo_keeps_its_sheets(box, monkeypatch):
     image, truth = render(box, scene)
     data = second_phone(image, np.random.default_rng(37000))
 
-    score = partial(coverage_score, box, data, truth)
-
-    with_gain = score()
+    with_gain, without = scored_with_and_without(box, data, truth, monkeypatch, cov, "TONE_GAIN")
     assert with_gain.errors <= 1, with_gain.error_list
-    monkeypatch.setattr(cov, "TONE_GAIN", False)
-    without = score()
     assert without.false_uncovered >= 5, without.error_list  # what the gain is for
