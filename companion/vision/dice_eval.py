@@ -3,6 +3,11 @@
 A die counts as *right* when a reading with its value lies within half a die of its centre;
 *wrong* when the nearest reading there has another value; *unread* when only an unreadable die was
 reported there; *missed* when nothing was. Readings near no die are *extra*.
+
+*near-wrong* counts what an evaluator matching by bounding box would call wrong: a reading with a
+value within NEAR_SIDES of a die's centre (pairs taken closest first) whose value differs. On a
+tilted view a side face read as the die lies 0.5-1 side off the top face's centre: missed plus
+extra by the half-die rule, wrong by a box round the whole die.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from dataclasses import dataclass, field
 
 from .dice import Die, read_dice
 from .dice_render import Scene, render_scene
+
+NEAR_SIDES = 1.0  # a bounding box round a tilted die reaches about a side from its top face's centre
 
 
 @dataclass
@@ -33,7 +40,7 @@ class Score:
     def line(self) -> str:
         c = self.counts
         return (f"{100 * self.accuracy:5.1f}% right of {self.dice} dice (wrong {c['wrong']}, unread {c['unread']}, "
-                f"missed {c['missed']}, extra {c['extra']})")
+                f"missed {c['missed']}, extra {c['extra']}; near-wrong {c['near_wrong']})")
 
 
 def score_scene(scene: Scene, found: list[Die]) -> Score:
@@ -51,7 +58,24 @@ def score_scene(scene: Scene, found: list[Die]) -> Score:
         d = found[k]
         score.counts["right" if d.value == truth.value else "unread" if d.value is None else "wrong"] += 1
     score.counts["extra"] += sum(1 for k, d in enumerate(found) if k not in used and d.value is not None)
+    score.counts["near_wrong"] += near_wrong(scene, found)
     return score
+
+
+def near_wrong(scene: Scene, found: list[Die]) -> int:
+    """Readings with a value matched to a die within NEAR_SIDES of its centre, closest pairs
+    first, whose value is not the die's."""
+    pairs = sorted((math.hypot(d.center[0] - t.center[0], d.center[1] - t.center[1]) / t.side_px, k, j)
+                   for k, d in enumerate(found) if d.value is not None
+                   for j, t in enumerate(scene.dice))
+    taken_found, taken_true, wrong = set(), set(), 0
+    for off, k, j in pairs:
+        if off >= NEAR_SIDES or k in taken_found or j in taken_true:
+            continue
+        taken_found.add(k)
+        taken_true.add(j)
+        wrong += found[k].value != scene.dice[j].value
+    return wrong
 
 
 def evaluate(seeds, **render_args) -> tuple[Score, dict[str, dict[str, Score]]]:
@@ -70,7 +94,7 @@ def evaluate(seeds, **render_args) -> tuple[Score, dict[str, dict[str, Score]]]:
         by["touching"]["touching" if p["touching"] else "apart"].add(s)
         for truth in scene.dice:  # per die colour; extras are not split by colour
             one = score_scene(Scene(scene.image, [truth], scene.params), found)
-            one.counts["extra"] = 0
+            one.counts["extra"] = one.counts["near_wrong"] = 0  # both need all the dice
             by["colour"][truth.style].add(one)
     return total, by
 
