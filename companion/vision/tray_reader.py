@@ -196,6 +196,35 @@ def differs(small: np.ndarray, ref: np.ndarray, min_side: float) -> bool:
     return any(_blob_sized(bw, bh, area, min_side) for _, _, bw, bh, area, _ in _components(_joined(changed, min_side)))
 
 
+def differs_in(small: np.ndarray, ref: np.ndarray, min_side: float, boxes: list[tuple[int, int, int, int]]) -> bool:
+    """True if :func:`differs` is sure to say so from one of ``boxes`` (x, y, w, h) alone: a speck of
+    a blob's size among its changes there. False means "not from these boxes" (ask :func:`differs`).
+    On a throw the dice have left where they lay at the last read: the first such box answers, for
+    the comparison of a die's box instead of the whole tray. The same pixels as :func:`differs`' (the
+    lighting from the whole tray, then each pixel's change, its 3x3 blur with a pixel around the
+    box), and a part of a blob's size in a box lies in a part at least as big in the whole tray:
+    never True where :func:`differs` says False."""
+    if not boxes:
+        return False
+    gain = gain_field(small, ref)
+    h, w = small.shape[:2]
+    for x, y, bw, bh in boxes:
+        x, y, bw, bh = max(0, x), max(0, y), min(w, x + bw) - max(0, x), min(h, y + bh) - max(0, y)  # (in the tray)
+        if bw <= 0 or bh <= 0:
+            continue
+        x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + bw + 1), min(h, y + bh + 1)
+        expected = ref[y0:y1, x0:x1] * gain[y0:y1, x0:x1]
+        diff = cv2.absdiff(small[y0:y1, x0:x1].astype(np.float32), expected)
+        if diff.ndim == 3:
+            diff = _channel_max(diff)
+        diff = cv2.blur(diff, (3, 3))[y - y0:y - y0 + bh, x - x0:x - x0 + bw]  # (its rim blurred as in the tray)
+        changed = (diff > DIFF_LEVEL).astype(np.uint8) * 255
+        n, _, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        if any(_blob_sized(sw, sh, area, min_side) for _, _, sw, sh, area in stats[1:n].tolist()):
+            return True
+    return False
+
+
 def _changed(small: np.ndarray, ref: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """(the reference with the lighting of ``small``, the largest channel's difference from it,
     the mask of changes, the share of the tray that changed)."""
