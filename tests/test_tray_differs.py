@@ -107,3 +107,27 @@ def test_a_throw_after_a_read_is_told_from_the_dice_boxes(monkeypatch):
     assert sorted(values) == sorted(settled[0].values + settled[1].values)
     assert max(boxes_seen) == 3
     assert not whole  # (every read after the first was a throw: its boxes said so)
+
+
+def test_the_blobs_cores_are_the_whole_trays_shadow_taken_out():
+    """changes() works a die's shadow out in the blobs' boxes only: each blob's core (the blob without
+    its shadow) is what the whole tray's shadow mask gives, and growing a blob still sees the whole."""
+    from companion.vision.tray_reader import _changed, _core, _shadow
+
+    frames = tray_stream(2401, throws=1, n_dice=4)
+    empty = TrayView.of(frames[0].image).small.astype(np.float32)
+    cores = 0
+    for f in frames[3::4]:
+        small = TrayView.of(f.image).small
+        expected, _, changed, _ = _changed(small, empty)
+        solid = cv2.bitwise_and(changed, cv2.bitwise_not(_shadow(small, expected)))
+        found = changes(small, empty, 12.0)
+        for b in found.blobs:
+            whole = _core(solid[b.y:b.y + b.h, b.x:b.x + b.w], b.mask)
+            assert (b.core is None) == (whole is None)
+            if whole is not None:
+                cores += 1
+                assert b.core[:2] == whole[:2] and b.core[3] == whole[3]
+                assert np.array_equal(b.core[2], whole[2])
+        assert found._parts[2].whole() is found._parts[2].whole()  # (worked out once, when asked)
+    assert cores >= 8
