@@ -46,6 +46,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from companion.vision.dice import Die
 from companion.vision.tray_blob_reads import BlobReads
 from companion.vision.tray_reader import EmptyTray, TrayView
 from companion.vision.tray_rest_read import ReadAhead, RestRead, TrayMemory, read_tray_at_rest, warm_up_once
@@ -133,6 +134,7 @@ class CameraDice(CameraThread):
         self._blob_reads = BlobReads()  # recent blobs' reads, dropped reads' too: unchanged blobs are not read again
         self._small_before = self._small_now = None  # the last two good frames' small views
         self._snapshot: np.ndarray | None = None  # the tray (small) when the dice were last read
+        self._snapshot_boxes: list = []  # the dice's boxes then (small pixels): a throw is seen there first
         self._side_small: float | None = None  # a die's side as last read, in small-image pixels
         self._last_dice: list | None = None  # what the last read saw (values and centres)
         self.frames = 0
@@ -254,7 +256,7 @@ class CameraDice(CameraThread):
         """The read of this view starts, as work lent CPU frame by frame."""
         memory = TrayMemory(self._empty.picture, self._snapshot if self._before_rolling == READ else None,
                             self._empty.unknown, self._side_small, self.expected_dice, self._blob_reads,
-                            self._small_before)
+                            self._small_before, snapshot_boxes=self._snapshot_boxes)
         memory.ahead = ReadAhead()
         self._job = SlicedWork(read_tray_at_rest, view, memory, self._reader, name=f"{self.name} read")
         self._job.ahead = memory.ahead
@@ -350,7 +352,7 @@ class CameraDice(CameraThread):
             self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
         if found.unmatched:
             self.fail(UNMATCHED)
-            self.state, self._snapshot = READ, view.small.astype(np.float32)
+            self.state, self._snapshot, self._snapshot_boxes = READ, view.small.astype(np.float32), []
             return []
         return self._conclude(view, found.dice)
 
@@ -387,6 +389,7 @@ class CameraDice(CameraThread):
             return []
         self.state = READ
         self._snapshot = view.small.astype(np.float32)
+        self._snapshot_boxes = [_box(d, view.scale) for d in dice if isinstance(d, Die)]
         sides = [d.side_px for d in dice if d.value is not None]
         if sides:
             self._side_small = float(np.median(sides)) * view.scale
@@ -544,3 +547,10 @@ class CameraDice(CameraThread):
         self._drop_parked()
         self._drop_ahead()
         self._drop_late()
+
+
+def _box(die: Die, scale: float) -> tuple[int, int, int, int]:
+    """A die's square (full-resolution tray pixels) as a box (x, y, w, h) of the small view."""
+    half = die.side_px * scale / 2
+    x, y = die.center[0] * scale - half, die.center[1] * scale - half
+    return int(x), int(y), int(math.ceil(2 * half)) + 1, int(math.ceil(2 * half)) + 1
