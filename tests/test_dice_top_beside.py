@@ -123,3 +123,18 @@ def test_a_glossy_black_dies_grey_top_face_beside_the_white_table_is_kept(monkey
     monkeypatch.setattr(dice, "dark_bodied", lambda *a: False)
     got, side_faces, three = _beside(monkeypatch, img, blob)
     assert side_faces == [three]
+
+
+def test_a_lighter_part_at_another_die_read_in_the_blob_is_that_dies_face(monkeypatch):
+    """Two touching dice in one blob, both read: the lighter one's face beside the darker one is
+    that die's face, no top face of the darker die (first renderer 3107, touching dice: a one
+    read right was dropped as a side face, and a wrong value followed). The darker die is kept."""
+    import companion.vision.dice as dice
+
+    img, blob = _drawn((240, 170, 110), (160, 100, 50), top_rows=(58, 80))
+    monkeypatch.setattr(dice, "SIDE_FACES_BY_SHADE", True)
+    monkeypatch.setattr(dice, "_read_blob", lambda *a, **k: [])
+    three, five = _die(3, (50, 100)), _die(5, (50, 67))
+    side_faces = []
+    dice._read_remainder(img, blob, (0, 0), 1.0, [three, five], side_faces)
+    assert side_faces == []

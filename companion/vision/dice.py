@@ -344,7 +344,9 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
     if LIGHTER_PARTS_BY_SHADE:
         for o in read:
             if not any(math.dist(p[2], o.center) < REMAINDER_APART * o.side_px for p in parts):
-                parts += _lighter_parts(img, blob, origin, f, o, side)
+                # (a lighter part at another die read is that die's face: a touching neighbour's)
+                parts += [p for p in _lighter_parts(img, blob, origin, f, o, side)
+                          if all(math.dist(p[2], r.center) >= FACES_APART * r.side_px for r in read if r is not o)]
     out = []
     for part, (x, y), centre, by_shade in parts:
         near = [o for o in read if math.dist(centre, o.center) < REMAINDER_APART * o.side_px]
