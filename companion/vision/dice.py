@@ -50,7 +50,8 @@ from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _su
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
 from .dice_pips import FACE_PX
-from .dice_side_shade import drop_side_faces, face_colour, side_face_of
+from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
+from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -184,7 +185,16 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     if SIDE_FACES_BY_SHADE:
         # (a tilted die's top face and side face, both read: the side face is the darker)
         dice = drop_side_faces(dice, img)
-    return doubt_odd_sizes(doubt_overlaps(dice, *photo)), zoom
+    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo))
+    if SHADED_FACES_DOUBTED:
+        # (a light die's grey face clearly darker than the light round it: a side face in shade)
+        dice = doubt_shaded_faces(dice, img)
+    return dice, zoom
+
+
+#: a light die's reading whose face is clearly darker than the table or top face round it is a
+#: side face in shade: unreadable (:mod:`.dice_shaded_face`; False: kept, the old rule)
+SHADED_FACES_DOUBTED = True
 
 
 #: of two readings less than a die apart, a clearly darker one of the same colour is the other's
@@ -314,19 +324,31 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
     clearly lighter than that die's and of its colour: its top face, when the die read is its side
     face (ray 1076: a one's top face beside its side face read as a three). Only lighter parts are
     read (a shadow, the darker side faces, are never the top face), which keeps the look cheap.
+    The parts are what a disc round each die read leaves of the blob and, beside a die where that
+    leaves none, the blob's clearly lighter pixels (:func:`_lighter_parts`, ``LIGHTER_PARTS_BY_SHADE``).
 
     Where such a part reads nothing, the die read beside it is still a side face (light comes from
     above: the top face is the lightest face of a die), and the die's value is not the one its
-    side face shows: with ``UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE`` that reading is put in
+    side face shows (nor is a one, two or three read smaller than it in a part found by shade: a
+    part of the top face, ``PART_OF_TOP``): with ``UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE`` that reading is put in
     ``side_faces`` and an unreadable die is reported at the part, the top face (a die reported
     unreadable asks for a throw again; the side face's value was a wrong one for the die)."""
     n, labels, stats, centres = _parts_left(blob, origin, f, read, side, SIDE_FACE_CLEARS)
-    out = []
+    parts = []  # (part's mask, its origin in the blob, its centre in the photo)
     for j in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[j])
         if area < REMAINDER_AREA * side * side:
             continue
         centre = ((origin[0] + centres[j][0]) / f, (origin[1] + centres[j][1]) / f)
+        parts.append((labels[y:y + bh, x:x + bw] == j, (x, y), centre, False))
+    if LIGHTER_PARTS_BY_SHADE:
+        for o in read:
+            if not any(math.dist(p[2], o.center) < REMAINDER_APART * o.side_px for p in parts):
+                # (a lighter part at another die read is that die's face: a touching neighbour's)
+                parts += [p for p in _lighter_parts(img, blob, origin, f, o, side)
+                          if all(math.dist(p[2], r.center) >= FACES_APART * r.side_px for r in read if r is not o)]
+    out = []
+    for part, (x, y), centre, by_shade in parts:
         near = [o for o in read if math.dist(centre, o.center) < REMAINDER_APART * o.side_px]
         if not near:
             continue  # (read by the remainder look above)
@@ -334,11 +356,13 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
         darker = [o for o in near if side_face_of(o, here, img)]
         if not darker:
             continue
-        part = labels[y:y + bh, x:x + bw] == j
         got = [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None]
+        if by_shade:
+            # (a one, two or three read smaller than the side face beside it is a part of the top face)
+            got = [d for d in got if d.value not in PART_VALUES or d.side_px >= PART_OF_TOP * max(o.side_px for o in darker)]
         out += [d for d in got if all(math.dist(d.center, o.center) >= FACES_APART * max(d.side_px, o.side_px)
                                       for o in read)]
-        coloured = [o for o in darker if _of_a_colour(img, o, here)]
+        coloured = [o for o in darker if _of_a_colour(img, o, here) or _both_light(img, o, here)]
         if not got and coloured and side_faces is not None and UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE:
             side_faces += coloured
             out.append(Die(None, centre, 0.0, max(o.side_px for o in coloured),
@@ -346,16 +370,92 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
     return out
 
 
+#: the lighter part beside a die read is also looked for by its shade when clearing a disc round the
+#: die left none there (:func:`_lighter_parts`; False: only the cleared blob's parts, the old rule)
+LIGHTER_PARTS_BY_SHADE = True
+#: ... the blob's pixels this many read sides from the die's centre at most (a top face's centre lies
+#: 0.56-0.9 of a side from its side face's, its far corners about 1.2) ...
+LIGHTER_REACH = 1.2
+#: ... at least SHADE_GAP (Lab L) lighter than the die's face, in a part this many squares of the
+#: read side at least (a top face seen at 45 degrees covers 0.7 of a square; past the bevel 0.5)
+LIGHTER_AREA = 0.35
+#: a one, two or three read in such a part under this share of the side face's read side is a part of
+#: the top face, and the part counts as reading nothing (ray 4482: a five's two pips read as a two at
+#: 0.76 of its side face's side; the dice_sizes rule's 0.62-0.68 compare with whole faces' sizes, and a
+#: side face read at its longer extent is no smaller than its top face read whole)
+PART_OF_TOP = 0.85
+
+
+def _lighter_parts(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, o: Die,
+                   side: float) -> list:
+    """The parts of ``blob`` within ``LIGHTER_REACH`` of the die ``o`` read there whose lightness is
+    clearly above its face's: a tilted die's top face beside its side face read as the die. (Found
+    by shade, not by clearing a disc round ``o``: the top face beside a side face is foreshortened,
+    narrower than the remainder look's opening, and a disc of 0.45 sides bites into it.)
+    As (mask, origin in the blob, centre in the photo, True), like the parts of :func:`_parts_left`."""
+    bh, bw = blob.shape
+    cx, cy = o.center[0] * f - origin[0], o.center[1] * f - origin[1]
+    reach = LIGHTER_REACH * max(o.side_px * f, side)
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(bw, int(cx + reach) + 1), min(bh, int(cy + reach) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return []
+    # (the photo's pixels under the window, at the blob's scale)
+    X0, Y0 = int((origin[0] + x0) / f), int((origin[1] + y0) / f)
+    X1, Y1 = max(X0 + 1, int(round((origin[0] + x1) / f))), max(Y0 + 1, int(round((origin[1] + y1) / f)))
+    window = np.ascontiguousarray(img[Y0:Y1, X0:X1])
+    if window.shape[:2] != (y1 - y0, x1 - x0):
+        window = cv2.resize(window, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    light = cv2.cvtColor(window, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    lighter = blob[y0:y1, x0:x1] & (light > face_colour(img, o)[0] + SHADE_GAP)
+    yy, xx = np.ogrid[y0:y1, x0:x1]
+    lighter &= (xx - cx) ** 2 + (yy - cy) ** 2 <= reach * reach
+    k = max(3, round(0.15 * side)) | 1
+    lighter = cv2.morphologyEx(lighter.astype(np.uint8), cv2.MORPH_OPEN,
+                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    n, labels, stats, centres = components_with_stats(lighter)
+    parts = []
+    for j in range(1, n):
+        x, y, pw, ph, area = (int(v) for v in stats[j])
+        if area < LIGHTER_AREA * side * side:
+            continue
+        centre = ((origin[0] + x0 + centres[j][0]) / f, (origin[1] + y0 + centres[j][1]) / f)
+        if math.dist(centre, o.center) < FACES_APART * o.side_px:
+            continue  # (glare or a lit bevel on the die's own face)
+        part = (labels[y:y + ph, x:x + pw] == j).astype(np.uint8)
+        # (the face's pips are darker than its face: holes and bites, filled by the part's hull)
+        cnts, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.fillPoly(part, [cv2.convexHull(np.vstack(cnts))], 1)
+        parts.append((part > 0, (x0 + x, y0 + y), centre, True))
+    return parts
+
+
 #: a die read beside a clearly lighter part of its blob, of its colour, that reads nothing is that
 #: part's side face: it is dropped and an unreadable die reported at the part (False: the side
-#: face's reading kept, the old rule). Only for a die of a colour (:func:`_of_a_colour`).
+#: face's reading kept, the old rule). Only for a die of a colour (:func:`_of_a_colour`) or a light
+#: die (:func:`_both_light`).
 UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE = True
 #: ... both faces at least this chroma (Lab a, b): a lighter grey beside a grey or black die is as
 #: often its shadow on a white table or the table itself (development, without this: 6 right
 #: readings of black dice lost, their faces and the parts beside 0-6 chroma), while a shadow or a white table is never
 #: lighter *and* of a coloured die's hue. The coloured side faces the rule rightly dropped on
-#: development measured 25-57 (the lighter part 40-67); grey and white dice are left as before.
+#: development measured 25-57 (the lighter part 40-67). A light die's faces count too (below).
 SIDE_FACE_CHROMA = 20.0
+
+
+#: ... or both at least this lightness (Lab L, 0-255): a white, cream or clear die's side face in
+#: shade beside its lighter top face (development: 131-178, light 3260 155 beside 222), while a black
+#: die's face, even lit, is darker (development, black dice read right with a lighter grey part
+#: beside them, their shadow or the table: 87 and 94); set between the two
+#: (SIDE_FACES_LIGHT; False: coloured dice only, the old rule)
+SIDE_FACE_LIGHT = 120.0
+SIDE_FACES_LIGHT = True
+
+
+def _both_light(img: np.ndarray, a: Die, b: Die) -> bool:
+    """Are the faces round readings ``a`` and ``b`` both light (a white or cream die's faces)?"""
+    return (SIDE_FACES_LIGHT and all(face_colour(img, d)[0] >= SIDE_FACE_LIGHT for d in (a, b))
+            and not dark_bodied(img, a))  # (a glossy black die's grey top face beside the white table)
 
 
 def _of_a_colour(img: np.ndarray, a: Die, b: Die) -> bool:
