@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
+from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
@@ -109,11 +110,18 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None,
         blobs = read_face_blobs(face, dl)
         if blobs is not None:
             return blobs
+    if got.value is None and dl is not None and dl.ndim == 3 and TEMPLATE_LOOK and not got.reason.startswith(_DOUBTS):
+        # (a face with a doubtful mark is not given this kinder look either)
+        blurred = read_blurred_face(face, dl)
+        if blurred is not None:
+            return blurred
     return got
 
 
 #: a face that read nothing is looked at once more for its pips as blobs (False: the old reader)
 BLOB_LOOK = True
+#: ... and, failing that, matched against the six layouts blurred (:mod:`.dice_pip_templates`)
+TEMPLATE_LOOK = True
 
 
 class _FirstMarks:
