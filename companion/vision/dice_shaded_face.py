@@ -98,32 +98,30 @@ BODY_PERCENTILE = 10
 
 def dark_bodied(img: np.ndarray, d) -> bool:
     """Is the die read at ``d`` a dark one (black sides or bevels round its face)?"""
-    x, y = d.center
-    H, W = img.shape[:2]
-    r = BODY_RING[1] * d.side_px
-    x0, y0, x1, y1 = max(0, int(x - r)), max(0, int(y - r)), min(W, int(x + r) + 1), min(H, int(y + r) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return False
-    light = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)[..., 0]
-    yy, xx = np.ogrid[y0:y1, x0:x1]
-    d2 = (xx - x) ** 2 + (yy - y) ** 2
-    ring = (d2 >= (BODY_RING[0] * d.side_px) ** 2) & (d2 <= r * r)
-    return bool(ring.any()) and float(np.percentile(light[ring], BODY_PERCENTILE)) < DARK_BODY
+    body = _ring_percentile(img, d.center, BODY_RING, d.side_px, BODY_PERCENTILE)
+    return body is not None and body < DARK_BODY
 
 
 def _ring_light(img: np.ndarray, centre: tuple[float, float], side: float) -> float | None:
     """The ``RING_PERCENTILE`` of Lab L in the ring ``RING`` sides round ``centre``."""
+    return _ring_percentile(img, centre, RING, side, RING_PERCENTILE)
+
+
+def _ring_percentile(img: np.ndarray, centre: tuple[float, float], ring_sides: tuple[float, float], side: float,
+                     percentile: float) -> float | None:
+    """The ``percentile`` of Lab L in the ring ``ring_sides`` (inner, outer radius) sides of
+    ``side`` px round ``centre``; None where the ring holds no pixel of the photo."""
     x, y = centre
     H, W = img.shape[:2]
-    r = RING[1] * side
+    r = ring_sides[1] * side
     x0, y0, x1, y1 = max(0, int(x - r)), max(0, int(y - r)), min(W, int(x + r) + 1), min(H, int(y + r) + 1)
     if x1 <= x0 or y1 <= y0:
         return None
     light = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_BGR2LAB)[..., 0]
     yy, xx = np.ogrid[y0:y1, x0:x1]
     d2 = (xx - x) ** 2 + (yy - y) ** 2
-    ring = (d2 >= (RING[0] * side) ** 2) & (d2 <= r * r)
-    return float(np.percentile(light[ring], RING_PERCENTILE)) if ring.any() else None
+    ring = (d2 >= (ring_sides[0] * side) ** 2) & (d2 <= r * r)
+    return float(np.percentile(light[ring], percentile)) if ring.any() else None
 
 
 def _pips_darker(img: np.ndarray, pips: tuple, face_l: float) -> bool:
