@@ -103,3 +103,14 @@ def test_a_defocused_die_inside_its_halo_is_no_face():
     face[32:128, 32:128] = 255
     face[light < -15] = 0
     assert match_layouts(face, dl) is None
+
+
+def test_the_stream_draws_the_templates_before_its_first_frame(monkeypatch):
+    """The templates are drawn on first use (~40 ms in one go, more than a frame may lend): the
+    streaming reader's warm-up, run when a source is made, draws them (held-out stream seed 7951's
+    black die met them first inside a read: frames of 14-30 ms and a report 16 frames after rest)."""
+    from companion.vision import dice_pip_templates, tray_rest_read
+
+    monkeypatch.setattr(dice_pip_templates, "_templates", None)
+    tray_rest_read.warm_up()
+    assert dice_pip_templates._templates is not None

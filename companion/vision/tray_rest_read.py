@@ -40,6 +40,7 @@ from companion.sliced_work import expect_long_steps
 from .dice import Die, ReaderSettings, foreground_mask, read_dice
 from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
+from .dice_pip_templates import templates as blurred_face_templates
 from .tray_reader import (Blob, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
                           misjudged_side, read_die_crop)
 
@@ -452,6 +453,7 @@ def warm_up() -> None:
     cv2.rectangle(mask, (12, 12), (116, 116), 255, -1)
     read_crop(img, mask)
     guess_empty(img, foreground_mask(img, BACKGROUND_SIGMAS))
+    blurred_face_templates()  # (drawn on first use: ~40 ms, which no frame can lend)
 
 
 _warmed = threading.Lock()
