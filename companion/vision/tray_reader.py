@@ -252,12 +252,6 @@ def _joined(changed: np.ndarray, min_side: float) -> np.ndarray:
     body is like the tray."""
     k = max(3, int(min_side * 1.2)) | 1  # min_side is half a die: the pips of a dark die on dark felt join
     return _hulls(cv2.morphologyEx(changed, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    H, W = changed.shape[:2]
-    x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(W, x + w + k), min(H, y + h + k)
-    part = np.ascontiguousarray(changed[y0:y1, x0:x1])
-    out[y0:y1, x0:x1] = _hulls(cv2.morphologyEx(part, cv2.MORPH_CLOSE,
-                                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
-    return out
 
 
 def _blobs(changed: np.ndarray, solid, min_side: float) -> list[Blob]:
