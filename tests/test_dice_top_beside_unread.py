@@ -69,6 +69,17 @@ def test_a_report_doubting_a_reading_at_its_place_is_not_looked_round():
         assert [d.value for d in out] == [4, None] and not look.asked
 
 
+def test_with_no_die_read_in_the_photo_only_a_whole_face_replaces_the_report():
+    """With no die read to size the look by, a one, two or three read beside a side face may be a
+    part of the top face (tilted light 3722: a three's two pips read as a two at half its side);
+    four or more pips in a square are a whole face."""
+    from companion.vision.dice_top_beside_unread import tops_beside_unread
+
+    side = _die(None, 200, 240, 60.0, SHADED)
+    assert [d.value for d in tops_beside_unread([side], IMG, 1.0, _look(_die(2, 200, 200, 46.0)))] == [None]
+    assert [d.value for d in tops_beside_unread([side], IMG, 1.0, _look(_die(5, 200, 200, 60.0)))] == [5]
+
+
 def test_the_rule_off_changes_nothing():
     import companion.vision.dice_top_beside_unread as T
 

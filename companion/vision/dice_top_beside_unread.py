@@ -19,6 +19,8 @@ from typing import Callable
 
 import numpy as np
 
+from .dice_sizes import PART_VALUES
+
 #: look round unreadable reports for the top face beside them (False: the old reader)
 TOPS_BESIDE_UNREAD = True
 # A top face read within this many sides of the unreadable report replaces it: a side face's
@@ -60,6 +62,11 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
         found = [r for r in got if r.value is not None
                  and math.dist(r.center, u.center) < TOP_REACH * side
                  and all(math.dist(r.center, o.center) >= OTHERS_APART * max(r.side_px, o.side_px) for o in read)]
+        if typical is None:
+            # (no die read in the photo to size the look by: it is sized by the report, a side face
+            # read smaller than its die, and a one, two or three read there may be a part of the
+            # face -- tilted light 3722, a three's two pips read as a two at half the die's side)
+            found = [r for r in found if r.value not in PART_VALUES]
         if len({r.value for r in found}) == 1:
             out.append(max(found, key=lambda r: r.confidence))
         else:
