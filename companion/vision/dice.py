@@ -52,6 +52,7 @@ from .dice_crop import read_crop
 from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
+from .dice_top_beside_unread import tops_beside_unread
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -116,7 +117,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         finer = replace(settings, work_px=settings.work_px * zoom, min_die_frac=settings.min_die_frac / zoom)
         again, _ = _read_at(img, min(1.0, f * zoom), finer)
         dice = again
-    return dice
+    # (a tilted light die's side face reported unreadable: its top face, like the table, is beside it)
+    return tops_beside_unread(dice, img, f, _read_around_at)
 
 
 def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float]:

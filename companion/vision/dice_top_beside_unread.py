@@ -1,0 +1,74 @@
+"""A tilted light die's top face beside the side face reported unreadable in its place.
+
+A white, cream or clear die on a white table, tilted, shows its side faces in shade and its top
+face in the table's own light: the foreground holds the side faces (and the shadow), not the top
+face. The reader reads a side face there, and a later check makes it unreadable (a light face
+clearly darker than the light round it, :mod:`.dice_shaded_face`; a side face beside a lighter part
+that reads nothing), or it reads no face at all in the blob: in each case it reports an unreadable
+die half a side to a side off the die's top face, and the top face itself is never looked at,
+since the blob read "something". The top face's pips are as clear as any: so round each
+unreadable report the reader looks once more pips first (:mod:`.dice_pip_squares`, the face taken
+as the table's colour), and a face read there, within reach of the report and no other die's,
+replaces the report.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from .dice_sizes import PART_VALUES
+
+#: look round unreadable reports for the top face beside them (False: the old reader)
+TOPS_BESIDE_UNREAD = True
+# A top face read within this many sides of the unreadable report replaces it: a side face's
+# centre lies half a side from the top face's in a view from straight above, up to a side in a
+# steep one (the missed dice of development: 0.53-0.90).
+TOP_REACH = 1.1
+# ... and at least this many sides from every die read already (a neighbour's face read once more
+# lies about a side from it, two touching dice read as one's face and the other's: dice.REMAINDER_APART).
+OTHERS_APART = 1.2
+# The unreadable reports looked round: those that say the top face was never read (no face or no
+# pip read in the blob, or a side face read and set aside). A report that doubts a reading at its
+# own place (a part of a die read small, a vacancy marked, pips off any layout) is no side face:
+# read again pips first, the same part gave the same smaller value (light 3235: a three's two pips
+# read as a two at 0.56 of the dice round it).
+SIDE_OR_NOTHING = ("no pips", "a die-shaped blob, no face read", "a side face read; its top face",
+                   "a side face in shade")
+
+
+def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Callable) -> list:
+    """``dice`` with each unreadable report that names no face (:data:`SIDE_OR_NOTHING`) replaced by
+    the top face read beside it: one value read pips first within TOP_REACH of it, away from the
+    dice read. ``look_around`` is the reader's pips-first look round a blob
+    (``dice._read_around_at(img, shape, origin, f, est, unfit)``, work pixels at scale ``f``)."""
+    if not TOPS_BESIDE_UNREAD:
+        return dice
+    read = [d for d in dice if d.value is not None]
+    # (the dice read size the look; a side face's report is smaller than its die, a blob's larger)
+    typical = float(np.median([d.side_px for d in read])) if read else None
+    out = []
+    for u in dice:
+        if u.value is not None or not any(k in u.reason for k in SIDE_OR_NOTHING):
+            out.append(u)
+            continue
+        side = typical or u.side_px
+        # a die's square round the report: the look reaches a side past it on every side
+        est = max(1.0, side * f)
+        x, y = u.center[0] * f - est / 2, u.center[1] * f - est / 2
+        got = look_around(img, (int(est), int(est)), (max(0, int(x)), max(0, int(y))), f, est, False)
+        found = [r for r in got if r.value is not None
+                 and math.dist(r.center, u.center) < TOP_REACH * side
+                 and all(math.dist(r.center, o.center) >= OTHERS_APART * max(r.side_px, o.side_px) for o in read)]
+        if typical is None:
+            # (no die read in the photo to size the look by: it is sized by the report, a side face
+            # read smaller than its die, and a one, two or three read there may be a part of the
+            # face -- tilted light 3722, a three's two pips read as a two at half the die's side)
+            found = [r for r in found if r.value not in PART_VALUES]
+        if len({r.value for r in found}) == 1:
+            out.append(max(found, key=lambda r: r.confidence))
+        else:
+            out.append(u)
+    return out
