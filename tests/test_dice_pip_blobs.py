@@ -2,10 +2,12 @@
 a two or three (companion/vision/dice_pip_blobs.py, dice_one_face.py).
 
 Dice here are drawn with OpenCV (not either renderer): a square face lit from one side, round
-pips, Gaussian defocus and noise.
+pips, Gaussian defocus and noise; one development ray-marched scene (6017) for a marbled five.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -13,6 +15,7 @@ import pytest
 
 from companion.vision.dice import read_dice
 from companion.vision.dice_one_face import on_one_shade, painted_alike
+import companion.vision.dice_pip_blobs as pip_blobs
 from companion.vision.dice_pip_blobs import find_blobs
 from companion.vision.dice_pip_finding import Pip
 from companion.vision.dice_pips import FACE_PX
@@ -94,6 +97,44 @@ def test_blobs_are_found_at_the_pips_with_their_polarity():
     assert not any(not b.darker and b.ringed and b.strength > 0.5 * dark[4].strength for b in blobs)
 
 
+def veined_die(value, vein_at, dark, blur=4.0, side=60.0, angle=25.0):
+    """``drawn_die``'s white die on blue with a dark vein (3 px, ``dark`` of the face's light taken
+    off) along the face just beside the pip at ``PLACES[value][vein_at]``, a fifth of a side from
+    it: that pip's ring is half face, half vein (marbling past a pip), then defocused by ``blur``."""
+    img = drawn_die(value, WHITE, (90, 130, 170), 0.01, side=side, angle=angle).astype(np.float32)
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    c = np.array([320.0, 240.0]) + rot @ (np.array(PLACES[value][vein_at]) * side / 2) + rot @ np.array([0.2 * side, 0])
+    along = rot @ np.array([0.0, 0.4 * side])
+    vein = np.zeros(img.shape[:2], np.float32)
+    cv2.line(vein, tuple(int(v) for v in c - along), tuple(int(v) for v in c + along), 1.0, 3, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img * (1 - dark * vein[..., None]), (0, 0), blur)
+    img += np.random.default_rng(0).normal(0, 2, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("vein_at,dark", [(1, 0.4), (1, 0.6), (2, 0.6), (4, 0.6)])
+def test_a_pip_whose_ring_a_vein_breaks_completes_the_layout(vein_at, dark, monkeypatch):
+    """A defocused five with a dark vein beside one pip: the colour looks read nothing, and that
+    pip is no ringed blob (its ring half vein). As strong, round and of the others' scale, it
+    completes the four ringed pips' five (``UNRINGED_PIP_JOINS``); without it the die is unread
+    (measured: all four cases)."""
+    img = veined_die(5, vein_at, dark)
+    assert [d.value for d in read_dice(img)] == [5]
+    monkeypatch.setattr(pip_blobs, "UNRINGED_PIP_JOINS", False)
+    assert [d.value for d in read_dice(img)] == [None]
+
+
+@pytest.mark.parametrize("value", [4, 6])
+def test_a_veined_four_or_six_is_never_read_as_another_value(value):
+    """The same veins beside each pip of a four and a six: read right or unread, never another
+    value (measured: each right or unread, with the rule on and off alike)."""
+    for at in range(value):
+        for dark in (0.4, 0.6):
+            values = [d.value for d in read_dice(veined_die(value, at, dark))]
+            assert all(v in (value, None) for v in values), (at, dark, values)
+
+
 def _pip(x, y, area, contrast, aspect=1.1):
     return Pip(x, y, area, 0.9, contrast, aspect=aspect)
 
@@ -118,3 +159,33 @@ def test_squeezed_pips_on_two_shades_are_no_two():
     assert on_one_shade(pips, filled, np.zeros_like(dl))
     round_pips = [_pip(50, 60, 250, 74, 1.1), _pip(150, 60, 240, 74, 1.1)]  # (seen from above: marbling)
     assert on_one_shade(round_pips, filled, dl)
+
+
+def test_a_retry_reading_a_part_of_a_tentative_face_gives_way():
+    """A retry at a smaller scale that reads a smaller value on a larger one the first look read
+    tentatively, clearly smaller than it, read part of that face (``RETRY_PARTS_GIVE_WAY``); a
+    retry at the tentative reading's own size, or away from it, does not."""
+    from companion.vision.dice import Die, _part_of_a_tentative
+
+    five = Die(5, (100.0, 100.0), 0.04, 119.0)  # (a blob look's reading: tentative)
+    assert _part_of_a_tentative([Die(4, (84.0, 78.0), 0.59, 76.0)], [five])
+    assert not _part_of_a_tentative([Die(4, (95.0, 96.0), 0.59, 112.0)], [five])  # (the whole face)
+    assert not _part_of_a_tentative([Die(4, (220.0, 100.0), 0.59, 76.0)], [five])  # (another die)
+    assert not _part_of_a_tentative([Die(4, (84.0, 78.0), 0.59, 76.0)], [replace(five, confidence=0.5)])
+
+
+def test_a_marbled_five_is_read_by_its_blobs_and_not_as_four_of_its_pips(monkeypatch):
+    """Development ray 6017 (1600x1200, black pips on marbled green): its five's left pip has a
+    vein in its ring. Without the broken-ringed pip the five is unread; with it, the blob look
+    reads the five tentatively, and a retry at 0.75 of the size then read four of its pips as a
+    four (a wrong value) until such a part gave way to the tentative reading."""
+    import companion.vision.dice as dice
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(6017, kind="phone")  # (as the development set new6000 was rendered)
+    before, after = counts_off_then_on(monkeypatch, pip_blobs, "UNRINGED_PIP_JOINS", scene)
+    assert before["unread"] == 1 and before["wrong"] == 0
+    assert after["right"] == before["right"] + 1 and after["unread"] == 0 and after["wrong"] == 0
+    before, after = counts_off_then_on(monkeypatch, dice, "RETRY_PARTS_GIVE_WAY", scene)
+    assert before["wrong"] == 1 and after["wrong"] == 0 and after["right"] == before["right"] + 1

@@ -200,8 +200,35 @@ def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np
         # not (motion blur stretches all alike): it is no pip of the face, only a mark beside it
         typical = float(np.median([b.elongation for b in pipish[:6]]))
         pipish = [b for b in pipish if b.elongation <= SQUEEZED * max(typical, 1.2)]
-    for n in range(min(6, len(pipish)), 1, -1):
+    got = _strongest_layout(pipish, blobs, every, noise, light, face_px)
+    if got is None and UNRINGED_PIP_JOINS and len(pipish) >= UNRINGED_WITH:
+        # a pip whose ring is broken (a marbling vein across it, the face's shaded rim beside a
+        # corner pip) is no ringed blob; as strong, round and of the pips' scale, it may complete
+        # the layout of the ringed ones: at most UNRINGED_MOST of them, and every check still applies
+        round_ = SQUEEZED * max(float(np.median([b.elongation for b in pipish[:6]])), 1.2)
+        broken = [b for b in blobs if not b.ringed and b.inside and b.elongation <= min(ELONGATED, round_)
+                  and b.strength >= OVER_NOISE * noise]
+        candidates = sorted(pipish + broken, key=lambda b: -b.strength)
+        got = _strongest_layout(candidates, blobs, every, noise, light, face_px, least=UNRINGED_LEAST_VALUE)
+    return got
+
+
+#: a pip-like blob that fails only the ring test may join the ringed blobs' layout (False: only
+#: ringed blobs are pips, the old look) ...
+UNRINGED_PIP_JOINS = True
+UNRINGED_MOST = 1  # ... one at most
+UNRINGED_WITH = 3  # ... with at least this many ringed pips
+UNRINGED_LEAST_VALUE = 4  # ... in a layout of at least this value (a two or three of an odd blob is no reading)
+
+
+def _strongest_layout(pipish: list[Blob], blobs: list[Blob], every: list[Blob], noise: float,
+                      light: np.ndarray, face_px: float, least: int = 2) -> BlobReading | None:
+    """The strongest ``n`` of ``pipish`` (n from 6 down to ``least``) that make a clean layout of
+    ``n`` (see :func:`_read_polarity`), at most UNRINGED_MOST of them unringed."""
+    for n in range(min(6, len(pipish)), least - 1, -1):
         pips = pipish[:n]
+        if sum(not b.ringed for b in pips) > UNRINGED_MOST:
+            continue
         weakest = pips[-1].strength
         if weakest < ALIKE * pips[0].strength:
             continue
@@ -211,7 +238,9 @@ def _read_polarity(blobs: list[Blob], every: list[Blob], noise: float, light: np
         if value is None or rms > FIT_RMS:
             continue
         side = 2 * abs(alpha)
-        lo, hi = PART_RANGE if value in (2, 3) else FACE_RANGE
+        # (a layout a broken-ringed blob completes is the die's own face, of its size: a part of a
+        # larger face, four of a five's pips or a six's, fits a smaller one)
+        lo, hi = PART_RANGE if value in (2, 3) or any(not b.ringed for b in pips) else FACE_RANGE
         if not lo <= side / face_px <= hi:
             continue
         others = [b for b in blobs if not any(b is p for p in pips)]
