@@ -9,7 +9,8 @@ die half a side to a side off the die's top face, and the top face itself is nev
 since the blob read "something". The top face's pips are as clear as any: so round each
 unreadable report the reader looks once more pips first (:mod:`.dice_pip_squares`, the face taken
 as the table's colour), and a face read there, within reach of the report and no other die's,
-replaces the report.
+replaces the report -- when it is a four, five or six: fewer pips found beside a side face may be
+a part of the top face.
 """
 
 from __future__ import annotations
@@ -62,11 +63,12 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
         found = [r for r in got if r.value is not None
                  and math.dist(r.center, u.center) < TOP_REACH * side
                  and all(math.dist(r.center, o.center) >= OTHERS_APART * max(r.side_px, o.side_px) for o in read)]
-        if typical is None:
-            # (no die read in the photo to size the look by: it is sized by the report, a side face
-            # read smaller than its die, and a one, two or three read there may be a part of the
-            # face -- tilted light 3722, a three's two pips read as a two at half the die's side)
-            found = [r for r in found if r.value not in PART_VALUES]
+        # A one, two or three read beside the report may be a part of the top face: the look is
+        # sized by the dice read elsewhere (or by the report, a side face smaller than its die) and
+        # a tilted face's pips fall in pieces -- tilted light 3722, a three's two pips read as a two
+        # at half the die's side; and with dice read in the photo too, the lead's held-out reading
+        # found a five and a three read as twos there. Four or more pips in a square are a whole face.
+        found = [r for r in found if r.value not in PART_VALUES]
         if len({r.value for r in found}) == 1:
             out.append(max(found, key=lambda r: r.confidence))
         else:
