@@ -21,11 +21,12 @@ PX = 48
 
 
 def _face(value: int, turn: float = 20.0, mark: tuple[float, float, int] | None = None,
-          cut: bool = False, side_face: bool = False) -> tuple[np.ndarray, np.ndarray]:
+          cut: bool = False, side_face: bool = False, rim: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """A light die's face ``PX`` across with dark pips, turned by ``turn`` degrees, on a grey tray
     (drawn 4x larger, then shrunk and blurred as a camera's die is). ``mark``: (x, y, level) a faint
     dark mark at a layout place (half-sides); ``cut``: a corner pip pushed out over the face's rim;
-    ``side_face``: a darker side face joined along one edge."""
+    ``side_face``: a darker side face joined along one edge; ``rim``: the lit rim of the die's rounded
+    edge along two sides, of the face's colour, beyond a dark groove."""
     k = 4
     size = 96 * k
     img = np.full((size, size, 3), 90, np.uint8)
@@ -40,6 +41,11 @@ def _face(value: int, turn: float = 20.0, mark: tuple[float, float, int] | None 
     if side_face:
         pts = np.array([at(z) for z in (complex(-1, 1), complex(1, 1), complex(0.9, 1.5), complex(-1.1, 1.5))])
         cv2.fillConvexPoly(img, pts, (215, 215, 215))  # (near the face colour: joined to its region)
+    if rim:  # (an L of face colour round two sides, a groove's width off the face)
+        for a, b in ((complex(-1.25, -1.25), complex(1.1, -1.1)), (complex(-1.25, -1.25), complex(-1.1, 1.1))):
+            pts = np.array([at(a), at(complex(b.real, a.imag) if b.imag < 0 else complex(a.real, b.imag)), at(b),
+                            at(complex(b.real, -1.1) if b.imag < 0 else complex(-1.1, -1.1))])
+            cv2.fillConvexPoly(img, pts, (235, 235, 235))
     square = np.array([at(complex(x, y)) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
     cv2.fillConvexPoly(img, square, (235, 235, 235))
     r = int(0.16 * half)
@@ -94,6 +100,16 @@ def test_a_clean_face_reads_the_quick_way_with_the_full_readings_value(monkeypat
     # where and how big: as the full reading measures them, within a pixel or two
     assert math.dist(got[0].center, full[0].center) < 1.5
     assert abs(got[0].side - full[0].side) < 0.1 * PX
+
+
+@pytest.mark.parametrize("value", [1, 3, 6])
+def test_a_face_with_its_rim_beside_it_reads_the_quick_way_too(monkeypatch, value):
+    img, mask = _face(value, 15.0, rim=True)
+    full = _read(img, mask, quick_faces=False)
+    answers = _spy(monkeypatch)
+    got = _read(img, mask)
+    assert answers[-1] == value and [r.value for r in got] == [r.value for r in full] == [value]
+    assert got[0].center == full[0].center and got[0].side == full[0].side
 
 
 @pytest.mark.parametrize("case", [dict(value=4, mark=(0.0, 0.0, 150)),  # a faint mark in a four's middle
