@@ -28,7 +28,8 @@ import numpy as np
 
 from .blob_labels import components_with_areas
 from .dice_groups import group_pips_into_dice
-from .dice_face_reading import face_px
+from .dice_face_reading import face_px, quick_look
+from .dice_quick_face import quick_face
 from .dice_pips import FACE_PX, FaceReading, fill_holes, read_face
 from .dice_side_faces import side_face_readings
 from .dice_split import _die_like, _nearest_component, split_faces
@@ -64,6 +65,22 @@ SUM3 = np.ones((1, 3), np.float32)
 
 def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across) within ``mask``."""
+    if quick_look() and QUICK_FACES:
+        results, quick = _read_crop(crop, mask, True)
+        if not quick or len(results) == 1:
+            return results
+        # a quick reading has no pips measured, which the check for a tilted die's side face read
+        # as a die of its own needs: a crop of more than one face is read the full way
+    return _read_crop(crop, mask, False)[0]
+
+
+#: a quick look (the stream's 48 px first look) reads a clean face the quick way
+#: (:mod:`.dice_quick_face`) before the full face reading (False: always the full reading)
+QUICK_FACES = True
+
+
+def _read_crop(crop: np.ndarray, mask: np.ndarray, quick_faces: bool) -> tuple[list[FaceReading], bool]:
+    """:func:`read_crop`'s readings, and whether a face was read the quick way."""
     lab8 = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
     px = face_px()
@@ -71,6 +88,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
     erode, clear, open_cut = _kernels(px)
     remaining = mask.copy()
     results: list[FaceReading] = []
+    quick = False
     for look in range(8):
         if cv2.countNonZero(remaining) < 0.25 * expected:
             break
@@ -99,7 +117,9 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         # also ate the thin margin between the pips and the die's edge)
         for i, part in face_parts(labels, big, face, REACH * px):
             filled = fill_holes(part)  # (the region read, the face read and the clearing below all take it)
-            got = _read_region(part, dist, crop, t, offset, filled)
+            clean = quick_face(part, filled, dist, t, px) if quick_faces else None
+            quick = quick or clean is not None
+            got = [clean] if clean is not None else _read_region(part, dist, crop, t, offset, filled)
             results.extend(got)
             # a read face takes its pips with it; an unread region only its own pixels and a thin
             # margin (it may be the dark outline ring, the table or a halo round other dice, whose
@@ -111,7 +131,7 @@ def read_crop(crop: np.ndarray, mask: np.ndarray) -> list[FaceReading]:
         # a tilted die's top face and a side face, each read: the side face is no die
         sides = side_face_readings(results)
         results = [r for r in results if not any(r is s for s in sides)]
-    return results
+    return results, quick
 
 
 SIDE_FACES_GIVE_WAY = True  # (False: both readings kept, and the overlap check leaves both unreadable)
