@@ -242,12 +242,14 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     return masks, dropped, fit
 
 
-def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, drifted: dict | None) -> None:
+def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, drifted: dict | None,
+                drift: bool = True, unlike: bool = True) -> None:
     """The rules judged last on the cleaned masks (in place): colour over another's drifting from it
-    alone (DRIFT) and colour no sheet would show (_drop_unlike_sheets); ``shade``: (packed bins,
-    colour table).  What goes is added to ``dropped`` (grown), DRIFT's to ``drifted`` too."""
+    alone (DRIFT; with ``drift``) and colour no sheet would show (_drop_unlike_sheets; with
+    ``unlike``); ``shade``: (packed bins, colour table).  What goes is added to ``dropped`` (grown),
+    DRIFT's to ``drifted`` too."""
     bridge = int(round(3.5 * ppm))
-    if DRIFT:  # x over e drifting from e alone: a phone's saturation boost
+    if DRIFT and drift:  # x over e drifting from e alone: a phone's saturation boost
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
         gone = _drifted(masks, shade[0], cols, ppm)
         if drifted is not None:
@@ -256,6 +258,8 @@ def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, 
             masks[x] = masks[x] & ~g
             grown = _grown(g, np.ones((kd, kd), np.uint8))
             dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if not unlike:
+        return
     # colour no sheet would show: after the look-alikes (a wrong explanation may be their overlap)
     ring = int(round(UNLIT_RING_MM * ppm))
     kd = int(LINE_GROW_MM * ppm) * 2 + 1
