@@ -117,7 +117,7 @@ LINE_GROW_MM = 1.5
 
 
 def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None,
-                  drifted=None):
+                  drifted=None, late_rules=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
@@ -135,6 +135,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     printed lines' rules take it into account for the other expeditions' hue near it; left out, a
     red sheet's colour under a blue one taken out was no longer carried onto a line: seed 54007
     through the first phone, two hexes the red sheet reaches 1.4-1.9 mm into called uncovered).
+    ``late_rules``: in place of _late_rules (same arguments), e.g. judged on a coarser grid.
     """
     masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
@@ -219,25 +220,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             masks[x] = masks[x] & ~g
             grown = _grown(g, np.ones((kd, kd), np.uint8))
             dropped[x] = grown if dropped[x] is None else dropped[x] | grown
-    if DRIFT and shade is not None:  # x over e drifting from e alone: a phone's saturation boost
-        kd = int(LINE_GROW_MM * ppm) * 2 + 1
-        gone = _drifted(masks, shade[0], cols, ppm)
-        if drifted is not None:
-            drifted.update(gone)
-        for x, g in gone.items():
-            masks[x] = masks[x] & ~g
-            grown = _grown(g, np.ones((kd, kd), np.uint8))
-            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
-    if shade is not None:  # after the look-alikes: a wrong explanation may be their overlap
-        ring = int(round(UNLIT_RING_MM * ppm))
-        kd = int(LINE_GROW_MM * ppm) * 2 + 1
-        for e in EXPEDITIONS:
-            kept = _roi_apply(_drop_unlike_sheets, masks[e], (shade[0], seen_flat), ring + 2, shade[1], bridge, ring)
-            gone = masks[e] & ~kept
-            if gone.any():
-                masks[e] = kept
-                grown = _grown(gone, np.ones((kd, kd), np.uint8))
-                dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+    if shade is not None:  # judged by the caller's own means when it gives them (coverage_coarse.py)
+        (late_rules or _late_rules)(masks, dropped, shade, seen_flat, cols, ppm, drifted)
     if PAIR_GOES_TOO:  # last: the rules above judge the parts as the match found them
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
         for i, a, b in _lookalikes(cols):
@@ -256,6 +240,36 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                     for z in (ex, EXPEDITIONS[i]):
                         dropped[z] = grown if dropped[z] is None else dropped[z] | grown
     return masks, dropped, fit
+
+
+def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, drifted: dict | None,
+                drift: bool = True, unlike: bool = True) -> None:
+    """The rules judged last on the cleaned masks (in place): colour over another's drifting from it
+    alone (DRIFT; with ``drift``) and colour no sheet would show (_drop_unlike_sheets; with
+    ``unlike``); ``shade``: (packed bins, colour table).  What goes is added to ``dropped`` (grown),
+    DRIFT's to ``drifted`` too."""
+    bridge = int(round(3.5 * ppm))
+    if DRIFT and drift:  # x over e drifting from e alone: a phone's saturation boost
+        kd = int(LINE_GROW_MM * ppm) * 2 + 1
+        gone = _drifted(masks, shade[0], cols, ppm)
+        if drifted is not None:
+            drifted.update(gone)
+        for x, g in gone.items():
+            masks[x] = masks[x] & ~g
+            grown = _grown(g, np.ones((kd, kd), np.uint8))
+            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+    if not unlike:
+        return
+    # colour no sheet would show: after the look-alikes (a wrong explanation may be their overlap)
+    ring = int(round(UNLIT_RING_MM * ppm))
+    kd = int(LINE_GROW_MM * ppm) * 2 + 1
+    for e in EXPEDITIONS:
+        kept = _roi_apply(_drop_unlike_sheets, masks[e], (shade[0], seen_flat), ring + 2, shade[1], bridge, ring)
+        gone = masks[e] & ~kept
+        if gone.any():
+            masks[e] = kept
+            grown = _grown(gone, np.ones((kd, kd), np.uint8))
+            dropped[e] = grown if dropped[e] is None else dropped[e] | grown
 
 
 def _soaked(masks: dict, seen_flat: np.ndarray, ppm: float) -> dict:

@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
+from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
@@ -97,6 +98,7 @@ SHARE_STEP = 4
 # region is the hex grown by 0.4 mm, the line 0.8 mm wide: 1.2 mm, 3.6 px), on the hex's own paper.
 # On the second phone's 31000-31011 every hex this left undecided had colour 2 layers deep, none 3.
 UNSEEN_RIM_PX = 4
+COARSE_LATE_RULES = True  # colourmasks._drop_unlike_sheets judged on a coarser grid (coverage_coarse.py)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -263,8 +265,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     hidden = unknown & _grown(~valid | occluded | dark | too_dark_px, np.ones((k + 2, k + 2), np.uint8))
     seen_flat = seen & valid & flat_area
     drifted: dict = {}  # colour the photo shows but no sheet of its expedition lies under (colourmasks.DRIFT)
-    colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols,
-                                               hand_near, hidden, (pb, tab), drifted)
+    colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols, hand_near, hidden,
+                                               (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None)
 
     _tick('colour')
     line_px = ~flat_area & valid & seen
