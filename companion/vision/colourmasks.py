@@ -191,13 +191,9 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             masks[e] = masks[e] & ~doubt
         if mix.any() or doubt.any():
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            grown = _grown(mix | doubt, np.ones((kd, kd), np.uint8))
-            dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+            _mark_dropped(dropped, (e,), _grown(mix | doubt, np.ones((kd, kd), np.uint8)))
             if doubt.any():
-                grown = _grown(doubt, np.ones((kd, kd), np.uint8))
-                for x in (a, b):
-                    x = EXPEDITIONS[x]
-                    dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+                _mark_dropped(dropped, (EXPEDITIONS[a], EXPEDITIONS[b]), _grown(doubt, np.ones((kd, kd), np.uint8)))
         # the other way round: a and b seen together but never each without the other round it is
         # more likely e's one sheet (two overlapping sheets show each alone somewhere beside their
         # overlap, unless one lies wholly within the other); which it is can't be told, so all
@@ -210,16 +206,12 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
             masks[ea] = masks[ea] & ~lone
             masks[eb] = masks[eb] & ~lone
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            grown = _grown(lone, np.ones((kd, kd), np.uint8))
-            for x in (e, ea, eb):
-                dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+            _mark_dropped(dropped, (e, ea, eb), _grown(lone, np.ones((kd, kd), np.uint8)))
     if SOAKED:  # another expedition's colour over the whole of one sheet: a phone's deeper dim channels
         kd = int(LINE_GROW_MM * ppm) * 2 + 1
         gone = _soaked(masks, seen_flat, ppm)
         for x, g in gone.items():
-            masks[x] = masks[x] & ~g
-            grown = _grown(g, np.ones((kd, kd), np.uint8))
-            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+            _take_out(masks, dropped, x, g, kd)
     if shade is not None:  # judged by the caller's own means when it gives them (coverage_coarse.py)
         (late_rules or _late_rules)(masks, dropped, shade, seen_flat, cols, ppm, drifted)
     if PAIR_GOES_TOO:  # last: the rules above judge the parts as the match found them
@@ -236,9 +228,7 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
                     both = np.zeros(masks[ex].shape, bool)
                     both[sl] = both_sl
                     masks[ex] = masks[ex] & ~both
-                    grown = _grown(both, np.ones((kd, kd), np.uint8))
-                    for z in (ex, EXPEDITIONS[i]):
-                        dropped[z] = grown if dropped[z] is None else dropped[z] | grown
+                    _mark_dropped(dropped, (ex, EXPEDITIONS[i]), _grown(both, np.ones((kd, kd), np.uint8)))
     return masks, dropped, fit
 
 
@@ -255,9 +245,7 @@ def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, 
         if drifted is not None:
             drifted.update(gone)
         for x, g in gone.items():
-            masks[x] = masks[x] & ~g
-            grown = _grown(g, np.ones((kd, kd), np.uint8))
-            dropped[x] = grown if dropped[x] is None else dropped[x] | grown
+            _take_out(masks, dropped, x, g, kd)
     if not unlike:
         return
     # colour no sheet would show: after the look-alikes (a wrong explanation may be their overlap)
@@ -268,8 +256,19 @@ def _late_rules(masks: dict, dropped: dict, shade, seen_flat, cols, ppm: float, 
         gone = masks[e] & ~kept
         if gone.any():
             masks[e] = kept
-            grown = _grown(gone, np.ones((kd, kd), np.uint8))
-            dropped[e] = grown if dropped[e] is None else dropped[e] | grown
+            _mark_dropped(dropped, (e,), _grown(gone, np.ones((kd, kd), np.uint8)))
+
+
+def _take_out(masks: dict, dropped: dict, x: str, gone: np.ndarray, kd: int) -> None:
+    """``gone`` taken out of x's colour and, grown by a kd-wide square, counted as dropped."""
+    masks[x] = masks[x] & ~gone
+    _mark_dropped(dropped, (x,), _grown(gone, np.ones((kd, kd), np.uint8)))
+
+
+def _mark_dropped(dropped: dict, keys, grown: np.ndarray) -> None:
+    """``grown`` added to what was dropped of each expedition in ``keys``."""
+    for x in keys:
+        dropped[x] = grown if dropped[x] is None else dropped[x] | grown
 
 
 def _soaked(masks: dict, seen_flat: np.ndarray, ppm: float) -> dict:
