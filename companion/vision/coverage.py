@@ -100,8 +100,13 @@ SHARE_STEP = 4
 # On the second phone's 31000-31011 every hex this left undecided had colour 2 layers deep, none 3.
 UNSEEN_RIM_PX = 4
 COARSE_LATE_RULES = True  # colourmasks._drop_unlike_sheets judged on a coarser grid (coverage_coarse.py)
-# Judge the plane (light, colour match, unseen, colour rules) on a grid coarser by
-# coverage_plane.PLANE_STEP, and only the printed lines and the hexes' decisions on WORK_PPM's
+# Judge the plane from the colour match on (the table, unseen, colour rules) on a grid coarser by
+# coverage_plane.PLANE_STEP, the light, gains and colour map measured, the printed lines read and
+# the hexes decided on WORK_PPM's (coverage_plane.py).  Off: scene 77's coverage 0.76x (14 paired
+# runs), but more border hexes decided, and wrongly: development errors 11 -> 17 over five sets
+# (34000-34023 3 -> 6, harsh 45000-45023 through the second phone 2 -> 5, 6000-6047 2 -> 3;
+# 31000-31023 second phone 4 -> 3), sheets named right on dev seeds 0-29 265 -> 262 of 277
+# (docs/board-vision.md, speed, eleventh round).
 COARSE_PLANE = False
 FINE_EDGES = True  # ... the colour's edges placed again on WORK_PPM's grid (coverage_plane.refined)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
