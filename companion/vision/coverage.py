@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
+from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
 from .channel_gain import NO_GAIN, apply_gains, channel_gains
@@ -99,6 +100,15 @@ SHARE_STEP = 4
 # On the second phone's 31000-31011 every hex this left undecided had colour 2 layers deep, none 3.
 UNSEEN_RIM_PX = 4
 COARSE_LATE_RULES = True  # colourmasks._drop_unlike_sheets judged on a coarser grid (coverage_coarse.py)
+# Judge the plane from the colour match on (the table, unseen, colour rules) on a grid coarser by
+# coverage_plane.PLANE_STEP, the light, gains and colour map measured, the printed lines read and
+# the hexes decided on WORK_PPM's (coverage_plane.py).  Off: scene 77's coverage 0.76x (14 paired
+# runs), but more border hexes decided, and wrongly: development errors 11 -> 17 over five sets
+# (34000-34023 3 -> 6, harsh 45000-45023 through the second phone 2 -> 5, 6000-6047 2 -> 3;
+# 31000-31023 second phone 4 -> 3), sheets named right on dev seeds 0-29 265 -> 262 of 277
+# (docs/board-vision.md, speed, eleventh round).
+COARSE_PLANE = False
+FINE_EDGES = True  # ... the colour's edges placed again on WORK_PPM's grid (coverage_plane.refined)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
@@ -140,6 +150,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     out_lay = layout(box, ppm)
     ppm = min(ppm, WORK_PPM)
     lay = layout(box, ppm)
+    # the plane is judged on a grid `step` times coarser, the printed lines and the hexes' decisions
+    # on this one (coverage_plane.py)
+    step = plane_step(ppm) if COARSE_PLANE and not SATURATION_UNDO else 1
+    fine_lay, fine_ppm = lay, ppm
     if reference is not None and reference.shape[:2] != lay.shape:
         reference = cv2.resize(reference, lay.shape[::-1], interpolation=cv2.INTER_AREA)
     warped, valid = _warp(photo, reg, lay)
@@ -183,6 +197,15 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     L, gained_by = _adapted(L, g, log_ref, lay, valid, cols, warped)
     if L_col is None:
         L_col = L
+    if step > 1:  # from here the plane is judged coarse; the fine log-transmission kept for the lines
+        fine = (valid, L_col, ref_bins)
+        lay, ppm = layout(box, ppm / step), ppm / step
+        warped, valid = coarser(warped, valid, lay.shape)
+        L = L_col = coarser(L, None, lay.shape)[0]
+        if gained_by is not None:
+            gained_by = coarser(gained_by, None, lay.shape)[0]
+        grey, flat_area = None, lay.flat
+        _tick('coarse')
     pb = packed_bins(L_col)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
     tab = table(key, GREY_LO, GREY_HI)
@@ -269,6 +292,27 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                                                (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None)
 
     _tick('colour')
+    regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
+    debug = {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px, 'misfit': misfit}
+    if step > 1:  # back on the fine grid: the printed lines and the hexes' decisions
+        valid_f, L_col, ref_bins = fine
+        del fine
+        colour = {e: onto_fine(m, lay, fine_lay) for e, m in colour.items()}
+        drifted = {e: onto_fine(m, lay, fine_lay) for e, m in drifted.items()}
+        fit_masks = {e: onto_fine(m, lay, fine_lay) for e, m in fit_masks.items()}
+        dropped = {e: None if m is None else up2(m, fine_lay.shape) for e, m in dropped.items()}
+        unknown = up2(unknown, fine_lay.shape)
+        if unknown_hex is not None:
+            unknown_hex = up2(unknown_hex, fine_lay.shape)
+        if part_of is not None:
+            part_of = finer_pixels(part_of, step)
+        debug = _Upsampled(debug, lambda m: up2(m, fine_lay.shape))  # (nobody reads them in adjudication)
+        seen, valid = ~unknown, valid_f
+        lay, ppm, flat_area = fine_lay, fine_ppm, fine_lay.flat
+        seen_flat = seen & valid & flat_area
+        if FINE_EDGES:  # the colour's edges placed on the work grid
+            colour = refined(colour, L_col, tab, seen_flat, DEEP_SHADOW_LOG)
+        _tick('fine')
     line_px = ~flat_area & valid & seen
     shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
     masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown)
@@ -330,14 +374,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             unk_e |= (skirt & (1 << i)) > 0
         covered[e] = [addrs[j] for j in np.flatnonzero(hit)]
         undecided[e] = [addrs[j] for j in np.flatnonzero(unk_e & ~hit)]
-    regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
     _tick('regions')
     up = _upsampler(lay, out_lay)
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
-                          _Upsampled(fit_masks, up), unknown, dark_fraction,
-                          {'glare': glare, 'saturated': saturated, 'dark': dark, 'too_dark': too_dark_px,
-                           'misfit': misfit}, up)
+                          _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up)
 
 
 def unboost_matrix(k: float) -> np.ndarray:
