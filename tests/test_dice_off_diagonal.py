@@ -111,3 +111,30 @@ def test_rendered_tilted_two_beside_its_side_face_reads_two(monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(dice_pips, "DROPPED_OUTSIDE", 1.05)
         assert score_scene(scene, read_dice(scene.image)).counts["right"] == 1
+
+
+def test_a_three_shaded_evenly_along_its_line_is_on_one_face(monkeypatch):
+    """A big glossy three lit from one side (ray 4392: its pips' rings measured 17, 0 and -24 L off
+    the face colour, pips squeezed alike by their domes' shading) is one face; a three whose middle
+    pip shares one end's shade is across two faces (a step), and stays doubted."""
+    from companion.vision.dice_one_face import on_one_shade
+
+    filled = np.full((120, 240), 255, np.uint8)
+    pips = [Pip(x, 60, 100, 0.8, 50.0, aspect=1.75) for x in (60, 120, 180)]
+    ramp = np.zeros((120, 240, 3), np.float32)
+    ramp[:, :, 0] = np.linspace(20, -25, 240)[None, :]  # shaded evenly across the face
+    step = np.zeros((120, 240, 3), np.float32)
+    step[:, 150:, 0] = -40.0  # two faces: the middle pip on the lighter one
+    assert on_one_shade(pips, filled, ramp)
+    assert not on_one_shade(pips, filled, step)
+    monkeypatch.setattr(dice_one_face, "EVENLY_SHADED_THREES", False)
+    assert not on_one_shade(pips, filled, ramp)
+
+
+def test_rendered_glossy_three_shaded_across_reads_three(monkeypatch):
+    """Development ray 4392: a dark red three, lit from one side; unread before."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, dice_one_face, "EVENLY_SHADED_THREES", render_raymarch(4392))
+    assert on["right"] == off["right"] + 1 and on["wrong"] == off["wrong"] == 0 and on["unread"] == off["unread"] - 1
