@@ -30,11 +30,11 @@ def _kept(pips):
     return value, sorted((round(p.x), round(p.y)) for p in kept), 2 * half / FACE_PX
 
 
-def test_of_pairs_that_fit_alike_the_one_of_the_die_size_is_kept(monkeypatch):
+def test_of_pairs_that_fit_alike_the_least_squeezed_is_kept(monkeypatch):
     monkeypatch.setattr(dice_pips, "DROPPED_OUTSIDE", 0.9)
     value, kept, size = _kept(RAY31)
     assert value == 2 and kept == [(48, 136), (116, 119)] and 0.9 < size < 1.15
-    monkeypatch.setattr(dice_pips, "TIES_BY_DIE_SIZE", False)  # the first pair found: the side face's
+    monkeypatch.setattr(dice_pips, "TIES_BY_ROUNDEST", False)  # the first pair found: the side face's
     value, kept, size = _kept(RAY31)
     assert value == 2 and kept == [(112, 72), (128, 96)] and size < 0.5
 
@@ -103,7 +103,7 @@ def test_rendered_tilted_two_beside_its_side_face_reads_two(monkeypatch):
 
     scene = render_raymarch(31)
     assert score_scene(scene, read_dice(scene.image)).counts["right"] == 2
-    for module, flag in ((dice_pips, "TIES_BY_DIE_SIZE"), (dice_one_face, "SIDE_FACE_MARKS_APART")):
+    for module, flag in ((dice_pips, "TIES_BY_ROUNDEST"), (dice_one_face, "SIDE_FACE_MARKS_APART")):
         with monkeypatch.context() as m:
             m.setattr(module, flag, False)
             counts = score_scene(scene, read_dice(scene.image)).counts

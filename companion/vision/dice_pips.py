@@ -62,7 +62,8 @@ def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, floa
     Pips outside the face are side-face pips of a tilted die or specks on the table; a pip inside
     the fitted face is never dropped (that could turn a six with a missed pip into a four).
     Of the ways to drop that fit equally well -- any two pips fit a two exactly -- the one whose
-    face is nearest the crop's die in size is kept (:data:`TIES_BY_DIE_SIZE`).
+    pips are the least squeezed is kept (:data:`TIES_BY_ROUNDEST`): a tilted die's top face is
+    the face seen most squarely, its side faces' pips are foreshortened.
     """
     value, rms, centre, half = fit_layout([complex(p.x, p.y) for p in pips])
     if value is not None and rms <= 0.16:
@@ -77,7 +78,7 @@ def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, floa
             v, r, c, hf = fit_layout([complex(p.x, p.y) for p in sub])
             if v is None or r > (0.08 if v in (2, 3) else 0.16):
                 continue
-            key = (round(r, 3), abs(math.log(max(2 * hf, 1e-6) / face_px())) if TIES_BY_DIE_SIZE else 0.0)
+            key = (round(r, 3), max(p.aspect for p in sub) if TIES_BY_ROUNDEST else 0.0)
             if key >= best_key:
                 continue
             dropped = [pips[i] for i in range(len(pips)) if i not in keep]
@@ -90,9 +91,12 @@ def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, floa
 
 
 #: of the ways to drop pips that fit equally well (rms to 0.001; any two pips fit a two exactly),
-#: the one whose fitted face is nearest the crop's die (FACE_PX) in size is kept (False: the first
-#: found, the old rule -- ray 31: a side face's two pips, 0.43 of the die, kept before the top face's)
-TIES_BY_DIE_SIZE = True
+#: the one whose most squeezed pip is the least squeezed is kept (False: the first found, the old
+#: rule -- ray 31: a side face's two pips, aspect 1.78 and 1.54, kept before the top face's, 1.16
+#: and 1.22). (Tried first and dropped: the face nearest the crop's die in size -- a two whose pips
+#: sit 0.3 of a side from the middle fits a face 1.2 times the die, and ray 1067's top-face two
+#: lost to a pair of a top-face pip and a side-face pip that fit 1.03 times it.)
+TIES_BY_ROUNDEST = True
 #: a pip may be dropped only this far out of the fitted face, at least (half-sides, Chebyshev, in the
 #: face's frame: its edges at 1). The layouts put a two's pips at 0.5; dice put them at 0.48-0.6
 #: (0.24-0.30 of a side from the middle), so the fitted face is up to 1.2 times the real one, whose
