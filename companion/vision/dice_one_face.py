@@ -111,15 +111,17 @@ def side_face_marks(raw: list[Pip], kept: list[Pip], filled: np.ndarray, dl: np.
     if not SIDE_FACE_MARKS_APART or dl is None or dl.ndim != 3 or not kept:
         return []
     most = max(p.aspect for p in kept)
+    squeezed = [b for b in raw if not any(b is k for k in kept)
+                and b.aspect >= SIDE_ASPECT and b.aspect >= MORE_ELONGATED * most]
+    if not squeezed:
+        return []  # (the usual case: the shades are not measured)
     own = [_ring_shade(p, filled, dl) for p in kept]
     if any(v is None for v in own):
         return []
     contrast = float(np.median([p.contrast for p in kept]))
     apart = max(SHADE_ALIKE * contrast, SHADE_FLOOR)
     out = []
-    for b in raw:
-        if any(b is k for k in kept) or b.aspect < SIDE_ASPECT or b.aspect < MORE_ELONGATED * most:
-            continue
+    for b in squeezed:
         shade = _ring_shade(b, filled, dl)
         if shade is not None and min(abs(shade - v) for v in own) > apart:
             out.append(b)
