@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .dice_quick_stats import median_of, median_rows
-from .dice_side_faces import SIDE_ASPECT
+from .dice_side_faces import MORE_ELONGATED, SIDE_ASPECT
 
 if TYPE_CHECKING:
     from .dice_pip_finding import Pip
@@ -51,21 +51,81 @@ def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> 
     lightness (``dl``: the Lab offset from the face colour)."""
     if dl is None or dl.ndim != 3 or len(pips) < 2 or min(p.aspect for p in pips) < SIDE_ASPECT:
         return True  # (round pips are on a face seen from above: marbling, not a second face, shades it)
-    h, w = filled.shape
-    shades = []
-    for p in pips:
-        r = math.sqrt(p.area / math.pi)
-        R = int(math.ceil(2.4 * r))
-        x, y = int(round(p.x)), int(round(p.y))
-        x0, x1, y0, y1 = max(0, x - R), min(w, x + R + 1), max(0, y - R), min(h, y + R + 1)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        d2 = (xx - p.x) ** 2 + (yy - p.y) ** 2
-        ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (filled[y0:y1, x0:x1] > 0)
-        if np.count_nonzero(ring) < 8:
-            return True  # (no face round it to compare: left to the other checks)
-        shades.append(float(np.median(dl[y0:y1, x0:x1, 0][ring])))
+    shades = [_ring_shade(p, filled, dl) for p in pips]
+    if any(v is None for v in shades):
+        return True  # (no face round it to compare: left to the other checks)
     contrast = float(np.median([p.contrast for p in pips]))
-    return max(shades) - min(shades) <= max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+    if max(shades) - min(shades) <= max(SHADE_ALIKE * contrast, SHADE_FLOOR):
+        return True
+    return len(pips) == 3 and EVENLY_SHADED_THREES and _shaded_evenly(pips, shades)
+
+
+#: a three whose face darkens evenly along its line is on one face (False: the old rule)
+EVENLY_SHADED_THREES = True
+#: ... evenly: the middle pip's shade off the mean of the end pips' by at most this part of their
+#: difference (a three across two faces has its middle on one of them: half the difference off; a
+#: big glossy three lit from one side, ray 4392, measured 0.09)
+EVEN_SHADE = 0.25
+
+
+def _shaded_evenly(pips: list[Pip], shades: list[float]) -> bool:
+    """Do three pips' shades change evenly along their line, as one face's shading does (a big
+    face lit from one side, shaded across)? Two faces joined in one region each hold a part of
+    the three, and the middle pip shares one end's shade."""
+    z = [complex(p.x, p.y) for p in pips]
+    ends = max(((i, j) for i in range(3) for j in range(i + 1, 3)), key=lambda ij: abs(z[ij[0]] - z[ij[1]]))
+    mid = 3 - ends[0] - ends[1]
+    a, b = shades[ends[0]], shades[ends[1]]
+    return abs(shades[mid] - 0.5 * (a + b)) <= EVEN_SHADE * abs(a - b)
+
+
+def _ring_shade(p: Pip, filled: np.ndarray, dl: np.ndarray) -> float | None:
+    """The lightness (Lab L offset from the face colour) of the face right round the pip: the
+    median over a ring from 1.6 to 2.4 pip radii, inside the face region; None if too little
+    of the ring lies there."""
+    h, w = filled.shape
+    r = math.sqrt(p.area / math.pi)
+    R = int(math.ceil(2.4 * r))
+    x, y = int(round(p.x)), int(round(p.y))
+    x0, x1, y0, y1 = max(0, x - R), min(w, x + R + 1), max(0, y - R), min(h, y + R + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d2 = (xx - p.x) ** 2 + (yy - p.y) ** 2
+    ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.4 * r) ** 2) & (filled[y0:y1, x0:x1] > 0)
+    if np.count_nonzero(ring) < 8:
+        return None
+    return float(np.median(dl[y0:y1, x0:x1, 0][ring]))
+
+
+#: a mark beside a two or three that is a tilted die's side-face pip (squeezed more than the two's
+#: or three's pips, on a face of another shade) is no pip of a larger face (False: the old rule)
+SIDE_FACE_MARKS_APART = True
+
+
+def side_face_marks(raw: list[Pip], kept: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> list[Pip]:
+    """The marks of ``raw`` (not ``kept``) that are a side face's pips beside the face ``kept`` are
+    on: foreshortened more than every kept pip (as :func:`.dice_side_faces.side_face_pips` tells
+    them) *and* on a face lit otherwise than theirs (as :func:`on_one_shade` compares shades). A
+    larger face's other pips, which the checks for a part of a face look for beside a two or
+    three, lie on the same face: as squeezed as the kept ones and on their shade. Either alone is
+    not enough: a pip cut by the face region's edge is squeezed, marbling shades a face."""
+    if not SIDE_FACE_MARKS_APART or dl is None or dl.ndim != 3 or not kept:
+        return []
+    most = max(p.aspect for p in kept)
+    squeezed = [b for b in raw if not any(b is k for k in kept)
+                and b.aspect >= SIDE_ASPECT and b.aspect >= MORE_ELONGATED * most]
+    if not squeezed:
+        return []  # (the usual case: the shades are not measured)
+    own = [_ring_shade(p, filled, dl) for p in kept]
+    if any(v is None for v in own):
+        return []
+    contrast = float(np.median([p.contrast for p in kept]))
+    apart = max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+    out = []
+    for b in squeezed:
+        shade = _ring_shade(b, filled, dl)
+        if shade is not None and min(abs(shade - v) for v in own) > apart:
+            out.append(b)
+    return out
 
 
 #: a two or three with pips like its own a line's length beside it is doubted (False: the old reading)

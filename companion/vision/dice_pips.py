@@ -22,7 +22,7 @@ from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
-from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike
+from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike, side_face_marks
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
@@ -61,26 +61,47 @@ def fit_with_outliers(pips: list[Pip]) -> tuple[int | None, float, complex, floa
 
     Pips outside the face are side-face pips of a tilted die or specks on the table; a pip inside
     the fitted face is never dropped (that could turn a six with a missed pip into a four).
+    Of the ways to drop that fit equally well -- any two pips fit a two exactly -- the one whose
+    pips are the least squeezed is kept (:data:`TIES_BY_ROUNDEST`): a tilted die's top face is
+    the face seen most squarely, its side faces' pips are foreshortened.
     """
     value, rms, centre, half = fit_layout([complex(p.x, p.y) for p in pips])
     if value is not None and rms <= 0.16:
         return value, rms, centre, half, pips
     best = (None, math.inf, complex(0, 0), 0.0, pips)
+    best_key = (math.inf, math.inf)
     for drop in (1, 2):
         if len(pips) - drop < 2:  # (a two or three kept must still match the face: read_face checks)
             break
         for keep in itertools.combinations(range(len(pips)), len(pips) - drop):
             sub = [pips[i] for i in keep]
             v, r, c, hf = fit_layout([complex(p.x, p.y) for p in sub])
-            if v is None or r > (0.08 if v in (2, 3) else 0.16) or r >= best[1]:
+            if v is None or r > (0.08 if v in (2, 3) else 0.16):
+                continue
+            key = (round(r, 3), max(p.aspect for p in sub) if TIES_BY_ROUNDEST else 0.0)
+            if key >= best_key:
                 continue
             dropped = [pips[i] for i in range(len(pips)) if i not in keep]
-            if all(max(abs(q.real), abs(q.imag)) > 1.05 for q in
+            if all(max(abs(q.real), abs(q.imag)) > DROPPED_OUTSIDE for q in
                    ((complex(p.x, p.y) - c) / max(hf, 1e-6) * _unrot(sub, c) for p in dropped)):
-                best = (v, r, c, hf, sub)
+                best, best_key = (v, r, c, hf, sub), key
         if best[0] is not None:
             return best
     return value, rms, centre, half, pips
+
+
+#: of the ways to drop pips that fit equally well (rms to 0.001; any two pips fit a two exactly),
+#: the one whose most squeezed pip is the least squeezed is kept (False: the first found, the old
+#: rule -- ray 31: a side face's two pips, aspect 1.78 and 1.54, kept before the top face's, 1.16
+#: and 1.22). (Tried first and dropped: the face nearest the crop's die in size -- a two whose pips
+#: sit 0.3 of a side from the middle fits a face 1.2 times the die, and ray 1067's top-face two
+#: lost to a pair of a top-face pip and a side-face pip that fit 1.03 times it.)
+TIES_BY_ROUNDEST = True
+#: a pip may be dropped only this far out of the fitted face, at least (half-sides, Chebyshev, in the
+#: face's frame: its edges at 1). The layouts put a two's pips at 0.5; dice put them at 0.48-0.6
+#: (0.24-0.30 of a side from the middle), so the fitted face is up to 1.2 times the real one, whose
+#: edge then lies at 0.83: a side face's pip just past it measured 0.99 and 1.02 (ray 44, 31).
+DROPPED_OUTSIDE = 0.9
 
 
 def _unrot(sub: list[Pip], centre: complex) -> complex:
@@ -396,12 +417,14 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     inside = 0 <= int(centre.imag) < filled.shape[0] and 0 <= int(centre.real) < filled.shape[1] \
         and filled[int(centre.imag), int(centre.real)] > 0
     alpha = fit_frame([complex(p.x, p.y) for p in pips])[3]
+    # (a tilted die's side-face pips beside a two or three are no pips of a larger face round it)
+    beside = raw if value not in (2, 3) else _without(raw, side_face_marks(raw, pips, filled, dl))
     if value in (2, 3) and ok_geometry and not _agrees_with_face(filled, centre, half, alpha_angle(pips, centre)):
         # the face region is no clean square (side faces, a shadow or the table of the same
         # colour joined on, marbling): judged by the fitted face itself, a two or three must be
         # of the die's size (the crop makes a die FACE_PX across) with no pip like its own beside
         ok_geometry = ALONE_WITHOUT_REGION[0] <= 2 * half / face_px() <= ALONE_WITHOUT_REGION[1] \
-            and pips_alike(pips) and not alike_marks_beside(raw, pips, centre, alpha) \
+            and pips_alike(pips) and not alike_marks_beside(beside, pips, centre, alpha) \
             and ends_at_its_edges(dist, centre, alpha, pips)
     if value in (2, 3) and ok_geometry and UNLIKE_PIPS_DOUBTED and not (
             painted_alike(pips) and on_one_shade(pips, filled, dl)):
@@ -427,10 +450,14 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if other_kind_on_a_place(dl, centre, alpha, value, pips):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"a mark of the other kind where a {value} has no pip (a blurred face's blend?)", filled)
-    if value in (2, 3) and alike_marks_beside(raw, pips, centre, alpha, loose=True):
+    if value in (2, 3) and alike_marks_beside(beside, pips, centre, alpha, loose=True):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"pips like the {value}'s just beside it (a part of a larger face?)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled, pips)
+
+
+def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
+    return [m for m in marks if not any(m is g for g in gone)]
 
 
 #: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
