@@ -230,7 +230,48 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
             again = _read_at_level(filled, dist, dl, float(otsu))
             if again is not None and (got is None or again.value is not None):
                 got = again
+    if (got is None or got.value is None) and FAINT_LADDER:
+        plateau = _read_on_a_plateau(filled, dist, dl, level)
+        if plateau is not None:
+            got = plateau
     return got
+
+
+#: a faint look that reads nothing at the spread's level or at the region's own split tries the
+#: levels under the spread's, a ladder of FAINT_STEP apart from FAINT_LEAST, and takes a value that
+#: the face holds over FAINT_PLATEAU levels in a row with no other value read on the ladder (False:
+#: no ladder). The face's spread counts its rim's shading, marbling and the pips themselves, so
+#: three times it can lie above faint pips' own step (dev ray 4981, a translucent red four, spread
+#: 9, level 27: its white pips read at 10-16; light 53, a light blue marbled four, level 23: read
+#: at 10-14); a layout held over a range of levels is the face's, not a level's accident
+FAINT_LADDER = True
+FAINT_STEP = 2.0  # Lab units between the ladder's levels (the face threshold's noise: about 2)
+FAINT_PLATEAU = 3  # levels in a row one value must hold (4 Lab units: no one level's accident)
+
+
+def _read_on_a_plateau(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
+                       top: float) -> FaceReading | None:
+    """The value read alone over FAINT_PLATEAU or more ladder levels in a row under ``top``: the
+    reading at the middle of its longest run, or None (no such run, or two values on the ladder)."""
+    levels = np.arange(FAINT_LEAST, top, FAINT_STEP)
+    readings = [_read_at_level(filled, dist, dl, float(lv)) for lv in levels]
+    values = [r.value if r is not None else None for r in readings]
+    read = {v for v in values if v is not None}
+    if len(read) != 1:
+        return None  # (nothing read, or the face's marks make two values at two levels: no plateau)
+    best, run, start = (0, 0), 0, 0
+    for i, v in enumerate(values):
+        if v is None:
+            run = 0
+            continue
+        if run == 0:
+            start = i
+        run += 1
+        best = max(best, (run, start))
+    run, start = best
+    if run < FAINT_PLATEAU:
+        return None
+    return readings[start + run // 2]
 
 
 def _read_at_level(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None, level: float) -> FaceReading | None:
