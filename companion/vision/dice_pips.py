@@ -17,6 +17,7 @@ import math
 import cv2
 import numpy as np
 
+from .dice_bitten_pip import read_with_a_bitten_pip
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
 from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
@@ -182,6 +183,12 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
         edge = _read_face_once(face3, np.clip(n - closeness, 0, None).astype(np.float32), dl)
         if edge.value is not None and edge.value >= EDGE_PIPS_LEAST:
             second = edge
+    if second.value is None and BITTEN_PIP_LOOK:
+        # a corner pip bitten out of the face region's edge (defocus runs it into the rim): the
+        # other pips make no layout; completed by its missing place (:mod:`.dice_bitten_pip`)
+        bitten = read_with_a_bitten_pip(face, filled, dist, dl, _judge)
+        if bitten is not None:
+            return bitten
     if second.value == 1 and _marks_beside(marks.of(filled, float(first.side)), second.center,
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
@@ -190,6 +197,9 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     return second if second.value is not None else first
 
 
+#: a face whose pips make no layout is read with one pip more at the layout's one empty place on
+#: the face's edge, if a disc of the pips' colour is there (False: no such look)
+BITTEN_PIP_LOOK = True
 EDGE_PIPS_LOOK = True  # (False: no look at the pips' cores within the face's hull)
 #: the least value the look at the pips' cores may read: a two or three fits any two or three of
 #: a larger face's pips, and a face whose pips run into its rim has lost some (dev seeds 1040 and
@@ -230,7 +240,8 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
             again = _read_at_level(filled, dist, dl, float(otsu))
             if again is not None and (got is None or again.value is not None):
                 got = again
-    if (got is None or got.value is None) and FAINT_LADDER:
+    if (got is None or got.value is None) and FAINT_LADDER and \
+            cv2.countNonZero(filled) <= FAINT_LADDER_MOST * face_px() * face_px():
         plateau = _read_on_a_plateau(filled, dist, dl, level)
         if plateau is not None:
             got = plateau
@@ -247,18 +258,23 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
 FAINT_LADDER = True
 FAINT_STEP = 2.0  # Lab units between the ladder's levels (the face threshold's noise: about 2)
 FAINT_PLATEAU = 3  # levels in a row one value must hold (4 Lab units: no one level's accident)
+#: the ladder is tried on a region of one die at most (in FACE_PX squares: the crop read's own bound
+#: for a region read as one face); larger ones are the table or a halo round dice, and cost most
+FAINT_LADDER_MOST = 1.6
 
 
 def _read_on_a_plateau(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
                        top: float) -> FaceReading | None:
     """The value read alone over FAINT_PLATEAU or more ladder levels in a row under ``top``: the
     reading at the middle of its longest run, or None (no such run, or two values on the ladder)."""
-    levels = np.arange(FAINT_LEAST, top, FAINT_STEP)
-    readings = [_read_at_level(filled, dist, dl, float(lv)) for lv in levels]
+    readings: list[FaceReading | None] = []
+    for lv in np.arange(FAINT_LEAST, top, FAINT_STEP):
+        readings.append(_read_at_level(filled, dist, dl, float(lv)))
+        if len({r.value for r in readings if r is not None and r.value is not None}) > 1:
+            return None  # (the face's marks make two values at two levels: no plateau)
     values = [r.value if r is not None else None for r in readings]
-    read = {v for v in values if v is not None}
-    if len(read) != 1:
-        return None  # (nothing read, or the face's marks make two values at two levels: no plateau)
+    if not any(v is not None for v in values):
+        return None
     best, run, start = (0, 0), 0, 0
     for i, v in enumerate(values):
         if v is None:
