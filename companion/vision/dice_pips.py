@@ -267,14 +267,17 @@ def _read_on_a_plateau(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | No
                        top: float) -> FaceReading | None:
     """The value read alone over FAINT_PLATEAU or more ladder levels in a row under ``top``: the
     reading at the middle of its longest run, or None (no such run, or two values on the ladder)."""
-    readings: list[FaceReading | None] = []
-    for lv in np.arange(FAINT_LEAST, top, FAINT_STEP):
-        readings.append(_read_at_level(filled, dist, dl, float(lv)))
-        if len({r.value for r in readings if r is not None and r.value is not None}) > 1:
-            return None  # (the face's marks make two values at two levels: no plateau)
+    levels = np.arange(FAINT_LEAST, top, FAINT_STEP)
+    readings: list[FaceReading | None] = [None] * len(levels)
+    # every other level first: a run of FAINT_PLATEAU (3) levels holds one of them, so a ladder
+    # whose every other level reads nothing holds no plateau (most faces looked at so: halving it)
+    for order in (range(0, len(levels), 2), range(1, len(levels), 2)):
+        for i in order:
+            readings[i] = _read_at_level(filled, dist, dl, float(levels[i]))
+        read = {r.value for r in readings if r is not None and r.value is not None}
+        if len(read) != 1:
+            return None  # (nothing read, or the face's marks make two values at two levels: no plateau)
     values = [r.value if r is not None else None for r in readings]
-    if not any(v is not None for v in values):
-        return None
     best, run, start = (0, 0), 0, 0
     for i, v in enumerate(values):
         if v is None:
