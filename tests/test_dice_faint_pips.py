@@ -92,3 +92,36 @@ def test_a_split_past_the_face_threshold_is_no_faint_look(monkeypatch):
     monkeypatch.setattr(pips, "FAINT_SPLIT_MOST", 40.0)
     assert 1 not in [d.value for d in read_dice(scene.image)]
     assert all(t.value != 1 for t in scene.dice)
+
+
+# a pink die with lighter pips (drawn_die of test_dice_pip_blobs: 60 px, lit from one side,
+# defocused): the pips stand only faintly above the face, whose shading and blurred rim raise its
+# spread, so three times it lies above the pips' own step
+PINK = ((170, 170, 235), (235, 235, 250))
+
+
+@pytest.mark.parametrize("value", [5, 6])
+def test_a_faint_face_held_over_a_range_of_levels_is_read(value, monkeypatch):
+    """Measured: unread at the spread's level and at the region's own split; the ladder of levels
+    under the spread's reads the value over several levels in a row."""
+    from companion.vision.dice import read_dice
+    from tests.test_dice_pip_blobs import drawn_die
+
+    img = drawn_die(value, PINK, (60, 100, 40), 2.0, seed=value)
+    monkeypatch.setattr(pips, "FAINT_LADDER", False)
+    assert [d.value for d in read_dice(img)] == [None]
+    monkeypatch.setattr(pips, "FAINT_LADDER", True)
+    assert [d.value for d in read_dice(img)] == [value]
+
+
+@pytest.mark.parametrize("colours", [PINK, ((215, 190, 160), (245, 240, 235))])
+@pytest.mark.parametrize("blur", [2.0, 3.0, 4.0])
+def test_faint_faces_on_the_ladder_are_read_right_or_not_at_all(colours, blur):
+    """Pink and light blue dice with faint light pips, 2-4 px of defocus: every value is read right
+    or left unread (measured: 5 and 6 read at 2 px, the rest unread, none wrong)."""
+    from companion.vision.dice import read_dice
+    from tests.test_dice_pip_blobs import drawn_die
+
+    for value in range(1, 7):
+        values = [d.value for d in read_dice(drawn_die(value, colours, (60, 100, 40), blur, seed=value))]
+        assert values in ([value], [None], []), (value, values)

@@ -17,6 +17,7 @@ import math
 import cv2
 import numpy as np
 
+from .dice_bitten_pip import read_with_a_bitten_pip
 from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
 from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
@@ -203,6 +204,12 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
         edge = _read_face_once(face3, np.clip(n - closeness, 0, None).astype(np.float32), dl)
         if edge.value is not None and edge.value >= EDGE_PIPS_LEAST:
             second = edge
+    if second.value is None and BITTEN_PIP_LOOK:
+        # a corner pip bitten out of the face region's edge (defocus runs it into the rim): the
+        # other pips make no layout; completed by its missing place (:mod:`.dice_bitten_pip`)
+        bitten = read_with_a_bitten_pip(face, filled, dist, dl, _judge)
+        if bitten is not None:
+            return bitten
     if second.value == 1 and _marks_beside(marks.of(filled, float(first.side)), second.center,
                                            second.side):
         return first  # (a glare spot read as a one, the real pips left out of the second look)
@@ -211,6 +218,12 @@ def _read_face_colours(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None
     return second if second.value is not None else first
 
 
+#: a face whose pips make no layout is read with one pip more at the layout's one empty place on
+#: the face's edge, if a disc of the pips' colour is there. OFF: on development ray 2070 it read a
+#: white five as a four (three of its pips in an L, the fourth corner put on the shaded side face,
+#: as dark as the black pips); kept, off, for a next round (a disc of the pips' colour must be a
+#: round mark, not a part of a larger dark region)
+BITTEN_PIP_LOOK = False
 EDGE_PIPS_LOOK = True  # (False: no look at the pips' cores within the face's hull)
 #: the least value the look at the pips' cores may read: a two or three fits any two or three of
 #: a larger face's pips, and a face whose pips run into its rim has lost some (dev seeds 1040 and
@@ -251,7 +264,57 @@ def _read_faint_pips(filled: np.ndarray | None, dist: np.ndarray, dl: np.ndarray
             again = _read_at_level(filled, dist, dl, float(otsu))
             if again is not None and (got is None or again.value is not None):
                 got = again
+    if (got is None or got.value is None) and FAINT_LADDER and \
+            cv2.countNonZero(filled) <= FAINT_LADDER_MOST * face_px() * face_px():
+        plateau = _read_on_a_plateau(filled, dist, dl, level)
+        if plateau is not None:
+            got = plateau
     return got
+
+
+#: a faint look that reads nothing at the spread's level or at the region's own split tries the
+#: levels under the spread's, a ladder of FAINT_STEP apart from FAINT_LEAST, and takes a value that
+#: the face holds over FAINT_PLATEAU levels in a row with no other value read on the ladder (False:
+#: no ladder). The face's spread counts its rim's shading, marbling and the pips themselves, so
+#: three times it can lie above faint pips' own step (dev ray 4981, a translucent red four, spread
+#: 9, level 27: its white pips read at 10-16; light 53, a light blue marbled four, level 23: read
+#: at 10-14); a layout held over a range of levels is the face's, not a level's accident
+FAINT_LADDER = True
+FAINT_STEP = 2.0  # Lab units between the ladder's levels (the face threshold's noise: about 2)
+FAINT_PLATEAU = 3  # levels in a row one value must hold (4 Lab units: no one level's accident)
+#: the ladder is tried on a region of one die at most (in FACE_PX squares: the crop read's own bound
+#: for a region read as one face); larger ones are the table or a halo round dice, and cost most
+FAINT_LADDER_MOST = 1.6
+
+
+def _read_on_a_plateau(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None,
+                       top: float) -> FaceReading | None:
+    """The value read alone over FAINT_PLATEAU or more ladder levels in a row under ``top``: the
+    reading at the middle of its longest run, or None (no such run, or two values on the ladder)."""
+    levels = np.arange(FAINT_LEAST, top, FAINT_STEP)
+    readings: list[FaceReading | None] = [None] * len(levels)
+    # every other level first: a run of FAINT_PLATEAU (3) levels holds one of them, so a ladder
+    # whose every other level reads nothing holds no plateau (most faces looked at so: halving it)
+    for order in (range(0, len(levels), 2), range(1, len(levels), 2)):
+        for i in order:
+            readings[i] = _read_at_level(filled, dist, dl, float(levels[i]))
+        read = {r.value for r in readings if r is not None and r.value is not None}
+        if len(read) != 1:
+            return None  # (nothing read, or the face's marks make two values at two levels: no plateau)
+    values = [r.value if r is not None else None for r in readings]
+    best, run, start = (0, 0), 0, 0
+    for i, v in enumerate(values):
+        if v is None:
+            run = 0
+            continue
+        if run == 0:
+            start = i
+        run += 1
+        best = max(best, (run, start))
+    run, start = best
+    if run < FAINT_PLATEAU:
+        return None
+    return readings[start + run // 2]
 
 
 def _read_at_level(filled: np.ndarray, dist: np.ndarray, dl: np.ndarray | None, level: float) -> FaceReading | None:
