@@ -205,3 +205,18 @@ def test_a_one_framed_by_an_l_is_read_only_where_its_pip_is_a_lone_speck(seed):
     assert [r.value for r in read_by_pip_squares(crop, mask, specks=np.array([[150.0, 150.0]]))] == [1]
     two_specks = np.array([[150.0, 150.0], [150.0 + 0.6 * FACE_PX, 150.0]])
     assert read_by_pip_squares(crop, mask, specks=two_specks) == []
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_lone_one_near_the_photos_edge_is_read_there(seed):
+    """A drawn light one framed by its L of shaded sides, its pip a lone speck, its centre 75 px
+    (0.8 sides) from the crop's left edge (light 11 and 27: ones 50-56 px from the photo's edge). Where
+    that edge is only the crop's, a larger die's other pips may lie beyond it and the one is not read;
+    where it is the photo's own, nothing lies beyond it and the one is read, as a group's face is."""
+    rng = np.random.default_rng(seed)
+    img, x, y = _one_die_at_face_px(rng, 1)
+    near = img[y - 150:y + 150, x - 75:x + 150]
+    mask, specks = _whole(near), np.array([[75.0, 150.0]])
+    assert read_by_pip_squares(near, mask, specks=specks) == []
+    got = read_by_pip_squares(near, mask, image_edges=(True, False, False, False), specks=specks)
+    assert [r.value for r in got] == [1]
