@@ -46,6 +46,15 @@ MARGIN = 0.4
 # and a two 50-90 px from the photo's edge, light 38 and 11.) A die the photo's edge does cut is
 # still not read: its fitted face runs off the photo.
 IMAGE_EDGE_MARGIN = 0.1
+# ... or rather (PIP_PLACES_IN_PHOTO) the face's pip places, every layout's corner pips at half its
+# half-side from its centre each way, must lie in the photo with this much of a half-side round them
+# (a pip's radius, about 0.15-0.2, and its rim). The fitted square's corners are no part of the die
+# (its corners are rounded) and lie farther out than its face when the pips sit nearer its middle
+# than the layouts say: light 3962, a cream four 80 px from the photo's corner, turned 40 degrees,
+# its fitted square's corner 1 px from the photo's edge, was left unread. A die the photo's edge
+# cuts has a pip place beyond it and is still not read. (False: the corners rule, the old one.)
+PIP_PLACES_IN_PHOTO = True
+PLACE_ROOM = 0.3
 NO_IMAGE_EDGES = (False, False, False, False)  # (left, top, right, bottom): crop edges that are the photo's
 # The face level: this many times the region's median distance from its commonest colour, within
 # PIP_LEAST and the reader's usual 40 (as dice_pips' faint-pip look: 3 times, at least 8).
@@ -162,6 +171,10 @@ def _in_crop(shape: tuple[int, int], beta: complex, alpha: complex, corners: lis
     h, w = shape
     reach = (1 + MARGIN) * abs(alpha) * math.sqrt(2)
     edge = IMAGE_EDGE_MARGIN * abs(alpha)
+    if PIP_PLACES_IN_PHOTO:
+        # (the pip places, half the corners' reach from the centre, with a pip's room round them)
+        corners = [beta + 0.5 * (z - beta) for z in corners]
+        edge = PLACE_ROOM * abs(alpha)
     xs, ys = [z.real for z in corners], [z.imag for z in corners]
     left, top, right, bottom = image_edges
     return ((min(xs) >= edge if left else beta.real >= reach)
