@@ -598,15 +598,20 @@ def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, 
     H, W = img.shape[0] * f, img.shape[1] * f
     # the face may lie beside its shadow or side face: the region reaches past the blob far enough
     # for a face just beyond it to be read with its margin (AROUND_GROW)
-    grow = int(AROUND_GROW * est)
-    x0, y0 = max(0, x - grow), max(0, y - grow)
-    x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
-    region = np.ones((y1 - y0, x1 - x0), bool)
     reader = partial(read_by_pip_squares, unfit=unfit)
-    got = _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
-    reach = AROUND_FACE_REACH * est
-    return [d for d in got if x - reach <= d.center[0] * f <= x + bw + reach
-            and y - reach <= d.center[1] * f <= y + bh + reach]
+    got: list[Die] = []
+    for reach_out in (AROUND_FACE_REACH, AROUND_GROW):
+        if got and any(d.value is not None for d in got):
+            break  # (the wider crop only where the window of the old reach read no face)
+        grow = int(reach_out * est)
+        x0, y0 = max(0, x - grow), max(0, y - grow)
+        x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
+        region = np.ones((y1 - y0, x1 - x0), bool)
+        got = _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
+        reach = AROUND_FACE_REACH * est
+        got = [d for d in got if x - reach <= d.center[0] * f <= x + bw + reach
+               and y - reach <= d.center[1] * f <= y + bh + reach]
+    return got
 
 
 def _parts_checked(readings: list[Die], around: list[Die]) -> list[Die]:
