@@ -585,8 +585,10 @@ AROUND_FACE_REACH = 1.0
 # ... and how far its crop reaches, so such a face lies in it with the margin the look needs, about
 # a side round its centre (dice_pip_squares.MARGIN: a larger die's pips cut off by the crop's edge).
 # At 1.0 (the old window) light 3992's two, beside its side face, lay 0.75 sides from the crop's
-# edge and was not read. (A face read centred beyond AROUND_FACE_REACH is dropped: with the crop
-# reaching 1.5 sides, parts of neighbours' faces were read there -- light 52, 3987, right dice lost.)
+# edge and was not read. The wider crop is read only where the old window read no face, and a face
+# read there centred beyond AROUND_FACE_REACH is dropped: always read wider, it changed readings the
+# old window made (light 3949, a clear two read as a one; 3931, 4003), and parts of neighbours'
+# faces were read beyond that reach (light 52, 3987: right dice lost).
 AROUND_GROW = 1.5
 
 
