@@ -109,3 +109,16 @@ def test_a_tilted_light_four_on_white_read_by_its_top_face(monkeypatch):
     assert before["missed"] == 1 and after["missed"] == 0
     assert after["right"] == before["right"] + 1
     assert after["wrong"] == 0 and after["extra"] == 0 and after["near_wrong"] == 0
+
+
+def test_reports_round_one_die_that_find_its_top_face_give_it_once(monkeypatch):
+    """Light 3946: a clear four found only as blobs at its corners, each reported "no pips"; round
+    each the look reads the four's top face. It is one die: given once, the other reports dropped
+    (each replaced, it was reported four times: three extras)."""
+    import companion.vision.dice_top_beside_unread as tops
+
+    corners = [_die(None, 200 + dx, 200 + dy, 60.0, "no pips") for dx in (-30, 30) for dy in (-30, 30)]
+    look = _look(_die(4, 200, 200, 120.0))
+    assert [d.value for d in tops.tops_beside_unread(corners, IMG, 1.0, look)] == [4]
+    monkeypatch.setattr(tops, "ONE_TOP_PER_DIE", False)
+    assert [d.value for d in tops.tops_beside_unread(corners, IMG, 1.0, look)] == [4, 4, 4, 4]

@@ -172,10 +172,13 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             more = _read_remainder(img, blob, (x, y), f, got, side_faces)
             got = [d for d in got if not any(d is s for s in side_faces)] + more
         dice.extend(got)
-    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed, marked)
     # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
     # touching dice's faces, and a finer look reads such pieces as ones)
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
+    # (small marked blobs beside a die-sized one are no small dice for the finer look: they may be
+    # pips, a large pip's dimple shaded dark on one side and lit on the other)
+    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
+                               alone if MARKED_PIPS_BESIDE_BLOBS else marked)
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     # (a top face and its side face read as two dice are told apart by their place in the photo)
     if settings.in_photo is None:
@@ -193,6 +196,12 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice = doubt_shaded_faces(dice, img)
     return dice, zoom
 
+
+#: small blobs with marks inside (:func:`.dice_zoom.small_marked_blobs`) that lie beside a die-sized
+#: blob are grouped as pips by the pips-alone look (:func:`_read_pip_clusters`): the finer look takes
+#: only such blobs away from die-sized ones, so these were read by neither (light 3968: a white four's
+#: four pips, 24 px dimples shaded on one side, beside its side face's blob). False: left out, the old rule
+MARKED_PIPS_BESIDE_BLOBS = True
 
 #: a light die's reading whose face is clearly darker than the table or top face round it is a
 #: side face in shade: unreadable (:mod:`.dice_shaded_face`; False: kept, the old rule)
@@ -569,6 +578,18 @@ def _read_around(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
 # A blob whose hull gives a die side under this share of the typical die's is looked at around
 # once more at the typical size (light 49: a clear two outlined by two edges, hull 0.55 of it).
 AROUND_SHORT = 0.8
+# How far, in the die's guessed sides, the pips-first look reads faces past the blob: a light die's
+# top face, the table's colour, lies beside its blob (shaded side faces, shadow), its centre up to
+# about 0.7 sides past the blob's box (the old window's whole reach, kept as the faces' reach) ...
+AROUND_FACE_REACH = 1.0
+# ... and how far its crop reaches, so such a face lies in it with the margin the look needs, about
+# a side round its centre (dice_pip_squares.MARGIN: a larger die's pips cut off by the crop's edge).
+# At 1.0 (the old window) light 3992's two, beside its side face, lay 0.75 sides from the crop's
+# edge and was not read. The wider crop is read only where the old window read no face, and a face
+# read there centred beyond AROUND_FACE_REACH is dropped: always read wider, it changed readings the
+# old window made (light 3949, a clear two read as a one; 3931, 4003), and parts of neighbours'
+# faces were read beyond that reach (light 52, 3987: right dice lost).
+AROUND_GROW = 1.5
 
 
 def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, int], f: float, est: float,
@@ -577,13 +598,22 @@ def _read_around_at(img: np.ndarray, shape: tuple[int, int], origin: tuple[int, 
     x, y = origin
     bh, bw = shape
     H, W = img.shape[0] * f, img.shape[1] * f
-    # the face may lie beside its shadow: the region reaches a die's side past the blob
-    grow = int(est)
-    x0, y0 = max(0, x - grow), max(0, y - grow)
-    x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
-    region = np.ones((y1 - y0, x1 - x0), bool)
+    # the face may lie beside its shadow or side face: the region reaches past the blob far enough
+    # for a face just beyond it to be read with its margin (AROUND_GROW)
     reader = partial(read_by_pip_squares, unfit=unfit)
-    return _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
+    got: list[Die] = []
+    for reach_out in (AROUND_FACE_REACH, AROUND_GROW):
+        if got and any(d.value is not None for d in got):
+            break  # (the wider crop only where the window of the old reach read no face)
+        grow = int(reach_out * est)
+        x0, y0 = max(0, x - grow), max(0, y - grow)
+        x1, y1 = min(int(W), x + bw + grow), min(int(H), y + bh + grow)
+        region = np.ones((y1 - y0, x1 - x0), bool)
+        got = _read_blob_at(img, region, (x0, y0), f, est / f * 0.9, reader, dilate=False, specks=specks)
+        reach = AROUND_FACE_REACH * est
+        got = [d for d in got if x - reach <= d.center[0] * f <= x + bw + reach
+               and y - reach <= d.center[1] * f <= y + bh + reach]
+    return got
 
 
 def _parts_checked(readings: list[Die], around: list[Die]) -> list[Die]:

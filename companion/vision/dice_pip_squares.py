@@ -46,6 +46,15 @@ MARGIN = 0.4
 # and a two 50-90 px from the photo's edge, light 38 and 11.) A die the photo's edge does cut is
 # still not read: its fitted face runs off the photo.
 IMAGE_EDGE_MARGIN = 0.1
+# ... or rather (PIP_PLACES_IN_PHOTO) the face's pip places, every layout's corner pips at half its
+# half-side from its centre each way, must lie in the photo with this much of a half-side round them
+# (a pip's radius, about 0.15-0.2, and its rim). The fitted square's corners are no part of the die
+# (its corners are rounded) and lie farther out than its face when the pips sit nearer its middle
+# than the layouts say: light 3962, a cream four 80 px from the photo's corner, turned 40 degrees,
+# its fitted square's corner 1 px from the photo's edge, was left unread. A die the photo's edge
+# cuts has a pip place beyond it and is still not read. (False: the corners rule, the old one.)
+PIP_PLACES_IN_PHOTO = True
+PLACE_ROOM = 0.3
 NO_IMAGE_EDGES = (False, False, False, False)  # (left, top, right, bottom): crop edges that are the photo's
 # The face level: this many times the region's median distance from its commonest colour, within
 # PIP_LEAST and the reader's usual 40 (as dice_pips' faint-pip look: 3 times, at least 8).
@@ -96,7 +105,7 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     pips = _consistent(marks)
     out = []
     first = [(g, _read_group(g, face, dist, dl, image_edges) if len(g) > 1
-              else _read_lone(g[0], face, dist, dl, edges, marks, specks))
+              else _read_lone(g[0], face, dist, dl, edges, marks, specks, image_edges))
              for g in _groups(pips)]
     # the guess of the die's size may be short (a blob of the die's shadow alone): the pips of the
     # groups that read nothing are grouped once more at a longer reach; only new groups are read
@@ -162,6 +171,10 @@ def _in_crop(shape: tuple[int, int], beta: complex, alpha: complex, corners: lis
     h, w = shape
     reach = (1 + MARGIN) * abs(alpha) * math.sqrt(2)
     edge = IMAGE_EDGE_MARGIN * abs(alpha)
+    if PIP_PLACES_IN_PHOTO:
+        # (the pip places, half the corners' reach from the centre, with a pip's room round them)
+        corners = [beta + 0.5 * (z - beta) for z in corners]
+        edge = PLACE_ROOM * abs(alpha)
     xs, ys = [z.real for z in corners], [z.imag for z in corners]
     left, top, right, bottom = image_edges
     return ((min(xs) >= edge if left else beta.real >= reach)
@@ -242,6 +255,11 @@ ONE_SPECK_REACH = 0.25
 ONE_SPECK_ALONE = 1.0
 
 
+#: a lone pip's face near the photo's own edge is checked in the photo, as a group's face is
+#: (:func:`_in_crop`; False: the crop's margin on every side, the old rule)
+LONE_PIPS_AT_PHOTO_EDGE = True
+
+
 def _an_l(outlined: list[bool]) -> bool:
     """Are exactly two adjacent sides of a square outlined?"""
     return sum(outlined) == 2 and any(outlined[i] and outlined[(i + 1) % 4] for i in range(4))
@@ -263,7 +281,8 @@ def _like(mark: Pip, pip: Pip) -> bool:
 
 
 def _read_lone(pip: Pip, face: np.ndarray, dist: np.ndarray, dl: np.ndarray, edges: np.ndarray,
-               marks: list[Pip], specks: np.ndarray | None = None) -> FaceReading | None:
+               marks: list[Pip], specks: np.ndarray | None = None,
+               image_edges: tuple[bool, bool, bool, bool] = NO_IMAGE_EDGES) -> FaceReading | None:
     """A lone pip, read as a one only inside a square the image outlines: a die's edges round it
     (its bevel, its side faces, its shadow line) on most sides, at a die's size. A crumb or a knot
     has no such square round it; a pip of a larger die has other pips within its reach."""
@@ -279,13 +298,20 @@ def _read_lone(pip: Pip, face: np.ndarray, dist: np.ndarray, dl: np.ndarray, edg
     clear = ONE_CLEAR_SIDES * (2 * half if framed else l_reach)
     if any(_like(m, pip) and 0 < abs(complex(m.x, m.y) - centre) < clear for m in marks):
         return None
-    h, w = face.shape
-    reach = (1 + MARGIN) * half * math.sqrt(2)
-    if not (reach <= centre.real < w - reach and reach <= centre.imag < h - reach):
-        return None
     alpha = complex(math.cos(turn), math.sin(turn)) * half
-    square = np.zeros_like(face)
     corners = [centre + alpha * complex(x, y) for x, y in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    # (in the crop with a margin, as a group's face; where the crop's edge is the photo's, only its
+    # square in the photo: no larger die's pips lie beyond that edge to be missed -- light 11 and 27,
+    # ones 56 and 50 px from the photo's edge, were left unread)
+    if LONE_PIPS_AT_PHOTO_EDGE:
+        if not _in_crop(face.shape, centre, alpha, corners, image_edges):
+            return None
+    else:
+        h, w = face.shape
+        reach = (1 + MARGIN) * half * math.sqrt(2)
+        if not (reach <= centre.real < w - reach and reach <= centre.imag < h - reach):
+            return None
+    square = np.zeros_like(face)
     cv2.fillConvexPoly(square, np.array([[round(z.real), round(z.imag)] for z in corners], np.int32), 255)
     on_face = cv2.bitwise_and(face, square)
     if cv2.countNonZero(on_face) < ONE_PLAIN * (cv2.countNonZero(square) - pip.area):

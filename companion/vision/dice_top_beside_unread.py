@@ -36,6 +36,10 @@ OTHERS_APART = 1.2
 # own place (a part of a die read small, a vacancy marked, pips off any layout) is no side face:
 # read again pips first, the same part gave the same smaller value (light 3235: a three's two pips
 # read as a two at 0.56 of the dice round it).
+#: several reports round one die (a clear die's corners found as blobs of their own, each "no pips")
+#: that find the same top face give it once: the later reports are that die's (light 3946: a clear four
+#: reported four times; False: each report replaced, the old rule)
+ONE_TOP_PER_DIE = True
 SIDE_OR_NOTHING = ("no pips", "a die-shaped blob, no face read", "a side face read; its top face",
                    "a side face in shade")
 
@@ -51,6 +55,7 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
     # (the dice read size the look; a side face's report is smaller than its die, a blob's larger)
     typical = float(np.median([d.side_px for d in read])) if read else None
     out = []
+    taken: list = []  # (the top faces read in reports' places so far)
     for u in dice:
         if u.value is not None or not any(k in u.reason for k in SIDE_OR_NOTHING):
             out.append(u)
@@ -70,7 +75,12 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
         # found a five and a three read as twos there. Four or more pips in a square are a whole face.
         found = [r for r in found if r.value not in PART_VALUES]
         if len({r.value for r in found}) == 1:
-            out.append(max(found, key=lambda r: r.confidence))
+            top = max(found, key=lambda r: r.confidence)
+            if ONE_TOP_PER_DIE and any(math.dist(top.center, t.center) < 0.5 * max(top.side_px, t.side_px)
+                                       for t in taken):
+                continue  # (another report of the same die, its top face read already: one die)
+            taken.append(top)
+            out.append(top)
         else:
             out.append(u)
     return out
