@@ -359,6 +359,8 @@ class CameraDice(CameraThread):
     def _count_reads(self, found: RestRead) -> None:
         d = self.health.details
         d["crop_reads"] += found.crop_reads
+        if found.no_die:  # (a moved light spot, a stain: worth seeing if it happens every throw)
+            d["blobs_read_as_no_die"] = d.get("blobs_read_as_no_die", 0) + found.no_die
         d["crop_reads_reused"] = self._blob_reads.reused
         if found.region:
             d["region_reads"] += 1

@@ -109,6 +109,7 @@ class RestRead:
     guessed: tuple | None = None  # (picture, unknown): the empty tray guessed from this view (dice on it)
     uncovered: list = field(default_factory=list)  # blobs where the guessed picture was wrong: tray now
     crop_reads: int = 0
+    no_die: int = 0  # blobs left out as no die: every expected die was read cleanly beside them
     side_small: float | None = None  # a die's side as read, in small-image pixels
 
 
@@ -220,6 +221,12 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
     why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"
+    if why and _all_dice_read_beside(out.dice, memory.expected_dice):
+        # every die of the throw read cleanly; what else differs read as no die, even grown (a light
+        # spot that moved, a stain, a crumb): the still reader would read the same dice, in 10-40 frames
+        out.no_die = sum(isinstance(d, Nothing) for d in out.dice)
+        out.dice = [d for d in out.dice if not isinstance(d, Nothing)]
+        return out
     if why and failed and _region_read(view, out, failed, memory.expected_dice):
         out.region = why
         return out
@@ -317,6 +324,20 @@ def _read_split(view: TrayView, blob: Blob, out: RestRead, found, reads: BlobRea
         return []
     dice = [d for part in parts for d in _read_blob(view, part, out, reads) if not isinstance(d, Nothing)]
     return dice if any(d.value is not None for d in dice) else []
+
+
+def _all_dice_read_beside(dice: list, expected_dice: int) -> bool:
+    """The crops read exactly the ``expected_dice`` dice, every one cleanly and at one size (within
+    ``SIZE_RANGE`` of their median), and the only other things are blobs that read as no die at all
+    (``Nothing``: not even a part of a die). Then those blobs are no die: a die in them would be one
+    die too many. Not with any number of dice expected (0), where a die missed is not counted."""
+    if not expected_dice:
+        return False
+    read = [d for d in dice if not isinstance(d, Nothing)]
+    if len(read) != expected_dice or len(read) == len(dice) or any(d.value is None for d in read):
+        return False
+    middle = float(np.median([d.side_px for d in read]))
+    return all(SIZE_RANGE[0] <= d.side_px / middle <= SIZE_RANGE[1] for d in read)
 
 
 def _unsure(dice: list, expected_dice: int) -> str:
