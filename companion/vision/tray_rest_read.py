@@ -74,6 +74,9 @@ REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shor
 # of a 640x480 tray): on smaller crops the reader's background colours and sizes came out wrong
 REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole tray is read instead
 GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
+SPECK_SHARE = 1 / 3  # a tray read empty while a throw is expected is looked at again down to specks this share of
+# the smallest blob (a sixth of a die): a one's pip is a quarter of the die across (7 of 25 small px measured)
+MAX_SPECKS = 8  # ... at most this many of them grown and read (a die's pips are up to 6, joined once grown)
 SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
@@ -218,6 +221,8 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             failed.append((whole or blob, got))
     if ahead is not None and ahead.dropped:
         return out
+    if not found.blobs and memory.expected_dice:
+        _read_specks(view, out, picture, min_side, unknown, memory.reads)
     if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
     why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"
@@ -233,6 +238,32 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     if why and out.guessed:
         why = f"the empty tray has not been seen yet; {why}"
     return _full_read(view, out, why, reader) if why else out
+
+
+def _read_specks(view: TrayView, out: RestRead, picture: np.ndarray, min_side: float, unknown: np.ndarray | None,
+                 reads: BlobReads | None) -> None:
+    """Nothing differs from the empty tray by a blob's size, yet a throw is expected: a black die on
+    black felt may differ only at its pips, and a one's pip is narrower than ``min_side`` (a 7 px
+    speck against 7.2, rendered development session 4402: the tray read empty and the die was
+    learnt into its picture until a hand moved it, 13-21 frames). Specks down to ``SPECK_SHARE`` of
+    that are grown over the die's faint body (:meth:`Changes.grown`); a grown speck of a die's
+    size is read from its crop, and its dice are kept only if they read cleanly, of the dice's
+    size, where the speck is (``_plausible``). Anything else leaves the tray empty, as before: no
+    still reader's look at an empty tray (a hand passed over it)."""
+    specks = changes(view.small, picture, SPECK_SHARE * min_side, unknown)
+    smallest = 2 * min_blob_side(view.small, None)  # (the smallest die, as _plausible allows)
+    seen: list[Blob] = []
+    for speck in specks.blobs[:MAX_SPECKS]:
+        whole = specks.grown(speck)
+        if whole is None or any(g.holds(*whole.centre) for g in seen):
+            continue
+        side = estimate_side(whole, out.side_small)
+        if not (side >= smallest and 0.5 * side * side <= whole.area <= GROWN_MAX_DICE * side * side):
+            continue  # a speck of noise, or grown over more than a die (a smear)
+        seen.append(whole)
+        got = [d for d in _read_blob(view, whole, out, reads) if d.value is not None]
+        if got and _plausible(got, whole, view, out.side_small):
+            out.dice += got
 
 
 def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
