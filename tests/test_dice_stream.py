@@ -451,6 +451,22 @@ def test_a_dear_read_of_one_die_starts_reads_on_moving_frames():
     assert source._read_while_moving()
 
 
+def test_a_late_read_that_saw_the_tray_empty_teaches_the_empty_tray():
+    """A cold start's first read often ends late (the foreground test and the guess first). If it
+    saw the tray empty, that picture is the empty tray: learnt, as a read on time learns it, so the
+    later reads compare with it instead of guessing again (the code before left it unknown)."""
+    frames = tray_stream(3, throws=1)
+    source = CameraDice(SimulatedCamera([]), expected_dice=1)
+    small = TrayView.of(frames[0].image).small
+    job = SlicedWork(lambda: RestRead(seen_empty=True))
+    job.run_for(math.inf)
+    job.last, job.began, job.small = (None, 0), 1, small
+    assert not source._empty.known
+    assert source._conclude_late(job) == []
+    assert source._empty.known and source._empty.unknown is None
+    assert np.array_equal(source._empty.picture, small.astype(np.float32))
+
+
 def test_the_empty_tray_guessed_around_dice_is_close_to_the_real_one():
     frames = tray_stream(81, throws=1, n_dice=3, passing=False, nudge=False)
     empty = TrayView.of(frames[0].image).small
