@@ -122,6 +122,8 @@ def test_a_black_one_whose_pip_is_narrower_than_a_blob_is_read_not_taken_for_the
     view = TrayView.of(frames[k + 1].image)
     got = read_tray_at_rest(view, TrayMemory(empty, None, None, None, 1), _no_whole_tray)
     assert [d.value for d in got.dice] == list(frames[k].values) == [1] and not got.region
+    coarse, fine = changes(view.small, empty, 7.2), changes(view.small, empty, 2.4)  # (finer: no second comparison)
+    assert [(b.x, b.y, b.w, b.h, b.area) for b in coarse.finer(2.4).blobs] == [(b.x, b.y, b.w, b.h, b.area) for b in fine.blobs]
     before = TrayView.of(frames[3].image)
     assert read_tray_at_rest(before, TrayMemory(empty, None, None, None, 1), _no_whole_tray).dice == []
     assert read_tray_at_rest(view, TrayMemory(empty, None, None, None, 0), _no_whole_tray).dice == []

@@ -19,7 +19,10 @@ runs as one piece of work that the streaming source spreads over frames in slice
    the tray seen at last (``uncovered``), and the caller puts it into the picture.
 4. A blob read as no die or as an unreadable one (a black die on black felt, whose face the crop
    reader does not tell from the felt) goes to the still-photo reader (``reader``) on the part of
-   the tray around it only (``region``): a fraction of the whole tray's cost.
+   the tray around it only (``region``): a fraction of the whole tray's cost -- unless every
+   expected die was read cleanly beside it: then it is no die (a light spot, a stain) and is left
+   out (``no_die``). A tray that reads empty while a throw is expected is looked at again down to
+   pip-sized specks (a black one on black felt differs only at its pip).
 5. The whole tray goes to the still-photo reader only when the crops cannot be trusted and the
    region did not settle it: the picture no longer fits (the camera moved), a blob neither read,
    fewer dice than ``expected_dice``, or, on a guessed picture, no die at all.
@@ -41,7 +44,7 @@ from .dice import Die, ReaderSettings, foreground_mask, read_dice
 from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
 from .dice_pip_templates import templates as blurred_face_templates
-from .tray_reader import (Blob, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
+from .tray_reader import (Blob, Changes, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
                           misjudged_side, read_die_crop)
 
 
@@ -76,7 +79,8 @@ REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole
 GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
 SPECK_SHARE = 1 / 3  # a tray read empty while a throw is expected is looked at again down to specks this share of
 # the smallest blob (a sixth of a die): a one's pip is a quarter of the die across (7 of 25 small px measured)
-MAX_SPECKS = 8  # ... at most this many of them grown and read (a die's pips are up to 6, joined once grown)
+MAX_SPECKS = 4  # ... at most this many of them, the largest, grown and read (each grown() looks at the whole tray,
+# 1-2 ms; a die's pips, up to 6, are one blob once grown, so the first pip's growing takes in the others)
 SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
@@ -222,7 +226,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     if ahead is not None and ahead.dropped:
         return out
     if not found.blobs and memory.expected_dice:
-        _read_specks(view, out, picture, min_side, unknown, memory.reads)
+        _read_specks(view, out, found, min_side, memory.reads)
     if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
     why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"
@@ -240,8 +244,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     return _full_read(view, out, why, reader) if why else out
 
 
-def _read_specks(view: TrayView, out: RestRead, picture: np.ndarray, min_side: float, unknown: np.ndarray | None,
-                 reads: BlobReads | None) -> None:
+def _read_specks(view: TrayView, out: RestRead, found: Changes, min_side: float, reads: BlobReads | None) -> None:
     """Nothing differs from the empty tray by a blob's size, yet a throw is expected: a black die on
     black felt may differ only at its pips, and a one's pip is narrower than ``min_side`` (a 7 px
     speck against 7.2, rendered development session 4402: the tray read empty and the die was
@@ -250,10 +253,12 @@ def _read_specks(view: TrayView, out: RestRead, picture: np.ndarray, min_side: f
     size is read from its crop, and its dice are kept only if they read cleanly, of the dice's
     size, where the speck is (``_plausible``). Anything else leaves the tray empty, as before: no
     still reader's look at an empty tray (a hand passed over it)."""
-    specks = changes(view.small, picture, SPECK_SHARE * min_side, unknown)
+    specks = found.finer(SPECK_SHARE * min_side)
     smallest = 2 * min_blob_side(view.small, None)  # (the smallest die, as _plausible allows)
     seen: list[Blob] = []
-    for speck in specks.blobs[:MAX_SPECKS]:
+    for speck in sorted(specks.blobs, key=lambda b: -b.area)[:MAX_SPECKS]:  # (a pip before a speck of noise)
+        if any(g.holds(*speck.centre) for g in seen):
+            continue  # another pip of a die grown already (each grown() looks at the whole tray: 1-2 ms)
         whole = specks.grown(speck)
         if whole is None or any(g.holds(*whole.centre) for g in seen):
             continue
