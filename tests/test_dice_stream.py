@@ -12,7 +12,7 @@ from companion.inputs.base import InputEvent
 from companion.inputs.camera_dice import AT_REST, EMPTY, READ, ROLLING, CameraDice
 from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
 from companion.sliced_work import SlicedWork
-from companion.vision.dice import Die, foreground_mask
+from companion.vision.dice import foreground_mask
 from companion.vision.dice_sim import draw_hand, throw_frames
 from companion.vision.tray_reader import DIFF_LEVEL, TrayView, changes, guess_empty
 from companion.vision.tray_rest_read import RestRead
@@ -425,30 +425,6 @@ def test_reads_start_on_moving_frames_only_when_many_dice_or_an_unknown_size_nee
     assert not one._read_while_moving()
     assert six._read_while_moving()
     assert not unlimited(expected_dice=6)._read_while_moving()  # every read ends in its first frame anyway
-
-
-def _read_costing(ms: float, region: str) -> SlicedWork:
-    """A finished read of one die that took ``ms`` of CPU (``region``: why the still reader read its region)."""
-    def read():
-        end = time.thread_time() + ms / 1000
-        while time.thread_time() < end:
-            pass
-        return RestRead(dice=[Die(2, (50.0, 50.0), 0.9, 48.0)], region=region)
-    job = SlicedWork(read)
-    job.run_for(math.inf)
-    return job
-
-
-def test_a_dear_read_of_one_die_starts_reads_on_moving_frames():
-    """A black die on a dark tray whose read needed the still reader on its region (20-30 ms) will
-    likely need it again: one such read turns reading on moving frames on for one die (the frame
-    the die lands in lends the read its budget), one a little dear under load (13 ms) does not."""
-    source = CameraDice(SimulatedCamera([]), expected_dice=1)
-    source._side_small = 24.0
-    source._learn_read_cost(_read_costing(13.0, ""))
-    assert not source._read_while_moving()
-    source._learn_read_cost(_read_costing(25.0, "a die the crop reader could not read"))
-    assert source._read_while_moving()
 
 
 def test_a_late_read_that_saw_the_tray_empty_teaches_the_empty_tray():

@@ -64,9 +64,6 @@ DIE_READ_MS = 5.0  # CPU per die of a read from crops until measured (a 640x480 
 READ_WHILE_MOVING_ABOVE = 1.5  # read on moving frames too when a read needs more budgets than this (3 dice and up)
 MOVING_RESERVE_MS = 1.5  # less for a read on a moving frame: smeared dice and hands make bigger crops, whose
 # single steps run longer (the biggest say so themselves: tray_rest_read.BIG_CROP_PX; 0.5 ms measured no better)
-COST_RISE, COST_FALL = 0.7, 0.3  # how fast the CPU per die followed moves to a dearer, a cheaper read. 0.3 both ways
-# until session 17: a black die's 25 ms read then moved it from 5 to 11 ms, under the 12 that turn reading on moving
-# frames on; at 0.7 one such read does (19 ms), one 13 ms read of a light die under load does not (10.6 ms)
 MIN_SLICE_S = 0.001  # a read gets at least this much of a frame, however dear the frame was already
 UNMATCHED = "something in the tray that reads as no die: throw again or use the buttons"
 MAX_LATE_READS = 3  # late reads kept at once (each a throw not yet reported); more only if reads never end
@@ -378,19 +375,15 @@ class CameraDice(CameraThread):
             d["full_read_reason"] = found.full
 
     def _learn_read_cost(self, job: SlicedWork) -> None:
-        """Follow the CPU a read takes per die (for :meth:`_read_while_moving`), the still reader's
-        on the region around a die the crops cannot read included (a black die on a dark tray: 20-30
-        ms, where its next throw's read will be as dear); a dearer read is followed faster than a
-        cheaper one."""
+        """Follow the CPU a crop read takes per die (for :meth:`_read_while_moving`)."""
         try:
             found = job.result()
         except Exception:
             return
-        if found.full or found.unchanged or not found.dice:
-            return  # the whole tray's cost (the camera moved, a hand) says nothing of the dice
+        if found.full or found.region or found.unchanged or not found.dice:
+            return  # the still reader's cost is no crop read's
         per_die = 1000 * job.cpu_s / len(found.dice)
-        rate = COST_RISE if per_die > self._die_read_ms else COST_FALL
-        self._die_read_ms += rate * (per_die - self._die_read_ms)
+        self._die_read_ms += 0.3 * (per_die - self._die_read_ms)
 
     def _conclude(self, view: TrayView, dice: list) -> list[InputEvent]:
         """The tray at rest holds ``dice``: report them if they are a new, good throw."""
