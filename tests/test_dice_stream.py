@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -10,9 +11,11 @@ import pytest
 from companion.inputs.base import InputEvent
 from companion.inputs.camera_dice import AT_REST, EMPTY, READ, ROLLING, CameraDice
 from companion.inputs.camera_source import CameraError, CameraSource, SimulatedCamera, open_camera
+from companion.sliced_work import SlicedWork
 from companion.vision.dice import foreground_mask
 from companion.vision.dice_sim import draw_hand, throw_frames
 from companion.vision.tray_reader import DIFF_LEVEL, TrayView, changes, guess_empty
+from companion.vision.tray_rest_read import RestRead
 from companion.vision.tray_sim import tray_stream
 
 
@@ -422,6 +425,22 @@ def test_reads_start_on_moving_frames_only_when_many_dice_or_an_unknown_size_nee
     assert not one._read_while_moving()
     assert six._read_while_moving()
     assert not unlimited(expected_dice=6)._read_while_moving()  # every read ends in its first frame anyway
+
+
+def test_a_late_read_that_saw_the_tray_empty_teaches_the_empty_tray():
+    """A cold start's first read often ends late (the foreground test and the guess first). If it
+    saw the tray empty, that picture is the empty tray: learnt, as a read on time learns it, so the
+    later reads compare with it instead of guessing again (the code before left it unknown)."""
+    frames = tray_stream(3, throws=1)
+    source = CameraDice(SimulatedCamera([]), expected_dice=1)
+    small = TrayView.of(frames[0].image).small
+    job = SlicedWork(lambda: RestRead(seen_empty=True))
+    job.run_for(math.inf)
+    job.last, job.began, job.small = (None, 0), 1, small
+    assert not source._empty.known
+    assert source._conclude_late(job) == []
+    assert source._empty.known and source._empty.unknown is None
+    assert np.array_equal(source._empty.picture, small.astype(np.float32))
 
 
 def test_the_empty_tray_guessed_around_dice_is_close_to_the_real_one():

@@ -263,6 +263,7 @@ class CameraDice(CameraThread):
         # what its throw is compared with, should it end late (after the dice moved on)
         self._job.last = (self._last_dice, self._moving_frames)
         self._job.began = self.frames  # the frame (1 = the first fed) whose view it reads
+        self._job.small = view.small  # ... and that view (a late read's end learns the empty tray from it)
         self._job_small = view.small
 
     def _read_while_moving(self) -> bool:
@@ -343,22 +344,28 @@ class CameraDice(CameraThread):
         if found.full:
             if found.dice and found.stale:
                 self._empty.forget()  # out of date: learnt again at the next empty tray
-        if found.guessed is not None and not self._empty.known:
-            self._empty.guess(*found.guessed)  # the dice were there at the start: guessed around them
-        for blob in found.uncovered:
-            self._empty.uncover(view.small, blob.x, blob.y, blob.mask)
-        tray_empty = not found.dice and not found.unmatched
-        if found.seen_empty or (tray_empty and self._empty.unknown is not None):
-            self._empty.learn(view.small, fresh=True)  # seen empty: now it is known (again)
+        self._learn_empty_tray(found, view.small)
         if found.unmatched:
             self.fail(UNMATCHED)
             self.state, self._snapshot, self._snapshot_boxes = READ, view.small.astype(np.float32), []
             return []
         return self._conclude(view, found.dice)
 
+    def _learn_empty_tray(self, found: RestRead, small: np.ndarray) -> None:
+        """What a read saw of the empty tray (``small``: the view it read) goes into its picture."""
+        if found.guessed is not None and not self._empty.known:
+            self._empty.guess(*found.guessed)  # the dice were there at the start: guessed around them
+        for blob in found.uncovered:
+            self._empty.uncover(small, blob.x, blob.y, blob.mask)
+        tray_empty = not found.dice and not found.unmatched
+        if found.seen_empty or (tray_empty and self._empty.unknown is not None):
+            self._empty.learn(small, fresh=True)  # seen empty: now it is known (again)
+
     def _count_reads(self, found: RestRead) -> None:
         d = self.health.details
         d["crop_reads"] += found.crop_reads
+        if found.no_die:  # (a moved light spot, a stain: worth seeing if it happens every throw)
+            d["blobs_read_as_no_die"] = d.get("blobs_read_as_no_die", 0) + found.no_die
         d["crop_reads_reused"] = self._blob_reads.reused
         if found.region:
             d["region_reads"] += 1
@@ -502,6 +509,11 @@ class CameraDice(CameraThread):
             self.fail(f"reader failed: {type(exc).__name__}: {exc}")
             return []
         self._count_reads(found)
+        if not self._empty.known or self._empty.unknown is not None:
+            # the tray it read, seen empty or guessed around the dice (a cold start's first read is
+            # often late): learnt, or every later read pays the foreground test and the guess again.
+            # (Not once the tray is known: a newer picture of it is not replaced by an older one)
+            self._learn_empty_tray(found, job.small)
         if found.unmatched:  # as a read on time says it: nothing reported, and why
             self.fail(UNMATCHED)
             return []

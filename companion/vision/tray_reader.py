@@ -121,6 +121,15 @@ class Changes:
         return None
 
 
+    def finer(self, min_side: float) -> Changes:
+        """The same comparison's blobs down to ``min_side`` (as :func:`changes` with it would give,
+        without comparing again: 2-3 ms): specks left out as noise, a pip among them."""
+        if self._parts is None:
+            return Changes([], self.changed_fraction)
+        diff, changed, shadows, guessed, _ = self._parts
+        return Changes(_blobs(changed, _solid(changed, shadows), min_side), self.changed_fraction,
+                       (diff, changed, shadows, guessed, min_side))
+
     def split(self, blob: Blob, side: float) -> list[Blob] | None:
         """``blob`` as the die-sized things it joins, or None if it is not such a join.
 
@@ -175,12 +184,18 @@ def changes(small: np.ndarray, ref: np.ndarray, min_side: float, guessed: np.nda
     if fraction > STALE_FRACTION:
         return Changes([], fraction)
     shadows = _Shadows(small, expected) if small.ndim == 3 else None
+    return Changes(_blobs(changed, _solid(changed, shadows), min_side), fraction, (diff, changed, shadows, guessed, min_side))
+
+
+def _solid(changed: np.ndarray, shadows):
+    """What changed without the shadows, as ``_blobs`` asks for it: the whole mask, or a function of
+    a box (the blobs' boxes only: a die's core is all that is asked of the shadows, mostly)."""
     if shadows is None:
-        solid = changed
-    else:  # (the blobs' boxes only: a die's core is all that is asked of the shadows, mostly)
-        def solid(x, y, w, h):
-            return cv2.bitwise_and(changed[y:y + h, x:x + w], cv2.bitwise_not(shadows.box(x, y, w, h)))
-    return Changes(_blobs(changed, solid, min_side), fraction, (diff, changed, shadows, guessed, min_side))
+        return changed
+
+    def solid(x, y, w, h):
+        return cv2.bitwise_and(changed[y:y + h, x:x + w], cv2.bitwise_not(shadows.box(x, y, w, h)))
+    return solid
 
 
 def differs(small: np.ndarray, ref: np.ndarray, min_side: float) -> bool:

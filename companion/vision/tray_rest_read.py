@@ -19,7 +19,10 @@ runs as one piece of work that the streaming source spreads over frames in slice
    the tray seen at last (``uncovered``), and the caller puts it into the picture.
 4. A blob read as no die or as an unreadable one (a black die on black felt, whose face the crop
    reader does not tell from the felt) goes to the still-photo reader (``reader``) on the part of
-   the tray around it only (``region``): a fraction of the whole tray's cost.
+   the tray around it only (``region``): a fraction of the whole tray's cost -- unless every
+   expected die was read cleanly beside it: then it is no die (a light spot, a stain) and is left
+   out (``no_die``). A tray that reads empty while a throw is expected is looked at again down to
+   pip-sized specks (a black one on black felt differs only at its pip).
 5. The whole tray goes to the still-photo reader only when the crops cannot be trusted and the
    region did not settle it: the picture no longer fits (the camera moved), a blob neither read,
    fewer dice than ``expected_dice``, or, on a guessed picture, no die at all.
@@ -41,7 +44,7 @@ from .dice import Die, ReaderSettings, foreground_mask, read_dice
 from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
 from .dice_pip_templates import templates as blurred_face_templates
-from .tray_reader import (Blob, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
+from .tray_reader import (Blob, Changes, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
                           misjudged_side, read_die_crop)
 
 
@@ -74,6 +77,10 @@ REGION_MIN_SHARE = 0.4  # ... in a square at least this share of the tray's shor
 # of a 640x480 tray): on smaller crops the reader's background colours and sizes came out wrong
 REGION_MAX_SHARE = 0.4  # a region bigger than this share of the tray: the whole tray is read instead
 GROWN_MAX_DICE = 2.5  # a blob grown over a die's faint body is read again if it is at most this many dice's squares
+SPECK_SHARE = 1 / 3  # a tray read empty while a throw is expected is looked at again down to specks this share of
+# the smallest blob (a sixth of a die): a one's pip is a quarter of the die across (7 of 25 small px measured)
+MAX_SPECKS = 4  # ... at most this many of them, the largest, grown and read (each grown() looks at the whole tray,
+# 1-2 ms; a die's pips, up to 6, are one blob once grown, so the first pip's growing takes in the others)
 SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
@@ -109,6 +116,7 @@ class RestRead:
     guessed: tuple | None = None  # (picture, unknown): the empty tray guessed from this view (dice on it)
     uncovered: list = field(default_factory=list)  # blobs where the guessed picture was wrong: tray now
     crop_reads: int = 0
+    no_die: int = 0  # blobs left out as no die: every expected die was read cleanly beside them
     side_small: float | None = None  # a die's side as read, in small-image pixels
 
 
@@ -196,7 +204,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
-        got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads)
+        got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads, ahead)
         if ahead is not None and ahead.dropped:
             continue  # (only the clean reads kept matter now: no second looks)
         whole = None
@@ -217,9 +225,17 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             failed.append((whole or blob, got))
     if ahead is not None and ahead.dropped:
         return out
+    if not found.blobs and memory.expected_dice:
+        _read_specks(view, out, found, min_side, memory.reads)
     if not out.dice and not out.guessed:
         return out  # nothing differs from the empty tray: it is empty
     why = _unsure(out.dice, memory.expected_dice) if out.dice else "no die read in what stands out"
+    if why and _all_dice_read_beside(out.dice, memory.expected_dice):
+        # every die of the throw read cleanly; what else differs read as no die, even grown (a light
+        # spot that moved, a stain, a crumb): the still reader would read the same dice, in 10-40 frames
+        out.no_die = sum(isinstance(d, Nothing) for d in out.dice)
+        out.dice = [d for d in out.dice if not isinstance(d, Nothing)]
+        return out
     if why and failed and _region_read(view, out, failed, memory.expected_dice):
         out.region = why
         return out
@@ -228,21 +244,54 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
     return _full_read(view, out, why, reader) if why else out
 
 
+def _read_specks(view: TrayView, out: RestRead, found: Changes, min_side: float, reads: BlobReads | None) -> None:
+    """Nothing differs from the empty tray by a blob's size, yet a throw is expected: a black die on
+    black felt may differ only at its pips, and a one's pip is narrower than ``min_side`` (a 7 px
+    speck against 7.2, rendered development session 4402: the tray read empty and the die was
+    learnt into its picture until a hand moved it, 13-21 frames). Specks down to ``SPECK_SHARE`` of
+    that are grown over the die's faint body (:meth:`Changes.grown`); a grown speck of a die's
+    size is read from its crop, and its dice are kept only if they read cleanly, of the dice's
+    size, where the speck is (``_plausible``). Anything else leaves the tray empty, as before: no
+    still reader's look at an empty tray (a hand passed over it)."""
+    specks = found.finer(SPECK_SHARE * min_side)
+    smallest = 2 * min_blob_side(view.small, None)  # (the smallest die, as _plausible allows)
+    seen: list[Blob] = []
+    for speck in sorted(specks.blobs, key=lambda b: -b.area)[:MAX_SPECKS]:  # (a pip before a speck of noise)
+        if any(g.holds(*speck.centre) for g in seen):
+            continue  # another pip of a die grown already (each grown() looks at the whole tray: 1-2 ms)
+        whole = specks.grown(speck)
+        if whole is None or any(g.holds(*whole.centre) for g in seen):
+            continue
+        side = estimate_side(whole, out.side_small)
+        if not (side >= smallest and 0.5 * side * side <= whole.area <= GROWN_MAX_DICE * side * side):
+            continue  # a speck of noise, or grown over more than a die (a smear)
+        seen.append(whole)
+        got = [d for d in _read_blob(view, whole, out, reads) if d.value is not None]
+        if got and _plausible(got, whole, view, out.side_small):
+            out.dice += got
+
+
 def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
     inside = unknown[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask]
     return inside.size > 0 and float(inside.mean()) > 0.5
 
 
-def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None) -> list:
+def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None,
+               ahead: ReadAhead | None = None) -> list:
     """The dice in one blob; the die's size is the last one measured, else a guess from the blob,
     read again at the size the dice read came out at if the guess was off. A blob read before
-    whose pixels have not changed since (``reads``) is not read again."""
+    whose pixels have not changed since (``reads``) is not read again. A read dropped on a moving
+    frame (``ahead``) keeps only what the first look reads: the crop at 96 px is left to the read at
+    rest (on a blob the first look is unsure of it cost up to 37 ms, and the read at rest waits
+    for it: bench session 2851, where the same blob read at rest in 2 ms)."""
     side = estimate_side(blob, out.side_small)
     dice = reads.find(view.small, blob, side) if reads is not None else None
     if dice:
         out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
         return dice
     dice = _first_look(view, blob, side, out)
+    if dice is None and ahead is not None and ahead.dropped:
+        return [Nothing(blob)]
     for _ in range(0 if dice else 2):
         out.crop_reads += 1
         crop = cut_crop(view, blob, side)
@@ -317,6 +366,20 @@ def _read_split(view: TrayView, blob: Blob, out: RestRead, found, reads: BlobRea
         return []
     dice = [d for part in parts for d in _read_blob(view, part, out, reads) if not isinstance(d, Nothing)]
     return dice if any(d.value is not None for d in dice) else []
+
+
+def _all_dice_read_beside(dice: list, expected_dice: int) -> bool:
+    """The crops read exactly the ``expected_dice`` dice, every one cleanly and at one size (within
+    ``SIZE_RANGE`` of their median), and the only other things are blobs that read as no die at all
+    (``Nothing``: not even a part of a die). Then those blobs are no die: a die in them would be one
+    die too many. Not with any number of dice expected (0), where a die missed is not counted."""
+    if not expected_dice:
+        return False
+    read = [d for d in dice if not isinstance(d, Nothing)]
+    if len(read) != expected_dice or len(read) == len(dice) or any(d.value is None for d in read):
+        return False
+    middle = float(np.median([d.side_px for d in read]))
+    return all(SIZE_RANGE[0] <= d.side_px / middle <= SIZE_RANGE[1] for d in read)
 
 
 def _unsure(dice: list, expected_dice: int) -> str:
