@@ -4,9 +4,9 @@ The greedy fitter explains a merged blob of one expedition's colour sheet by she
 shape taken decides what is left for the rest, and the refits that follow move one sheet at a
 time against the others.  Where sheets of one colour overlap, a wrong first shape (a hexagonal
 biological unit in the middle of two pointed sheets side by side) leaves the rest as slivers
-that no shape explains clearly, so one of the cluster ends up unsure.  Such a cluster (sheets
-whose outlines come close enough for their colour to meet, one of them unsure) is explained
-again from scratch, the rest of the expedition's sheets explained first: every shape the search
+that no shape explains clearly, so one of the cluster ends up unsure.  Such a cluster (an unsure
+sheet and the sheets whose outlines come close enough for their colour to meet its colour) is
+explained again from scratch, the rest of the expedition's sheets explained first: every shape the search
 finds plausible for the cluster's biggest blob is tried as its first sheet, the rest fitted
 greedily after it, and the set whose union explains the cluster's colour best, less a cost per
 sheet, replaces the old one only when it explains it clearly better.  The box's own rules are
@@ -24,18 +24,17 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .placement import three_own_overlap
 from .sheetgrid import FitGrid
 from .sheetgroups import SHEET_COST_MM2, explain_blob, plausible_pose
-from .sheets import SheetPose
 
 CLUSTERS = True  # see the module's docstring; off: the fitter as before
 # the new set must explain the cluster's colour better than the old by this much (mm^2 of
 # colour, after each set's cost per sheet): a blurred edge or a pose a pixel off moves a set's
 # score by tens of mm^2, a sheet set right explains hundreds
 MIN_BETTER_MM2 = 30.0
+# (not tuned: set once, before any figure was measured)
 MAX_CLUSTER = 4  # sheets in a cluster explained again (more: a pile too big to search afresh)
-MAX_FIRSTS = 4  # shapes tried as the cluster's first sheet (explain_blob tries two)
+MAX_FIRSTS = 4  # shapes tried as the cluster's first sheet (explain_blob tries two); the search refines at most three
 
 
 def _region(grid: FitGrid, shapes, sheets: list[tuple]) -> np.ndarray:
@@ -84,10 +83,6 @@ def explain_again(grid: FitGrid, shapes, placed: list[tuple], weak: Callable[[in
         if not new or not legal(new):
             continue
         new_score = grid.explained_by(new, shapes, before, region) - cost * len(new)
-        import os
-        if os.environ.get("DBG"):
-            print("cluster", [(p[0], round(p[1]), round(p[2]), round(p[3])) for p in old], round(old_score / grid.ppm ** 2),
-                  "->", [(p[0], round(p[1]), round(p[2]), round(p[3])) for p in new], round(new_score / grid.ppm ** 2))
         if new_score > old_score + MIN_BETTER_MM2 * grid.ppm ** 2:
             for j in group:
                 replaced[j] = []
