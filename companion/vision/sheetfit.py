@@ -6,7 +6,8 @@ repeat.  Two overlapping sheets of one colour merge into one blob; the penalty f
 keeps a bigger shape from spanning both, and each is found in turn.  Then sheets the others
 explain anyway are dropped, and each sheet touching another is searched again against the colour
 the others leave.  (sheetgroups.py can explain a merged blob by the best set of sheets instead of
-its best single shape; on by default, see ``sheetgroups.GROUPS``.)
+its best single shape; on by default, see ``sheetgroups.GROUPS``.)  A sheet left unsure has its
+cluster (it and the sheets its colour meets) explained again as a whole (sheetclusters.py).
 
 Each sheet carries a confidence: how much better its shape explains the colour than the best
 other shape does (evidence only, the cost of unseen parts aside).  A sheet whose shape is not
@@ -27,7 +28,7 @@ import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
 from .sheetland import joined
-from .placement import cage_overreach_mm, three_own_overlap
+from .placement import three_own_overlap
 from .sheetclusters import explain_again
 from .sheetlayers import second_layer
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
@@ -39,10 +40,6 @@ MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliv
 MIN_CONFIDENCE = 0.3  # see _confidence
 WEAK_CONFIDENCE = MIN_CONFIDENCE  # a sheet less sure than this has its cluster explained again (sheetclusters.py)
 MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
-# a fitted cage reaching further than this out of every hex is not named (see _cage_astray): on the
-# 180 development photos (measured colour) cages named right reach at most 0.8 mm out of their hex
-# (pose error and the printed line), the cages named where there is none 1.0-3.1 mm
-CAGE_OVERREACH_MM = 1.5
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
 
 
@@ -235,9 +232,9 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         confidence = _confidence(grid, shapes, refined, eq, visible)
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
-        named = _named(confidence, edge, visible / grid.ppm ** 2) and not _cage_astray(box, pose)
         out.append(FittedSheet(pose, float(good / max(visible, 1e-9)), visible / grid.ppm ** 2,
-                               float(confidence), named, edge))
+                               float(confidence), _named(confidence, edge, visible / grid.ppm ** 2),
+                               edge))
     return out if unidentified else [f for f in out if f.identified]
 
 
@@ -278,12 +275,6 @@ def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
         return False
     # colour seen running on past the outline: the sheet does not end there (no band seen: no veto)
     return visible_mm2 > EDGE_CHECK_MM2 or not edge_seen < MIN_EDGE_SUPPORT
-
-
-def _cage_astray(box, pose: SheetPose) -> bool:
-    """A cage the rules would not allow where it is fitted ("cages may only occupy ONE HEXAGON"):
-    more likely a scrap of another sheet than a cage, so not named."""
-    return pose.equipment == "cage" and cage_overreach_mm(box, pose) > CAGE_OVERREACH_MM
 
 
 def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
