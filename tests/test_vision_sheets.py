@@ -498,3 +498,20 @@ def test_the_loch_side_of_a_stretch_of_shore_is_the_mean_of_its_pixels_coordinat
         assert _loch_side(inside) == by_coordinates(inside)
         checked += _loch_side(inside) != (0.0, 0.0)
     assert checked > 50
+
+
+def test_a_cluster_with_an_unsure_sheet_is_explained_again_as_a_whole(box, lay, monkeypatch):
+    """sheetclusters: an eye witness over a sonar from one spot on the north shore, its colour
+    meeting a surface camera's from the south (development seed 621's independent sheets).
+    Greedily, a biological unit takes the middle of the three and leaves the rest to slivers (the
+    sonar named a biological unit, an unsure extra); the cluster explained again from scratch is
+    the eye witness and the sonar, both named."""
+    from companion.vision import sheetclusters
+    truth = [SheetPose(E, "eye_witness", 548.802, 233.893, -24.117),
+             SheetPose(E, "sonar", 548.984, 225.528, -42.641),
+             SheetPose(E, "surface_camera", 650.619, 333.207, 154.168),
+             SheetPose(E, "sonar", 659.478, 233.222, -13.329)]
+    monkeypatch.setattr(sheetclusters, "CLUSTERS", True)
+    found = _fit(box, lay, truth)
+    sc = score_sheets(box, truth, found)
+    assert (sc.right, sc.wrong, sc.extra) == (4, 0, 0), [(f.pose, f.identified) for f in found]

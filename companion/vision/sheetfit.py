@@ -6,7 +6,8 @@ repeat.  Two overlapping sheets of one colour merge into one blob; the penalty f
 keeps a bigger shape from spanning both, and each is found in turn.  Then sheets the others
 explain anyway are dropped, and each sheet touching another is searched again against the colour
 the others leave.  (sheetgroups.py can explain a merged blob by the best set of sheets instead of
-its best single shape; on by default, see ``sheetgroups.GROUPS``.)
+its best single shape; on by default, see ``sheetgroups.GROUPS``.)  A sheet left unsure has its
+cluster (it and the sheets its colour meets) explained again as a whole (sheetclusters.py).
 
 Each sheet carries a confidence: how much better its shape explains the colour than the best
 other shape does (evidence only, the cost of unseen parts aside).  A sheet whose shape is not
@@ -27,6 +28,8 @@ import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
 from .sheetland import joined
+from .placement import three_own_overlap
+from .sheetclusters import explain_again
 from .sheetlayers import second_layer
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
@@ -35,6 +38,7 @@ from .sheets import SheetPose, place, polygon_distance
 FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
 MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliver
 MIN_CONFIDENCE = 0.3  # see _confidence
+WEAK_CONFIDENCE = MIN_CONFIDENCE  # a sheet less sure than this has its cluster explained again (sheetclusters.py)
 MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
 
@@ -198,6 +202,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     min_px = MIN_SHEET_MM2 * grid.ppm ** 2
     placed = _greedy(grid, shapes, min_px, max_sheets)
     placed = _prune(grid, shapes, placed, min_px)
+    placed = explain_again(grid, shapes, placed, lambda i: _weak(grid, shapes, placed, i), min_px,
+                           lambda sheets: not three_own_overlap(box, [SheetPose(expedition, *s[:4]) for s in sheets]))
     out: list[FittedSheet] = []
     refit: set = set()
     for i, (eq, x, y, ang, refined) in enumerate(placed):
@@ -299,6 +305,14 @@ def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple
             continue
         placed += group[:max_sheets - len(placed)]
     return placed
+
+
+def _weak(grid: FitGrid, shapes, placed: list[tuple], i: int) -> bool:
+    """Is a sheet unsure of its type against the colour the others leave (as it would be reported)?"""
+    eq, x, y, ang, refined = placed[i]
+    grid.reset([p for j, p in enumerate(placed) if j != i], shapes)
+    _good, visible = grid.coverage(shapes[eq], x, y, ang)
+    return _confidence(grid, shapes, refined, eq, visible) < WEAK_CONFIDENCE
 
 
 def _prune(grid: FitGrid, shapes, placed: list[tuple], min_px: float) -> list[tuple]:

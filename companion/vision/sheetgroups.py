@@ -48,13 +48,17 @@ def plausible_pose(grid: FitGrid, shape, gain: float, pose: tuple, min_px: float
 
 
 def explain_blob(grid: FitGrid, shapes, blob, found, min_px: float,
-                 plausible: Callable[[str, tuple], bool], spare: dict | None = None) -> list[tuple]:
+                 plausible: Callable[[str, tuple], bool], spare: dict | None = None,
+                 rivals: int = MAX_RIVALS, always: bool = False) -> list[tuple]:
     """Sheets (type, x, y, angle, refined rivals) explaining one blob, marked explained on the grid.
 
     ``blob``: ``FitGrid.largest_blob``'s answer; ``found``: ``search``'s over it; ``spare``: the
     search's leading shapes it did not refine (tried too when the best shape explains the blob
     poorly); ``plausible(type, (gain, pose))``: does a refined pose explain enough new colour
     without showing paper.  Returns [] when no shape is plausible (the caller gives the blob up).
+    ``rivals``: other shapes tried as the first sheet; ``always``: every plausible shape is a rival
+    however far its gain falls short of the best one's, and a blob its best shape explains well
+    is searched as well (sheetclusters.py, explaining a cluster again).
     """
     refined = dict(found[0])
     ranked = [t for t in sorted(refined, key=lambda t: -refined[t][0]) if plausible(t, refined[t])]
@@ -62,20 +66,21 @@ def explain_blob(grid: FitGrid, shapes, blob, found, min_px: float,
         return []
     region = blob[2]
     # the best shape explaining most of its blob (what it explains less paper shown): a sheet alone
-    if not GROUPS or grid.explained_by([_sheet(ranked[0], refined)], shapes, (grid.U,), region) >= WELL_EXPLAINED * blob[1]:
+    if not always and (not GROUPS or grid.explained_by([_sheet(ranked[0], refined)], shapes, (grid.U,), region)
+                       >= WELL_EXPLAINED * blob[1]):
         return _apply(grid, shapes, [_sheet(ranked[0], refined)])
     before = grid.save()
     # otherwise the blob holds more than one sheet, or the shape is none of them (it fits inside
     # their union, or spans them showing paper): the other shapes the search found, refined or
     # not yet, are tried as its first sheet too
-    top = refined[ranked[0]][0]
-    firsts = [ranked[0]] + [t for t in ranked[1:] if refined[t][0] >= RIVAL_SHARE * top]
-    for t, start in list((spare or {}).items())[:MAX_SPARE]:
+    bar = refined[ranked[0]][0] * (0.0 if always else RIVAL_SHARE)
+    firsts = [ranked[0]] + [t for t in ranked[1:] if refined[t][0] >= bar]
+    for t, start in list((spare or {}).items())[:max(MAX_SPARE, rivals if always else 0)]:
         x, y, ang, gain = refine(grid, shapes[t], *start)
         refined[t] = (gain, (x, y, ang))
-        if plausible(t, refined[t]) and gain >= RIVAL_SHARE * top:
+        if plausible(t, refined[t]) and gain >= bar:
             firsts.append(t)
-    firsts = firsts[:1] + sorted(firsts[1:], key=lambda t: -refined[t][0])[:MAX_RIVALS]
+    firsts = firsts[:1] + sorted(firsts[1:], key=lambda t: -refined[t][0])[:rivals]
     cost = SHEET_COST_MM2 * grid.ppm ** 2
     best = None
     for t in firsts:
