@@ -49,6 +49,7 @@ from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_crop import read_crop
+from .dice_defocus import read_sharpened
 from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
@@ -163,6 +164,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             got = _after(got, loose)
         if not _sure(got):
             got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
+        if DEFOCUSED_DICE_SHARPENED and not any(d.value is not None for d in got) and (
+                not got or any(d.reason == PIPS_UNSEEN for d in got)):
+            # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
+            got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -202,6 +207,37 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 #: only such blobs away from die-sized ones, so these were read by neither (light 3968: a white four's
 #: four pips, 24 px dimples shaded on one side, beside its side face's blob). False: left out, the old rule
 MARKED_PIPS_BESIDE_BLOBS = True
+
+#: a blob every look read nothing in is read once more on sharpened copies of its part of the photo
+#: (a defocused die whose pips the blur spread into its face: :mod:`.dice_defocus`), a value kept
+#: where two strengths read it alike (False: not looked at, the old rule)
+DEFOCUSED_DICE_SHARPENED = True
+#: ... only a blob where a look reported a face region with no pips in it (a defocused die's face
+#: or the halo round it takes the pips in), or that no look reported anything in: where every face
+#: region held pips that fit no layout, the blur did not hide them, and sharpening brought out what
+#: was no top face's -- a translucent one's far six seen through it (ray 78), a tilted five's side
+#: face (ray 1002), read so with every unread blob sharpened. (Only "no pips" everywhere in the
+#: blob was tried too: a defocused die's own face region most often holds a stray mark or two -- "2
+#: pips off layout" beside the halo's "no pips" -- and 7 of the 9 dice gained were lost.)
+PIPS_UNSEEN = "no pips"
+
+
+def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                         est: float) -> list[Die]:
+    """The first look (:func:`_read_blob`) at ``blob`` on sharpened copies of its window, the dice
+    read alike at each strength (:func:`.dice_defocus.read_sharpened`)."""
+    bh, bw = blob.shape
+    box = (origin[0] / f, origin[1] / f, (origin[0] + bw) / f, (origin[1] + bh) / f)
+
+    def read_window(window: np.ndarray, at: tuple[int, int]) -> list[Die]:
+        # (the window's own pixels: the blob's origin moved by the window's corner, at the blob's scale)
+        got = _read_blob(window, blob, (origin[0] - at[0] * f, origin[1] - at[1] * f), f, est)
+        return [replace(d, center=(d.center[0] + at[0], d.center[1] + at[1]),
+                        pips=None if d.pips is None else tuple((px + at[0], py + at[1], r) for px, py, r in d.pips))
+                for d in got]
+
+    return read_sharpened(img, box, est / f * 0.9, read_window)
+
 
 #: a light die's reading whose face is clearly darker than the table or top face round it is a
 #: side face in shade: unreadable (:mod:`.dice_shaded_face`; False: kept, the old rule)
