@@ -165,7 +165,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not _sure(got):
             got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
         if DEFOCUSED_DICE_SHARPENED and not any(d.value is not None for d in got) and (
-                not got or any(d.reason == PIPS_UNSEEN for d in got)):
+                not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
             got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
         if not any(d.value is not None for d in got):
@@ -220,6 +220,7 @@ DEFOCUSED_DICE_SHARPENED = True
 #: blob was tried too: a defocused die's own face region most often holds a stray mark or two -- "2
 #: pips off layout" beside the halo's "no pips" -- and 7 of the 9 dice gained were lost.)
 PIPS_UNSEEN = "no pips"
+SHARPENED_ONLY_WHERE_PIPS_UNSEEN = True  # (False: every blob that read nothing, the first try)
 
 
 def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,

@@ -63,8 +63,11 @@ def read_sharpened(img: np.ndarray, box: tuple[int, int, int, int], side_full: f
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
     window = img[y0:y1, x0:x1]
-    readings = [[d for d in read_window(sharpened(window, k * side_full), (x0, y0)) if d.value is not None]
-                for k in SHARPEN_SIDES]
+    readings = []
+    for k in SHARPEN_SIDES:
+        readings.append([d for d in read_window(sharpened(window, k * side_full), (x0, y0)) if d.value is not None])
+        if not readings[-1]:
+            return []  # (nothing read at one strength: nothing can be read alike; the rest not read)
     return agreed(readings)
 
 
