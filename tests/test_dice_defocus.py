@@ -3,7 +3,8 @@ the photo (:mod:`companion.vision.dice_defocus`): a value kept only where both s
 alike, and only in blobs where a face region took its pips in.
 
 Drawn cases for the sharpening and the agreement; rendered development scenes (ray 4367, a
-defocused yellow two; ray 78, a translucent one whose far six shows through it).
+defocused yellow two; ray 78, a translucent one whose far six shows through it; light 3259, a
+tilted four read as a five with its side face's pip).
 """
 
 from __future__ import annotations
@@ -63,3 +64,18 @@ def test_pips_that_fit_no_layout_are_not_sharpened_into_a_value(monkeypatch):
     monkeypatch.setattr(dice, "DEFOCUSED_DICE_SHARPENED", True)
     off, on = counts_off_then_on(monkeypatch, dice, "SHARPENED_ONLY_WHERE_PIPS_UNSEEN", render_raymarch(78))
     assert off["wrong"] == 1 and on["wrong"] == 0 and on["unread"] == 1
+
+
+def test_no_one_or_five_is_read_sharpened(monkeypatch):
+    """Development light 3259 (defocused, tilted 27 degrees): a blue four whose side face's nearest
+    pip, sharpened, made a five with its four pips -- a wrong value. The look reads no one or five."""
+    from companion.vision import dice_defocus
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch_light import render_light
+
+    scene = render_light(3259)
+    counts = lambda: score_scene(scene, dice.read_dice(scene.image)).counts
+    monkeypatch.setattr(dice_defocus, "VALUES_READ", (1, 2, 3, 4, 5, 6))
+    assert counts()["wrong"] == 1
+    monkeypatch.setattr(dice_defocus, "VALUES_READ", (2, 3, 4, 6))
+    assert counts()["wrong"] == 0
