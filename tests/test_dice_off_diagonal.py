@@ -132,9 +132,12 @@ def test_a_three_shaded_evenly_along_its_line_is_on_one_face(monkeypatch):
 
 
 def test_rendered_glossy_three_shaded_across_reads_three(monkeypatch):
-    """Development ray 4392: a dark red three, lit from one side; unread before."""
+    """Development ray 4392: a dark red three, lit from one side; unread before. (The sharpened look
+    of a defocused die reads it too without the rule: switched off, to test the rule alone.)"""
+    from companion.vision import dice
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    monkeypatch.setattr(dice, "DEFOCUSED_DICE_SHARPENED", False)
     off, on = counts_off_then_on(monkeypatch, dice_one_face, "EVENLY_SHADED_THREES", render_raymarch(4392))
     assert on["right"] == off["right"] + 1 and on["wrong"] == off["wrong"] == 0 and on["unread"] == off["unread"] - 1

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import companion.vision.dice_pips as dice_pips
+from companion.vision import dice
 from companion.vision.dice import read_dice
 from companion.vision.dice_pip_templates import match_layouts, read_blurred_face
 from tests.test_dice_pip_blobs import PLACES, RED, WHITE, drawn_die
@@ -29,6 +30,9 @@ def motion_blurred(img: np.ndarray, length: int, degrees: float) -> np.ndarray:
 
 
 def values_read(img: np.ndarray, look: bool, monkeypatch) -> list:
+    # (the sharpened look of dice.DEFOCUSED_DICE_SHARPENED reads the smeared three right without the
+    # templates too: switched off, to test the templates alone)
+    monkeypatch.setattr(dice, "DEFOCUSED_DICE_SHARPENED", False)
     monkeypatch.setattr(dice_pips, "TEMPLATE_LOOK", look)
     return [d.value for d in read_dice(img)]
 
