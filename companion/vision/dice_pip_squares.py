@@ -88,11 +88,37 @@ def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False,
     levels = [float(np.clip(otsu, 14, 40)), float(np.clip(PIP_TIMES_SPREAD * np.median(vals), PIP_LEAST, 40))]
     edges = edge_map(lab[..., 0])
     best: list[FaceReading] = []
+    per_level = []
     for t in levels:
         got = _read_at_level(dist, dl, mask, t, edges, unfit, image_edges, specks)
+        per_level.append(got)
         if sum(r.value is not None for r in got) > sum(r.value is not None for r in best):
             best = got
+    if LEVELS_BY_PLACE:
+        # (the crop may hold several dice, each with its own best level: a face read at the other
+        # level where the chosen one read nothing at all is kept)
+        best = list(best)
+        for got in per_level:
+            if got is not best:
+                best += [r for r in got if r.value is not None and _apart(r, best)]
     return best
+
+
+#: the level chosen for a crop is chosen for the faces in it, not for the crop: a face read at the
+#: other level, a side or more from every reading (or doubt) of the chosen level, is kept too. The
+#: crop round one blob holds its neighbours too, and the level that reads more faces wins the crop
+#: whole: light 3178, a cream two beside its side face read only at the table's-spread level (its
+#: pips faint), lost to a white three's pips read at the Otsu level in the same crop. (False: one
+#: level for the whole crop, the old rule)
+LEVELS_BY_PLACE = True
+#: ... apart: this many of the larger side between the two readings' centres (two dice side by side
+#: lie a side apart; a part of a face read at the other level lies within half a side of the face)
+LEVEL_FACES_APART = 1.0
+
+
+def _apart(r: FaceReading, readings: list[FaceReading]) -> bool:
+    """Does ``r`` lie at least LEVEL_FACES_APART sides from each of ``readings``?"""
+    return all(math.dist(r.center, o.center) >= LEVEL_FACES_APART * max(r.side, o.side) for o in readings)
 
 
 def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float, edges: np.ndarray,
@@ -102,7 +128,9 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     face = cv2.morphologyEx(face, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     filled = fill_holes(face)
     marks = find_pips(filled, face, dist, float(FACE_PX), dl)
-    pips = _consistent(marks)
+    # (the pips of one face are alike; two dice's in one crop need not be: PIPS_ALIKE_BY_GROUP)
+    pips = [p for g in _groups(marks, REACH, None) for p in _consistent(g)] if PIPS_ALIKE_BY_GROUP \
+        else _consistent(marks)
     out = []
     first = [(g, _read_group(g, face, dist, dl, image_edges) if len(g) > 1
               else _read_lone(g[0], face, dist, dl, edges, marks, specks, image_edges))
@@ -122,8 +150,17 @@ def _read_at_level(dist: np.ndarray, dl: np.ndarray, mask: np.ndarray, t: float,
     return out
 
 
-def _groups(pips: list[Pip], reach: float = REACH) -> list[list[Pip]]:
-    """Single-linkage groups of pips within ``reach`` of each other, up to six pips each."""
+#: the marks are held alike (one size, one contrast: ``_consistent``) group by group, each group of
+#: marks within a face's reach of each other, not over the whole crop: a crop round one blob holds
+#: its neighbours, whose pips differ in size and contrast by the view and their colours (light 3178:
+#: a cream two's faint 65-75 px pips dropped beside a white three's 180 px ones). False: over the
+#: whole crop, the old rule.
+PIPS_ALIKE_BY_GROUP = True
+
+
+def _groups(pips: list[Pip], reach: float = REACH, most: int | None = 6) -> list[list[Pip]]:
+    """Single-linkage groups of pips within ``reach`` of each other, up to ``most`` pips each
+    (None: every group)."""
     n = len(pips)
     parent = list(range(n))
 
@@ -140,7 +177,7 @@ def _groups(pips: list[Pip], reach: float = REACH) -> list[list[Pip]]:
     groups: dict[int, list[Pip]] = {}
     for i in range(n):
         groups.setdefault(root(i), []).append(pips[i])
-    return [g for g in groups.values() if len(g) <= 6]
+    return [g for g in groups.values() if most is None or len(g) <= most]
 
 
 def _read_group(group: list[Pip], face: np.ndarray, dist: np.ndarray, dl: np.ndarray,
