@@ -341,6 +341,7 @@ class CameraDice(CameraThread):
         that touched nothing costs no second read, and a nudge is the same throw."""
         job = self._parked[0]
         self._parked = None
+        self.health.details["reads_ended_moving"] = self.health.details.get("reads_ended_moving", 0) + 1
         motion = self._moving_frames - job.last[1]  # this motion's frames (job.last: as when the read began)
         self._moving_frames = job.last[1]  # (what the throw is weighed against the last one with)
         events = self._finish(job, job.view)
