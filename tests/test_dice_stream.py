@@ -467,7 +467,9 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
     rest = frames[settled].image
     h, w = rest.shape[:2]
     hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * k), 48.0, np.random.default_rng(k)) for k in range(2)]
-    before = [f.image for f in frames[:settled + 4]]  # 3 still frames: the read is under way
+    # 2 still frames: the read is under way (3 were too many once a read that ended during the throw's
+    # motion was reported at once: the empty tray it saw is learnt sooner, and this read is quicker)
+    before = [f.image for f in frames[:settled + 3]]
     # the first read of a run (no die size known yet) takes 20-30 frames of a 1 ms budget: the dice
     # lie still long enough for it, and the emptied tray is watched long enough for a late one
     after = [rest] * 80 + [f.image for f in frames[settled + 4:]] + [frames[-1].image] * 60
@@ -478,7 +480,42 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
         details = source.health.details
         assert got[0][0] >= len(before), kind  # the read was under way when the hand came
         assert details.get("reads_unfinished", 0) == 0, kind
-        assert details.get("reads_resumed", 0) == (1 if kind == "hand" else 0), (kind, details)
+        # paused and resumed after the hand -- or, the read nearly done, ended and reported while the
+        # hand passed (which one depends on the machine's speed): either way not begun again. (A read
+        # may also end during the pick-up at the end, in either kind: reads_ended_moving)
+        resumed, ended = details.get("reads_resumed", 0), details.get("reads_ended_moving", 0)
+        if kind == "hand":
+            assert resumed == 1 or (resumed == 0 and ended >= 1), (kind, details)
+        else:
+            assert resumed == 0, (kind, details)
+
+
+def test_a_rested_read_that_ends_while_a_hand_passes_is_reported_at_once():
+    """The dice rested long enough to be reported, but their read (the still reader's on the region
+    round a black die: 4-7 frames of the default budget) was not done when a hand came over the tray, touching nothing. The read
+    goes on during the motion, and its throw is reported in the frame it ends, not once the hand
+    has gone (bench session 1105's third throw waited 3 frames so); once, and the still tray
+    afterwards is the tray as read (no second read)."""
+    # (a black two on a dark table, a run's first throw: its read needs the still reader on the region
+    # around it, 25 ms and more, so it is under way when the hand comes after 2 still frames -- a white
+    # die's first read may end within them, helped by the reads begun while it rolled)
+    frames = tray_stream(4607, throws=1, surface="dark_table", style="black_white", passing=False, nudge=False)
+    settled = next(i for i, f in enumerate(frames) if f.settled)
+    rest = frames[settled].image
+    h, w = rest.shape[:2]
+    # a hand moving to and fro over the far corner for long enough for the read to end meanwhile
+    hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * (k % 2)), 48.0, np.random.default_rng(k)) for k in range(200)]
+    before = [f.image for f in frames[:settled + 3]]  # 2 still frames: rested, the read under way
+    sequence = before + hand + [rest] * 10
+    source = CameraDice(SimulatedCamera([]))  # (the default budget: the read ends 4-7 frames after rest)
+    got, reads = [], []
+    for i, img in enumerate(sequence):
+        got += [(i, e.value) for e in source.process_frame(img)]
+        reads.append(source.reads)
+    assert [v for _, v in got] == [2], (got, source.health.last_error)
+    assert len(before) <= got[0][0] < len(before) + len(hand)  # while the hand moved
+    assert reads[-1] == reads[len(before) + len(hand) - 1]  # the hand touched nothing: no read after it
+    assert source.state == "read" and source.health.details["reads_ended_moving"] == 1
 
 
 # ---------------------------------------------------------------- a die only the still reader reads

@@ -121,6 +121,38 @@ class Changes:
         return None
 
 
+    def changed_share(self, x: float, y: float, side: float) -> float:
+        """The share of the square of ``side`` centred on (x, y) (small pixels) that differs from the
+        empty tray by the change level: about all of a die's face as a rule, a fraction of it for a
+        die like the tray (a black die on black felt differs at its pips and lit edges only)."""
+        if self._parts is None:
+            return 1.0
+        changed = self._parts[1]
+        half = side / 2
+        square = changed[max(0, int(y - half)):max(0, int(y + half)), max(0, int(x - half)):max(0, int(x + half))]
+        return cv2.countNonZero(square) / square.size if square.size else 1.0
+
+    def faint_width(self, blob: Blob) -> float:
+        """The widest circle (diameter, small pixels) inside what differs faintly (as :meth:`grown`
+        takes it) joined to ``blob``, shadows *included*: a black die's body is darker than the
+        tray alike in every channel, as a shadow is, so :meth:`grown` leaves it out; a shadow makes
+        a die's outline longer, hardly wider. 0 if unknown."""
+        if self._parts is None:
+            return 0.0
+        diff, changed, _, guessed, _ = self._parts
+        noise = float(np.median(diff[::4, ::4]))
+        low = (diff > max(GROW_LEVEL, GROW_NOISE * noise)).astype(np.uint8)
+        if guessed is not None:
+            low[guessed] = 0
+        box = (slice(blob.y, blob.y + blob.h), slice(blob.x, blob.x + blob.w))
+        seed = np.zeros_like(low)
+        seed[box][blob.mask & (changed[box] > 0)] = 1
+        n, labels = cv2.connectedComponents(cv2.bitwise_or(low, seed), connectivity=8)
+        keep = np.zeros(n, np.uint8)
+        keep[labels[seed > 0]] = 255
+        keep[0] = 0
+        return _inscribed(keep[labels])
+
     def finer(self, min_side: float) -> Changes:
         """The same comparison's blobs down to ``min_side`` (as :func:`changes` with it would give,
         without comparing again: 2-3 ms): specks left out as noise, a pip among them."""

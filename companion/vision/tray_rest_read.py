@@ -82,6 +82,12 @@ SPECK_SHARE = 1 / 3  # a tray read empty while a throw is expected is looked at 
 MAX_SPECKS = 4  # ... at most this many of them, the largest, grown and read (each grown() looks at the whole tray,
 # 1-2 ms; a die's pips, up to 6, are one blob once grown, so the first pip's growing takes in the others)
 SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
+DARK_FACE_SHARE = 0.5  # a die whose square differs from the empty tray (by the change level) in less than this
+# share is like the tray: its blob may be a part of it. Measured on first reads of rendered sessions (4560-4561,
+# 4600-4607, 4700-4713, 4800-4809): black dice on black felt or a dark table 0.07-0.31, other dice 0.92-1.0
+PART_WIDER = 1.35  # ... and such a die read narrower than this share of the widest circle inside what differs
+# faintly around it (Changes.faint_width) is a part of a die. The same reads: black dice read right 0.38-1.16,
+# a black two's half read as a one 1.54-1.85 (midway); other dice up to 2.1 (dice joined by their shadows)
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
@@ -204,7 +210,8 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
-        got = _read_split(view, blob, out, found, memory.reads) or _read_blob(view, blob, out, memory.reads, ahead)
+        got = (_read_split(view, blob, out, found, memory.reads)
+               or _read_blob(view, blob, out, memory.reads, ahead, found))
         if ahead is not None and ahead.dropped:
             continue  # (only the clean reads kept matter now: no second looks)
         whole = None
@@ -277,7 +284,7 @@ def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
 
 
 def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None,
-               ahead: ReadAhead | None = None) -> list:
+               ahead: ReadAhead | None = None, found: Changes | None = None) -> list:
     """The dice in one blob; the die's size is the last one measured, else a guess from the blob,
     read again at the size the dice read came out at if the guess was off. A blob read before
     whose pixels have not changed since (``reads``) is not read again. A read dropped on a moving
@@ -302,6 +309,8 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
         side = better * view.scale
     if out.side_small:
         dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
+    elif found is not None:  # (no size to hold it against yet: a dark die's part is told by what is around it)
+        dice = [_doubt_dark_part(d, blob, found, view.scale) for d in dice]
     sides = [d.side_px for d in dice if d.value is not None]
     if not sides:  # (a part of a die read as a die stays as such: not the blob to grow, see _doubt_size)
         return [d for d in dice if d.reason.endswith(PART_OF_A_DIE)] or [Nothing(blob)]
@@ -337,6 +346,27 @@ def _doubt_size(die: Die, scale: float, side_small: float) -> Die:
         return die
     return Die(None, die.center, 0.0, die.side_px, f"a {die.value} read at {die.side_px * scale / side_small:.2f} "
                + PART_OF_A_DIE)
+
+
+def _doubt_dark_part(die: Die, blob: Blob, found: Changes, scale: float) -> Die:
+    """``die``, unreadable if it is like the tray (``DARK_FACE_SHARE``) and narrower than what differs
+    faintly around it (``PART_WIDER``): a part of a die read as a die, before the dice's size is known
+    (:func:`_doubt_size` takes over then). A black die on black felt or a dark table differs by its
+    pips and lit edges only, so its blob may be a part of it; a crop of a two's half reads its pip
+    as a one, at that half's size, which nothing else held it against (rendered sessions 4600, 4607,
+    4711: the first throw reported wrong, and the size measured on it made later dice "parts").
+    Unreadable, the still reader reads the region around it."""
+    if die.value is None:
+        return die
+    side = die.side_px * scale
+    x, y = die.center[0] * scale, die.center[1] * scale
+    if found.changed_share(x, y, side) >= DARK_FACE_SHARE:
+        return die
+    width = found.faint_width(blob)
+    if width < PART_WIDER * side:
+        return die
+    return Die(None, die.center, 0.0, die.side_px, f"a {die.value} read at {side / width:.2f} of what differs around "
+               "it, " + PART_OF_A_DIE)
 
 
 def _read_crop_sliced(crop) -> list:
