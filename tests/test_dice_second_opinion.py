@@ -51,6 +51,7 @@ def test_without_the_model_file_the_look_is_off(monkeypatch):
     monkeypatch.setattr(so, "MODEL_PATH", so.MODEL_PATH.with_name("no_such_model.yml.gz"))
     monkeypatch.setattr(so, "_model", None)
     monkeypatch.setattr(so, "_model_tried", False)
+    monkeypatch.setattr(so, "LOOK_ON", True)
     dice = [Die(None, (100.0, 100.0), 0.0, 60.0, "no pips")]
     assert so.second_opinions(dice, np.zeros((200, 200, 3), np.uint8)) is dice
 
