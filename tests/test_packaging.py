@@ -20,6 +20,8 @@ def test_the_wheel_holds_every_package_the_dashboard_and_the_box_profiles(tmp_pa
         assert init.relative_to(ROOT).as_posix() in names
     for toml in (ROOT / "companion").rglob("*.toml"):
         assert toml.relative_to(ROOT).as_posix() in names
+    for model in (ROOT / "companion").rglob("*.yml.gz"):  # the dice reader's learned second opinion
+        assert model.relative_to(ROOT).as_posix() in names
     for f in (ROOT / "web").rglob("*"):
         if f.is_file() and "__pycache__" not in f.parts:
             assert "companion/web/" + f.relative_to(ROOT / "web").as_posix() in names

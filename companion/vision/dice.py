@@ -48,6 +48,7 @@ from .dice_foreground import _Foreground, background_distance, flatten_lighting,
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import lone_speck, read_by_pip_squares
+from .dice_second_opinion import second_opinions
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_pips import FACE_PX
@@ -119,7 +120,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         again, _ = _read_at(img, min(1.0, f * zoom), finer)
         dice = again
     # (a tilted light die's side face reported unreadable: its top face, like the table, is beside it)
-    return tops_beside_unread(dice, img, f, _read_around_at)
+    dice = tops_beside_unread(dice, img, f, _read_around_at)
+    return second_opinions(dice, img)
 
 
 def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float]:
