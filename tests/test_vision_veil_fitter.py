@@ -1,6 +1,8 @@
 """The veil of added light leaves hexes undecided for coverage, but not sheets unseen to the fitter
-(coverage.VEIL_SEEN_BY_FITTER): through a phone's pipeline plain paper varies by a few per cent
-from cell to cell, which the veil test reads as light added over whole sheets."""
+(coverage.VEIL_SEEN_BY_FITTER, off by default: it named more sheets right on development photos but
+made more wrong types and named extras on the never-tuned check set): through a phone's pipeline
+plain paper varies by a few per cent from cell to cell, which the veil test reads as light added
+over whole sheets."""
 
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ def test_sheets_under_a_phones_veil_of_added_light_are_still_fitted(box, monkeyp
     image, _truth = render(box, scene)
     data = phone_pipeline(image, np.random.default_rng(511))
 
+    monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
     adj, now = _adjudicated(box, data, scene)
     assert now.right == 11 and now.wrong == 0 and now.extra_named == 0, now.errors
     assert adj.coverage.fit_seen is not None and adj.coverage.fit_seen.sum() > adj.coverage.seen_flat.sum()
@@ -54,6 +57,7 @@ def test_the_veil_over_dark_overlaps_stays_unseen_to_the_fitter(box, monkeypatch
     image, _truth = render(box, scene)
     data = phone_pipeline(image, np.random.default_rng(625))
 
+    monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
     _adj, now = _adjudicated(box, data, scene)
     assert now.extra_named == 0 and now.wrong <= 1, now.errors
     monkeypatch.setattr(cov, "VEIL_DARK_UNSEEN_BY_FITTER", False)
