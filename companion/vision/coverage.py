@@ -278,8 +278,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if VEIL_DARK_UNSEEN_BY_FITTER:
             # ... and so does the veil over what is too dark to see, colour aside (overlaps of two
             # or more sheets): there the added light bends the hue most
-            grey = (Lc[0] + Lc[1] + Lc[2]) * np.float32(1 / 3)
-            glare_seen_by_fitter = glare_seen_by_fitter | (veil & (grey < DEEP_SHADOW_LOG))
+            mean_log = (Lc[0] + Lc[1] + Lc[2]) * np.float32(1 / 3)  # (not the lines' grey above)
+            glare_seen_by_fitter = glare_seen_by_fitter | (veil & (mean_log < DEEP_SHADOW_LOG))
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
     saturated = (wmin >= 250) & (Lmax > 0.08)
     too_dark_px = cv2.max(cv2.max(wc[0], wc[1]), wc[2]) < 25
