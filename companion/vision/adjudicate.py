@@ -335,7 +335,7 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     if fit_sheets:
         t = time.perf_counter()
         # what is seen is the same for the four expeditions: put on the fitter's grid once
-        seen = st.run("sheets seen", prepare_seen, box, result.seen_flat, lay.x0, lay.y0, lay.ppm, land)
+        seen = st.run("sheets seen", prepare_seen, box, result.seen_for_fitting, lay.x0, lay.y0, lay.ppm, land)
 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided

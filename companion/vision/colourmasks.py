@@ -117,7 +117,7 @@ LINE_GROW_MM = 1.5
 
 
 def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None,
-                  drifted=None, late_rules=None):
+                  drifted=None, late_rules=None, fit_view=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
@@ -136,11 +136,16 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     red sheet's colour under a blue one taken out was no longer carried onto a line: seed 54007
     through the first phone, two hexes the red sheet reaches 1.4-1.9 mm into called uncovered).
     ``late_rules``: in place of _late_rules (same arguments), e.g. judged on a coarser grid.
+    ``fit_view``: (seen, unknown) the fitter's own, when it sees more than coverage (the veil of
+    added light aside: coverage.VEIL_SEEN_BY_FITTER); ``fit`` is then read on it.
     """
     masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
     # the expeditions' bits where seen (0 elsewhere): every per-expedition mask is one step from it
     seen_bits = cv2.bitwise_and(code, 15, mask=seen_flat.view(np.uint8))
+    fit_bits, fit_unknown = seen_bits, unknown
+    if fit_view is not None:
+        fit_bits, fit_unknown = cv2.bitwise_and(code, 15, mask=fit_view[0].view(np.uint8)), fit_view[1]
     for i, e in enumerate(EXPEDITIONS):
         has = np.bitwise_and(np.right_shift(seen_bits, i), 1).view(bool)  # 0 / 1 bytes: a true bool view
         raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)
@@ -159,14 +164,17 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
         # doesn't make it up: a wrong hex ruling is costly, an unexplained patch beside a sheet is
         # not); colour by a hand still dropped (skin passes for a sheet), slivers too (edge fringes)
-        fit_in = raw if hand_near is None else _roi_apply(_drop_mostly_in, raw, (hand_near,), 2, 0.25)
-        if labelled is not None and (fit_in is before or np.array_equal(fit_in, before)):
+        raw_fit = raw
+        if fit_view is not None:
+            raw_fit = _drop_small(np.bitwise_and(np.right_shift(fit_bits, i), 1).view(bool), MIN_BLOB_MM2 * ppm * ppm)
+        fit_in = raw_fit if hand_near is None else _roi_apply(_drop_mostly_in, raw_fit, (hand_near,), 2, 0.25)
+        if fit_view is None and labelled is not None and (fit_in is before or np.array_equal(fit_in, before)):
             # the same mask as coverage's (nothing by a hand or glare): its parts are labelled already
             sl, parts = labelled
             fit[e] = np.zeros(raw.shape, bool)
             fit[e][sl] = _drop_slivers(fit_in[sl], unknown[sl], core, bridge, parts)
         else:
-            fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (unknown,),
+            fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (fit_unknown,),
                                 max(bridge, core) + 2)
         dropped[e] = gone_of[e] = None
         if gone.any():

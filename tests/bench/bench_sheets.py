@@ -67,7 +67,7 @@ def _fit_grouped(box, lay, r, times, land) -> list:
     was = sheetgroups.GROUPS
     sheetgroups.GROUPS = not was
     try:
-        return _fit_all(box, lay, r.fit_masks, r.seen_flat, times, land)
+        return _fit_all(box, lay, r.fit_masks, r.seen_for_fitting, times, land)
     finally:
         sheetgroups.GROUPS = was
 
@@ -150,10 +150,10 @@ def _run() -> list[str]:
             land = sheetland.measure(decoded.bgr, adj.registration, box, lay)  # as adjudicate does
             land_times.append(time.thread_time() - t)
             shares = clear_shares(box, scene.sheets, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm)
-            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, times, land), shares)
+            sc = score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_for_fitting, times, land), shares)
             measured.add(sc)
             grouped.add(score_sheets(box, scene.sheets, _fit_grouped(box, lay, r, grouped_times, land), shares))
-            landless.add(score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_flat, []), shares))
+            landless.add(score_sheets(box, scene.sheets, _fit_all(box, lay, r.fit_masks, r.seen_for_fitting, []), shares))
             _count(why["measured"], error_causes(box, scene.sheets, sc, ~r.unknown_mask, lay.x0, lay.y0, lay.ppm))
         lines.append(f"{label} {seeds.start}-{seeds.stop - 1} ({len(seeds)} rendered scenes):")
         lines.append("  " + _line("true masks    ", ideal))

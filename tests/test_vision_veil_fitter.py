@@ -1,0 +1,65 @@
+"""The veil of added light leaves hexes undecided for coverage, but not sheets unseen to the fitter
+(coverage.VEIL_SEEN_BY_FITTER, off by default: it named more sheets right on development photos but
+made more wrong types and named extras on the never-tuned check set): through a phone's pipeline
+plain paper varies by a few per cent from cell to cell, which the veil test reads as light added
+over whole sheets."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _adjudicated(box, data: bytes, scene):
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.sheetscore import score_sheets
+
+    adj = adjudicate(decode(data), box)
+    found = [f for fits in adj.sheets.values() for f in fits]
+    return adj, score_sheets(box, scene.sheets, found)
+
+
+def test_sheets_under_a_phones_veil_of_added_light_are_still_fitted(box, monkeypatch):
+    """Development seed 511 through the first phone: the veil test called half an underwater camera
+    unknown (the phone's 2-5 % spread of plain paper read as added light), which left it missed and
+    an eye witness beside it named wrong; as rendered all 11 sheets are named right."""
+    from companion.vision import coverage as cov
+    from companion.vision.render import random_scene, render
+    from tests.phone_pipeline import phone_pipeline
+
+    scene = random_scene(box, 511, 1600, 1200)
+    image, _truth = render(box, scene)
+    data = phone_pipeline(image, np.random.default_rng(511))
+
+    monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
+    adj, now = _adjudicated(box, data, scene)
+    assert now.right == 11 and now.wrong == 0 and now.extra_named == 0, now.errors
+    assert adj.coverage.fit_seen is not None and adj.coverage.fit_seen.sum() > adj.coverage.seen_flat.sum()
+
+    monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", False)
+    adj_before, before = _adjudicated(box, data, scene)
+    assert before.right <= 9 and before.wrong >= 1, before.errors  # what the rule is for
+    # coverage's own decisions are the same either way: the veil still leaves its hexes undecided
+    assert adj.coverage.covered == adj_before.coverage.covered
+    assert adj.coverage.unknown == adj_before.coverage.unknown
+    assert np.array_equal(adj.coverage.seen_flat, adj_before.coverage.seen_flat)
+
+
+def test_the_veil_over_dark_overlaps_stays_unseen_to_the_fitter(box, monkeypatch):
+    """Development seed 625 (broadened) through the first phone: under the veil a dark overlap of
+    three sheets reads as blotches of blue and green, which fitted two named cages when the fitter
+    saw the veil everywhere; seen only where not too dark (coverage.VEIL_DARK_UNSEEN_BY_FITTER),
+    no named sheet is extra."""
+    from companion.vision import coverage as cov
+    from companion.vision.render import random_scene, render
+    from tests.phone_pipeline import phone_pipeline
+
+    scene = random_scene(box, 625, 1600, 1200, broad=True)
+    image, _truth = render(box, scene)
+    data = phone_pipeline(image, np.random.default_rng(625))
+
+    monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
+    _adj, now = _adjudicated(box, data, scene)
+    assert now.extra_named == 0 and now.wrong <= 1, now.errors
+    monkeypatch.setattr(cov, "VEIL_DARK_UNSEEN_BY_FITTER", False)
+    _adj, before = _adjudicated(box, data, scene)
+    assert before.extra_named >= 2, before.errors  # what the rule is for
