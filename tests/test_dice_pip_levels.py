@@ -58,17 +58,22 @@ def _values_at(readings, truth) -> list:
     return out
 
 
+def _the_two_lost_then_read(monkeypatch, img, truth, switch):
+    """With both per-face rules off the three alone is read; with `switch` on, the two as well."""
+    whole = np.full(img.shape[:2], 255, np.uint8)
+    monkeypatch.setattr(pip_squares, "LEVELS_BY_PLACE", False)
+    monkeypatch.setattr(pip_squares, "PIPS_ALIKE_BY_GROUP", False)
+    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, None]
+    monkeypatch.setattr(pip_squares, switch, True)
+    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, 2]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_each_face_is_read_at_its_own_level(monkeypatch, seed):
     """A black-pipped three read at Otsu's level and a faint two at the paper's spread, in one crop:
     both are read; with one level for the whole crop, the two was lost."""
     img, truth = _two_faces(np.random.default_rng(seed), 3, 2)
-    whole = np.full(img.shape[:2], 255, np.uint8)
-    monkeypatch.setattr(pip_squares, "PIPS_ALIKE_BY_GROUP", False)
-    monkeypatch.setattr(pip_squares, "LEVELS_BY_PLACE", False)
-    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, None]
-    monkeypatch.setattr(pip_squares, "LEVELS_BY_PLACE", True)
-    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, 2]
+    _the_two_lost_then_read(monkeypatch, img, truth, "LEVELS_BY_PLACE")
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -77,12 +82,7 @@ def test_small_pips_beside_large_ones_are_held_alike_face_by_face(monkeypatch, s
     held alike over the whole crop, the two's pips were dropped as too small (a quarter of the
     three's area); held alike within each face's group, both are read."""
     img, truth = _two_faces(np.random.default_rng(seed), 3, 2, right_face=218, right_pip=35, right_radius=0.045)
-    whole = np.full(img.shape[:2], 255, np.uint8)
-    monkeypatch.setattr(pip_squares, "LEVELS_BY_PLACE", False)
-    monkeypatch.setattr(pip_squares, "PIPS_ALIKE_BY_GROUP", False)
-    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, None]
-    monkeypatch.setattr(pip_squares, "PIPS_ALIKE_BY_GROUP", True)
-    assert _values_at(read_by_pip_squares(img, whole), truth) == [3, 2]
+    _the_two_lost_then_read(monkeypatch, img, truth, "PIPS_ALIKE_BY_GROUP")
 
 
 @pytest.mark.parametrize("left,right", [(5, 4), (6, 3), (4, 6), (2, 5), (1, 6)])
