@@ -120,7 +120,6 @@ class Changes:
                 return b
         return None
 
-
     def changed_share(self, x: float, y: float, side: float) -> float:
         """The share of the square of ``side`` centred on (x, y) (small pixels) that differs from the
         empty tray by the change level: about all of a die's face as a rule, a fraction of it for a
