@@ -134,6 +134,27 @@ def cage_in_one_hex(box, pose: SheetPose, index: int = 0) -> list[Violation]:
                       (index,), (pose.x, pose.y))]
 
 
+NEAREST_HEXES = 3  # the hex holding a point lies among the three whose centres are nearest it
+
+
+def cage_overreach_mm(box, pose: SheetPose) -> float:
+    """How far the cage's outline reaches out of the hex that holds most of it (mm; 0 inside).
+
+    A cage legally placed lies within one hex (its border line included); one fitted to a photo
+    reaches out of it only by its pose's error.  Only the hexes nearest the cage's centre are
+    looked at (a cage is smaller than a hex)."""
+    poly = outline(box, pose)
+    centres = np.array([h.center for h in box.loch.hexes], float)
+    near = np.argsort(np.hypot(*(centres - poly.mean(0)).T))[:NEAREST_HEXES]
+    best = np.inf
+    for i in near:
+        hp = np.asarray(box.loch.hexes[int(i)].polygon, float)
+        inside = point_in_polygon(poly, hp)
+        d = _seg_dist(poly, hp, np.roll(hp, -1, 0)).min(1)
+        best = min(best, float(np.where(inside, 0.0, d).max()))
+    return best
+
+
 def cage_in_noted_hex(box, pose: SheetPose, noted: str | None, index: int = 0) -> list[Violation]:
     """The Sponsor notes the cage's hexagon when it is bought ("the sponsor must keep a note of the
     hexagon reference", stage six): the cage must lie in that hex.  Checked at the outline's centre;

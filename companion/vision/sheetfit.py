@@ -28,7 +28,7 @@ import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _loch_mask, washed_out_halo
 from .sheetland import joined
-from .placement import three_own_overlap
+from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
 from .sheetlayers import second_layer
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
@@ -41,6 +41,13 @@ MIN_CONFIDENCE = 0.3  # see _confidence
 WEAK_CONFIDENCE = MIN_CONFIDENCE  # a sheet less sure than this has its cluster explained again (sheetclusters.py)
 MIN_EDGE_SUPPORT = 0.5  # less of the band's seen part plain paper: the sheet's extent is a guess ...
 EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's shape tells its extent)
+# The rulebook's "cages may only occupy ONE HEXAGON" as a prior when the type is not given: a fitted
+# cage reaching further than this out of every hex is not named (a scrap of a bigger sheet, the rest
+# lost to glare, the veil or a phone's tone curve, fits a cage anywhere; a real cage sits in its hex).
+# Chosen in session 17 on the 180 development photos (measured colour): cages named right reach at
+# most 0.8 mm out of their hex (pose error, the printed line), named phantom cages 1.0-3.1 mm; through
+# both phones (development 500-579 + 600-639, session 19) right cages reach at most 0.83 mm.
+CAGE_OVERREACH_MM = 1.5
 
 
 @dataclass
@@ -232,9 +239,9 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         confidence = _confidence(grid, shapes, refined, eq, visible)
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
+        named = _named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
         out.append(FittedSheet(pose, float(good / max(visible, 1e-9)), visible / grid.ppm ** 2,
-                               float(confidence), _named(confidence, edge, visible / grid.ppm ** 2),
-                               edge))
+                               float(confidence), named, edge))
     return out if unidentified else [f for f in out if f.identified]
 
 
@@ -275,6 +282,14 @@ def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
         return False
     # colour seen running on past the outline: the sheet does not end there (no band seen: no veto)
     return visible_mm2 > EDGE_CHECK_MM2 or not edge_seen < MIN_EDGE_SUPPORT
+
+
+def _cage_astray(box, pose: SheetPose) -> bool:
+    """A cage the rules would not allow where it is fitted ("cages may only occupy ONE HEXAGON"):
+    more likely a scrap of another sheet than a cage, so not named.  Only when the type is not
+    given: live placing names the cage it expects and must see one laid over two hexes to report
+    the broken rule."""
+    return pose.equipment == "cage" and cage_overreach_mm(box, pose) > CAGE_OVERREACH_MM
 
 
 def _near(shape_a, pose_a, shape_b, pose_b) -> bool:
