@@ -160,6 +160,17 @@ def test_a_cage_shape_across_two_hexes_is_not_named_unless_a_cage_is_expected(bo
     assert expected.pose.equipment == "cage" and expected.identified
 
 
+def test_a_sheet_read_as_two_layers_all_over_is_one_sheet(box, lay):
+    """A phone's tone curve can make a whole sheet's colour read as two layers of it: that is one
+    sheet, not two lying exactly on one another (development 526 through the first phone)."""
+    north = np.asarray(box.loch.shore_outline, float)[:, 1].min()
+    truth = SheetPose(E, "surface_camera", 300, north, 10)
+    flat = lay.paper | lay.land
+    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E] & flat
+    found = fit_expedition(box, E, mask, flat, lay.x0, lay.y0, lay.ppm, unidentified=True, double=mask)
+    assert [f.pose.equipment for f in found] == ["surface_camera"], [f.pose for f in found]
+
+
 def test_pose_scores_match_the_outline_drawn_in_board_millimetres(box):
     """The refinement scores poses with the outline rotated inline (no ``place``): the sums must be
     those of the outline ``sheets.place`` gives, drawn the same way, for any turn and offset."""

@@ -33,7 +33,7 @@ from .sheetclusters import explain_again
 from .sheetlayers import second_layer
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
-from .sheets import SheetPose, place, polygon_distance
+from .sheets import SheetPose, place, polygon_distance, symmetry_deg
 
 FINE_PPM = 2.0  # refinement grid: area-averaged, so a pose is good to a fraction of a pixel
 MIN_SHEET_MM2 = 40.0  # less newly explained colour than this is noise or a sliver
@@ -48,6 +48,13 @@ EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's s
 # most 0.8 mm out of their hex (pose error, the printed line), named phantom cages 1.0-3.1 mm; through
 # both phones (development 500-579 + 600-639, session 19) right cages reach at most 0.83 mm.
 CAGE_OVERREACH_MM = 1.5
+# One sheet read twice: two sheets of one type whose poses differ by less than this (the refine's own
+# spread, a few tenths of a mm and a degree or two) are one sheet.  Two of one expedition's sheets
+# lying exactly on one another would show one outline anyway; what makes the fitter place the
+# second is its colour read as two layers (sheetlayers.py) over the whole sheet -- through the
+# first phone's tone curve (development 526, 608, 620: each found twice, 0.2-0.4 mm apart).
+SAME_SHEET_MM = 2.0
+SAME_SHEET_DEG = 5.0
 
 
 @dataclass
@@ -211,6 +218,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     placed = _prune(grid, shapes, placed, min_px)
     placed = explain_again(grid, shapes, placed, lambda i: _weak(grid, shapes, placed, i), min_px,
                            lambda sheets: not three_own_overlap(box, [SheetPose(expedition, *s[:4]) for s in sheets]))
+    placed = _one_of_each_twin(shapes, placed)
     out: list[FittedSheet] = []
     refit: set = set()
     for i, (eq, x, y, ang, refined) in enumerate(placed):
@@ -239,6 +247,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         confidence = _confidence(grid, shapes, refined, eq, visible)
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
+        if any(_twins(shapes, (eq, x, y, ang), (f.pose.equipment, f.pose.x, f.pose.y, f.pose.angle_deg)) for f in out):
+            continue  # refitted onto a sheet already reported
         named = _named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
         out.append(FittedSheet(pose, float(good / max(visible, 1e-9)), visible / grid.ppm ** 2,
                                float(confidence), named, edge))
@@ -282,6 +292,24 @@ def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
         return False
     # colour seen running on past the outline: the sheet does not end there (no band seen: no veto)
     return visible_mm2 > EDGE_CHECK_MM2 or not edge_seen < MIN_EDGE_SUPPORT
+
+
+def _twins(shapes, a: tuple, b: tuple) -> bool:
+    """Are two placed sheets ((type, x, y, angle, ...)) one sheet read twice (see SAME_SHEET_MM)?"""
+    if a[0] != b[0] or math.hypot(a[1] - b[1], a[2] - b[2]) >= SAME_SHEET_MM:
+        return False
+    period = symmetry_deg(shapes[a[0]])
+    turn = (a[3] - b[3]) % period
+    return min(turn, period - turn) < SAME_SHEET_DEG
+
+
+def _one_of_each_twin(shapes, placed: list[tuple]) -> list[tuple]:
+    """``placed`` without the later of any two sheets that are one sheet read twice."""
+    kept: list[tuple] = []
+    for p in placed:
+        if not any(_twins(shapes, p, q) for q in kept):
+            kept.append(p)
+    return kept
 
 
 def _cage_astray(box, pose: SheetPose) -> bool:
