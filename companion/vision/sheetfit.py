@@ -49,10 +49,11 @@ EDGE_CHECK_MM2 = 400.0  # ... for sheets seen over less than this (a big one's s
 # both phones (development 500-579 + 600-639, session 19) right cages reach at most 0.83 mm.
 CAGE_OVERREACH_MM = 1.5
 # One sheet read twice: two sheets of one type whose poses differ by less than this (the refine's own
-# spread, a few tenths of a mm and a degree or two) are one sheet.  Two of one expedition's sheets
+# spread: a few tenths of a mm, 1.7 mm at most seen) are one sheet.  Two of one expedition's sheets
 # lying exactly on one another would show one outline anyway; what makes the fitter place the
 # second is its colour read as two layers (sheetlayers.py) over the whole sheet -- through the
-# first phone's tone curve (development 526, 608, 620: each found twice, 0.2-0.4 mm apart).
+# first phone's tone curve (development 526, 608, 620: six sheets found twice, 0-1.7 mm apart;
+# none with the second-layer read left out).
 SAME_SHEET_MM = 2.0
 SAME_SHEET_DEG = 5.0
 
