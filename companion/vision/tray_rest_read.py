@@ -88,9 +88,10 @@ DARK_FACE_SHARE = 0.5  # a die whose square differs from the empty tray (by the 
 PART_WIDER = 1.35  # ... and such a die read narrower than this share of the widest circle inside what differs
 # faintly around it (Changes.faint_width) is a part of a die. The same reads: black dice read right 0.38-1.16,
 # a black two's half read as a one 1.54-1.85 (midway); other dice up to 2.1 (dice joined by their shadows)
-FAINT_DIE_BOX = 0.9  # a blob grown over a die's faint body holds the die read in it only if its box is at least this
-# share of the die's side both ways (a die seen from above fills a box of its side or more; 0.9: its mask's edge).
-# Grown blobs whose first look read right measured 1.0-1.4 of the side; bench 1105's two's half 0.82 (a one)
+FAINT_DIE_BOX = 0.9  # a blob grown over a die's faint body holds a die only if its box is at least this share of a
+# die's side both ways (the die read in it, and the dice's as measured): a die seen from above fills a box of its side
+# or more; 0.9 for its mask's edge. Grown blobs whose first look read right: 1.1-1.4 of the side in the traces of
+# this round; bench 1105's two's half, grown 21 x 37 small px, 0.82 of the dice's 25.6 (its one read at 0.89)
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
@@ -350,8 +351,8 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     grown, then the region). A black die's body is dark as a shadow is, which ``grown`` leaves out,
     so a two's half may grow into little more than itself and read as a one at the dice's size
     (bench session 1105's third throw: grown 21 x 38 small px, the one 24 px wide): the grown blob
-    must be as wide and as tall as the die read in it (``FAINT_DIE_BOX``), and the die of the
-    dice's size (:func:`_doubt_size`) and no narrower than what differs faintly around it
+    must be as wide and as tall as a die (the one read in it, and the dice as measured:
+    ``FAINT_DIE_BOX``), and the die of the dice's size (:func:`_doubt_size`) and no narrower than what differs faintly around it
     (:func:`_doubt_dark_part`)."""
     whole = found.grown(blob)
     if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
@@ -364,8 +365,8 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     dice = [_doubt_dark_part(d, blob, found, view.scale) for d in dice]
     if not dice or any(d.value is None for d in dice) or not _plausible(dice, whole, view, out.side_small):
         return None
-    if any(min(whole.w, whole.h) < FAINT_DIE_BOX * d.side_px * view.scale for d in dice):
-        return None  # grown over less than the die read in it: a part of it still
+    if any(min(whole.w, whole.h) < FAINT_DIE_BOX * max(d.side_px * view.scale, out.side_small or 0.0) for d in dice):
+        return None  # grown over less than a die (as read there, or as the dice measured): a part of it still
     out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
     if reads is not None:
         reads.add(view.small, whole, dice)
