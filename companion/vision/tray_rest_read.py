@@ -314,7 +314,8 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     if dice is None and faint is not None and found is not None:
         grown = _read_faint_first(view, blob, out, reads, found)
         if grown is not None:
-            faint.append(grown[0])
+            if grown[0] is not None:
+                faint.append(grown[0])
             return grown[1]
     for _ in range(0 if dice else 2):
         out.crop_reads += 1
@@ -338,7 +339,7 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
 
 
 def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None,
-                      found: Changes) -> tuple[Blob, list] | None:
+                      found: Changes) -> tuple[Blob | None, list] | None:
     """A blob the first look read nothing in, that is a part of a die like the tray (a black die on
     black felt or a dark table: its body differs from the tray by 9-25 levels, its blob is its pips
     and lit edges), read grown over the die's faint body (:meth:`Changes.grown`) *before* its own
@@ -353,7 +354,9 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     (bench session 1105's third throw: grown 21 x 38 small px, the one 24 px wide): the grown blob
     must be as wide and as tall as a die (the one read in it, and the dice as measured:
     ``FAINT_DIE_BOX``), and the die of the dice's size (:func:`_doubt_size`) and no narrower than what differs faintly around it
-    (:func:`_doubt_dark_part`)."""
+    (:func:`_doubt_dark_part`). A die read there that fails those is a part of a die: (None, that
+    die made unreadable), and the blob goes to the region read at once (its own crop at 96 px
+    reads the same part: bench 1105's third throw, a one at 0.79)."""
     whole = found.grown(blob)
     if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
         return None  # no faint body, or grown over more than a die (a smear, a hand)
@@ -363,10 +366,15 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     if out.side_small:
         dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
     dice = [_doubt_dark_part(d, blob, found, view.scale) for d in dice]
+    dice = [Die(None, d.center, 0.0, d.side_px, f"a {d.value} read in a blob grown over less than a die, " + PART_OF_A_DIE)
+            if d.value is not None and min(whole.w, whole.h) < FAINT_DIE_BOX * max(d.side_px * view.scale,
+                                                                                 out.side_small or 0.0) else d
+            for d in dice]
+    if dice and all(d.value is not None or d.reason.endswith(PART_OF_A_DIE) for d in dice) and any(
+            d.value is None for d in dice):
+        return None, dice  # a die read there, but a part of one: the still reader's look at the region, at once
     if not dice or any(d.value is None for d in dice) or not _plausible(dice, whole, view, out.side_small):
         return None
-    if any(min(whole.w, whole.h) < FAINT_DIE_BOX * max(d.side_px * view.scale, out.side_small or 0.0) for d in dice):
-        return None  # grown over less than a die (as read there, or as the dice measured): a part of it still
     out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
     if reads is not None:
         reads.add(view.small, whole, dice)
