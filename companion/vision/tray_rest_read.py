@@ -344,19 +344,20 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     black felt or a dark table: its body differs from the tray by 9-25 levels, its blob is its pips
     and lit edges), read grown over the die's faint body (:meth:`Changes.grown`) *before* its own
     crop at 96 px: that crop of a part reads the part again -- a lone pip, a two's half as a one --
-    at 10-37 ms (the side guessed from a part is small, so its crop is big), then the grown blob
-    was read anyway, or the region read was needed (15-25 ms more). The blob is such a part when,
-    grown, less than ``DARK_FACE_SHARE`` of it differs by the change level. The grown blob gets a
-    first look only (2-5 ms); (grown blob, its dice) if they read cleanly and are what changed
-    there, else None and nothing learnt from it: the blob is read as ever (its crop at 96 px, then
-    grown, then the region). A black die's body is dark as a shadow is, which ``grown`` leaves out,
-    so a two's half may grow into little more than itself and read as a one at the dice's size
-    (bench session 1105's third throw: grown 21 x 38 small px, the one 24 px wide): the grown blob
-    must be as wide and as tall as a die (the one read in it, and the dice as measured:
-    ``FAINT_DIE_BOX``), and the die of the dice's size (:func:`_doubt_size`) and no narrower than what differs faintly around it
-    (:func:`_doubt_dark_part`). A die read there that fails those is a part of a die: (None, that
-    die made unreadable), and the blob goes to the region read at once (its own crop at 96 px
-    reads the same part: bench 1105's third throw, a one at 0.79)."""
+    at 10-37 ms (the side guessed from a part is small, so its crop is big), and then the grown
+    blob was read anyway, or the region read was needed (15-25 ms more). The blob is such a part
+    when, grown, less than ``DARK_FACE_SHARE`` of it differs by the change level.
+
+    The grown blob gets a first look only (2-5 ms). Its dice are kept if they read cleanly, are
+    what changed there (:func:`_plausible`) and are whole dice: of the dice's size
+    (:func:`_doubt_size`), no narrower than what differs faintly around them
+    (:func:`_doubt_dark_part`), and the grown blob as wide and as tall as a die (``FAINT_DIE_BOX``:
+    a black die's body is dark as a shadow is, which ``grown`` leaves out, so a two's half may grow
+    into little more than itself and read as a one at the dice's size -- bench session 1105's third
+    throw, grown 21 x 37 small px). Returns (grown blob, its dice) then; (None, the dice made
+    unreadable) if a die read there is a part of one (the region read comes at once: the part's
+    own crop at 96 px reads the same part, a one at 0.79); else None, nothing learnt, and the blob
+    is read as ever (its crop at 96 px, then grown, then the region)."""
     whole = found.grown(blob)
     if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
         return None  # no faint body, or grown over more than a die (a smear, a hand)
@@ -365,10 +366,7 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     dice = _first_look(view, whole, estimate_side(whole, out.side_small), out) or []
     if out.side_small:
         dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
-    dice = [_doubt_dark_part(d, blob, found, view.scale) for d in dice]
-    dice = [Die(None, d.center, 0.0, d.side_px, f"a {d.value} read in a blob grown over less than a die, " + PART_OF_A_DIE)
-            if d.value is not None and min(whole.w, whole.h) < FAINT_DIE_BOX * max(d.side_px * view.scale,
-                                                                                 out.side_small or 0.0) else d
+    dice = [_doubt_box(_doubt_dark_part(d, blob, found, view.scale), whole, view.scale, out.side_small)
             for d in dice]
     if dice and all(d.value is not None or d.reason.endswith(PART_OF_A_DIE) for d in dice) and any(
             d.value is None for d in dice):
@@ -379,6 +377,16 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     if reads is not None:
         reads.add(view.small, whole, dice)
     return whole, dice
+
+
+def _doubt_box(die: Die, grown: Blob, scale: float, side_small: float | None) -> Die:
+    """``die``, unreadable if the ``grown`` blob it was read in is narrower or shorter than a die (the
+    one read, and the dice as measured: ``FAINT_DIE_BOX``): a part of a die, grown over little more
+    than itself (see :func:`_read_faint_first`)."""
+    if die.value is None or min(grown.w, grown.h) >= FAINT_DIE_BOX * max(die.side_px * scale, side_small or 0.0):
+        return die
+    return Die(None, die.center, 0.0, die.side_px, f"a {die.value} read in a blob grown over less than a die, "
+               + PART_OF_A_DIE)
 
 
 def _first_look(view: TrayView, blob: Blob, side: float, out: RestRead) -> list | None:
