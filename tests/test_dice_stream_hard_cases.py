@@ -87,6 +87,23 @@ def test_a_die_read_far_off_the_dice_size_is_a_part_of_a_die_and_gets_the_still_
         side = got.side_small
 
 
+def test_a_black_dies_part_is_read_grown_before_its_own_big_crop():
+    """A black die on black felt or a dark table whose blob is a part of it (its pips and lit edges;
+    rendered development sessions 3308, 3323 and 4600 of sessions 18-19, first throws, no dice size
+    known yet). The first look reads nothing there; the blob, grown over the die's faint body, is
+    the die, and its first look reads it: two crop reads, no region read. (Before: the part's own
+    crop at 96 px -- big, since the side guessed from a part is small -- then the region read,
+    42-59 ms, 6-8 frames.)"""
+    for seed in (3308, 3323, 4600):
+        frames = tray_stream(seed, throws=1, surface=("felt_black", "dark_table")[seed % 2], style="black_white",
+                             passing=False, nudge=False)
+        empty = TrayView.of(frames[0].image).small.astype(np.float32)
+        k = next(i for i, f in enumerate(frames) if f.settled)
+        got = read_tray_at_rest(TrayView.of(frames[k + 1].image), TrayMemory(empty, None, None, None, 1), _no_whole_tray)
+        assert [d.value for d in got.dice] == list(frames[k].values), seed
+        assert got.crop_reads == 2 and not got.region and not got.full, (seed, got.crop_reads, got.region)
+
+
 def _no_whole_tray(image):
     raise AssertionError("the whole-tray reader was asked")
 
@@ -135,14 +152,16 @@ def test_a_black_twos_half_read_before_the_dice_size_is_known_is_a_part_and_gets
     a one at that half's size (rendered development sessions 4600 and 4607: reported as a one, and
     the size measured on it made later dice "parts"). Such a die -- its square mostly like the tray,
     narrower than what differs faintly around it -- is a part of a die: the still reader reads the
-    region round it, a two, and not the whole tray. A white die's first read stays a crop read."""
+    region round it, a two, and not the whole tray (4607; since session 19, 4600's half grows over
+    the die's faint body into the whole die, read from its crop: see the next test). A white die's
+    first read stays a crop read."""
     for seed, surface in ((4600, "felt_black"), (4607, "dark_table")):
         frames = tray_stream(seed, throws=1, surface=surface, style="black_white", passing=False, nudge=False)
         empty = TrayView.of(frames[0].image).small.astype(np.float32)
         k = next(i for i, f in enumerate(frames) if f.settled)
         got = read_tray_at_rest(TrayView.of(frames[k + 1].image), TrayMemory(empty, None, None, None, 1), _no_whole_tray)
         assert [d.value for d in got.dice] == list(frames[k].values) == [2], seed
-        assert got.region and not got.full, seed
+        assert (got.region or seed == 4600) and not got.full, seed
     frames = tray_stream(4600, throws=1, surface="felt_green", style="white", passing=False, nudge=False)
     empty = TrayView.of(frames[0].image).small.astype(np.float32)
     k = next(i for i, f in enumerate(frames) if f.settled)

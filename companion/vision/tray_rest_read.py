@@ -88,6 +88,10 @@ DARK_FACE_SHARE = 0.5  # a die whose square differs from the empty tray (by the 
 PART_WIDER = 1.35  # ... and such a die read narrower than this share of the widest circle inside what differs
 # faintly around it (Changes.faint_width) is a part of a die. The same reads: black dice read right 0.38-1.16,
 # a black two's half read as a one 1.54-1.85 (midway); other dice up to 2.1 (dice joined by their shadows)
+FAINT_DIE_BOX = 0.9  # a blob grown over a die's faint body holds a die only if its box is at least this share of a
+# die's side both ways (the die read in it, and the dice's as measured): a die seen from above fills a box of its side
+# or more; 0.9 for its mask's edge. Grown blobs whose first look read right: 1.1-1.4 of the side in the traces of
+# this round; bench 1105's two's half, grown 21 x 37 small px, 0.82 of the dice's 25.6 (its one read at 0.89)
 SIZE_RANGE = (0.8, 1.25)  # a die read at a size outside this share of the dice's as measured is a part of a die
 PART_OF_A_DIE = "of the dice's size (a part of a die?)"  # (the end of such a die's reason)
 MAX_BLOB_DICE = 12  # a blob bigger than this many dice's squares (6 touching dice and their shadows) is no dice
@@ -210,13 +214,18 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
             if not standing_out[blob.y:blob.y + blob.h, blob.x:blob.x + blob.w][blob.mask].any():
                 out.uncovered.append(blob)
                 continue
+        faint: list[Blob] | None = [] if not guessed_here else None  # (the blob grown first, if it read so)
         got = (_read_split(view, blob, out, found, memory.reads)
-               or _read_blob(view, blob, out, memory.reads, ahead, found))
+               or _read_blob(view, blob, out, memory.reads, ahead, found, faint))
         if ahead is not None and ahead.dropped:
             continue  # (only the clean reads kept matter now: no second looks)
         whole = None
         cut = any(isinstance(d, Die) and d.reason.endswith(PART_OF_A_DIE) for d in got)
-        if not guessed_here and not cut and not any(d.value is not None for d in got):
+        if faint:  # read grown, before its own crop at 96 px (_read_faint_first)
+            whole = faint[0]
+            grown.append(whole)
+            got = [d for d in got if not any(_same_place(d, k) for k in out.dice)] or [Nothing(blob)]
+        elif not guessed_here and not cut and not any(d.value is not None for d in got):
             whole = found.grown(blob)
             if whole is not None and whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
                 whole = None  # grown over more than a die (a smear, a hand): its crop would be dear
@@ -284,13 +293,16 @@ def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
 
 
 def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None,
-               ahead: ReadAhead | None = None, found: Changes | None = None) -> list:
+               ahead: ReadAhead | None = None, found: Changes | None = None,
+               faint: list[Blob] | None = None) -> list:
     """The dice in one blob; the die's size is the last one measured, else a guess from the blob,
     read again at the size the dice read came out at if the guess was off. A blob read before
     whose pixels have not changed since (``reads``) is not read again. A read dropped on a moving
     frame (``ahead``) keeps only what the first look reads: the crop at 96 px is left to the read at
     rest (on a blob the first look is unsure of it cost up to 37 ms, and the read at rest waits
-    for it: bench session 2851, where the same blob read at rest in 2 ms)."""
+    for it: bench session 2851, where the same blob read at rest in 2 ms). ``faint``: a blob the
+    first look reads nothing in may be a part of a die like the tray, read grown first
+    (:func:`_read_faint_first`): the grown blob goes into ``faint`` if it read so."""
     side = estimate_side(blob, out.side_small)
     dice = reads.find(view.small, blob, side) if reads is not None else None
     if dice:
@@ -299,6 +311,12 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     dice = _first_look(view, blob, side, out)
     if dice is None and ahead is not None and ahead.dropped:
         return [Nothing(blob)]
+    if dice is None and faint is not None and found is not None:
+        grown = _read_faint_first(view, blob, out, reads, found)
+        if grown is not None:
+            if grown[0] is not None:
+                faint.append(grown[0])
+            return grown[1]
     for _ in range(0 if dice else 2):
         out.crop_reads += 1
         crop = cut_crop(view, blob, side)
@@ -318,6 +336,57 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     if reads is not None and len(sides) == len(dice):  # (only clean reads: the others are looked at again)
         reads.add(view.small, blob, dice)
     return dice
+
+
+def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None,
+                      found: Changes) -> tuple[Blob | None, list] | None:
+    """A blob the first look read nothing in, that is a part of a die like the tray (a black die on
+    black felt or a dark table: its body differs from the tray by 9-25 levels, its blob is its pips
+    and lit edges), read grown over the die's faint body (:meth:`Changes.grown`) *before* its own
+    crop at 96 px: that crop of a part reads the part again -- a lone pip, a two's half as a one --
+    at 10-37 ms (the side guessed from a part is small, so its crop is big), and then the grown
+    blob was read anyway, or the region read was needed (15-25 ms more). The blob is such a part
+    when, grown, less than ``DARK_FACE_SHARE`` of it differs by the change level.
+
+    The grown blob gets a first look only (2-5 ms). Its dice are kept if they read cleanly, are
+    what changed there (:func:`_plausible`) and are whole dice: of the dice's size
+    (:func:`_doubt_size`), no narrower than what differs faintly around them
+    (:func:`_doubt_dark_part`), and the grown blob as wide and as tall as a die (``FAINT_DIE_BOX``:
+    a black die's body is dark as a shadow is, which ``grown`` leaves out, so a two's half may grow
+    into little more than itself and read as a one at the dice's size -- bench session 1105's third
+    throw, grown 21 x 37 small px). Returns (grown blob, its dice) then; (None, the dice made
+    unreadable) if a die read there is a part of one (the region read comes at once: the part's
+    own crop at 96 px reads the same part, a one at 0.79); else None, nothing learnt, and the blob
+    is read as ever (its crop at 96 px, then grown, then the region)."""
+    whole = found.grown(blob)
+    if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
+        return None  # no faint body, or grown over more than a die (a smear, a hand)
+    if found.changed_in(whole) >= DARK_FACE_SHARE:
+        return None  # a die that differs as dice do (its first look was unsure for another reason)
+    dice = _first_look(view, whole, estimate_side(whole, out.side_small), out) or []
+    if out.side_small:
+        dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
+    dice = [_doubt_box(_doubt_dark_part(d, blob, found, view.scale), whole, view.scale, out.side_small)
+            for d in dice]
+    if dice and all(d.value is not None or d.reason.endswith(PART_OF_A_DIE) for d in dice) and any(
+            d.value is None for d in dice):
+        return None, dice  # a die read there, but a part of one: the still reader's look at the region, at once
+    if not dice or any(d.value is None for d in dice) or not _plausible(dice, whole, view, out.side_small):
+        return None
+    out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
+    if reads is not None:
+        reads.add(view.small, whole, dice)
+    return whole, dice
+
+
+def _doubt_box(die: Die, grown: Blob, scale: float, side_small: float | None) -> Die:
+    """``die``, unreadable if the ``grown`` blob it was read in is narrower or shorter than a die (the
+    one read, and the dice as measured: ``FAINT_DIE_BOX``): a part of a die, grown over little more
+    than itself (see :func:`_read_faint_first`)."""
+    if die.value is None or min(grown.w, grown.h) >= FAINT_DIE_BOX * max(die.side_px * scale, side_small or 0.0):
+        return die
+    return Die(None, die.center, 0.0, die.side_px, f"a {die.value} read in a blob grown over less than a die, "
+               + PART_OF_A_DIE)
 
 
 def _first_look(view: TrayView, blob: Blob, side: float, out: RestRead) -> list | None:
