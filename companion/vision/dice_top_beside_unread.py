@@ -9,8 +9,9 @@ die half a side to a side off the die's top face, and the top face itself is nev
 since the blob read "something". The top face's pips are as clear as any: so round each
 unreadable report the reader looks once more pips first (:mod:`.dice_pip_squares`, the face taken
 as the table's colour), and a face read there, within reach of the report and no other die's,
-replaces the report -- when it is a four, five or six: fewer pips found beside a side face may be
-a part of the top face.
+replaces the report -- when it is a four, five or six, or a one to three the photo shows to be the
+whole top face (:mod:`.dice_top_whole`): fewer pips found beside a side face may be a part of the
+top face.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ there). So such a reading replaces the report only when the photo shows it is a 
   where a whole face's edge would, about half the read side out -- at its edge with the side face
   at least, the face's darker neighbour; toward a table like the face it may not end at all. Two
   pips of a three (its corner and middle) are read as a two half the die's size, a quarter of the
-  face off its middle: the die's edges lie 0.8 of that small side or more from them;
+  face off its middle: the die's edges lie about 0.75 of that small side from them;
 * a two's or three's pips are no bigger than a die's pips are against its face: read from a part of
   a larger face, its square is smaller than the die's and the pips large on it (two pips of a
   three read as a two at half the die's side);
@@ -28,8 +28,6 @@ the look gives beside an unreadable report.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .dice_side_shade import SHADE_GAP, face_colour, reads_clean
@@ -40,8 +38,10 @@ from .dice_top_clean import ONE_REACH, PIP_CLEAR, _face_reach, _TopFace, alone_o
 #: within this many read sides of the pips' middle (a whole face's edge is half a side out, less its
 #: bevel and a tilt's foreshortening; development, the ones to threes read right beside a side
 #: face: 0.31-0.63). A part of a larger face has the die's edges farther: two pips of a three (its
-#: corner and middle), read as a two of 0.46 of the die's side a quarter of a side off the face's
-#: middle, 0.81 and 1.36 of its read side; two neighbouring pips of a six, 0.9 or more. Set between.
+#: corner and middle), read as a two of half the die's side a quarter of a side off the face's
+#: middle, 0.75 of its read side on a drawn die with sharp edges; on rendered parts (rounded, shaded
+#: edges) 0.53-0.76 or no end found -- so this test alone does not tell them apart; the pips' size
+#: and the other marks on the face do most of the work. Set between the right readings and 0.75.
 EDGE_WITHIN = 0.7
 #: ... and an end within this many read sides but beyond EDGE_WITHIN is an edge where a whole face has
 #: none: the reading is a part. Farther than this the walk has left the die (its half-diagonal is
