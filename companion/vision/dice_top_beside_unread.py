@@ -9,8 +9,9 @@ die half a side to a side off the die's top face, and the top face itself is nev
 since the blob read "something". The top face's pips are as clear as any: so round each
 unreadable report the reader looks once more pips first (:mod:`.dice_pip_squares`, the face taken
 as the table's colour), and a face read there, within reach of the report and no other die's,
-replaces the report -- when it is a four, five or six: fewer pips found beside a side face may be
-a part of the top face.
+replaces the report -- when it is a four, five or six, or a one to three the photo shows to be the
+whole top face (:mod:`.dice_top_whole`): fewer pips found beside a side face may be a part of the
+top face.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from .dice_sizes import PART_VALUES
+from .dice_top_whole import whole_top_face
 
 #: look round unreadable reports for the top face beside them (False: the old reader)
 TOPS_BESIDE_UNREAD = True
@@ -40,6 +42,10 @@ OTHERS_APART = 1.2
 #: that find the same top face give it once: the later reports are that die's (light 3946: a clear four
 #: reported four times; False: each report replaced, the old rule)
 ONE_TOP_PER_DIE = True
+#: a one, two or three read there replaces the report when the photo shows it is the die's whole top
+#: face, lighter than the side face reported and no part of a larger face (:mod:`.dice_top_whole`;
+#: False: fours to sixes only, session 16's rule)
+ONE_TO_THREE_WHEN_WHOLE = True
 SIDE_OR_NOTHING = ("no pips", "a die-shaped blob, no face read", "a side face read; its top face",
                    "a side face in shade")
 
@@ -72,8 +78,10 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
         # sized by the dice read elsewhere (or by the report, a side face smaller than its die) and
         # a tilted face's pips fall in pieces -- tilted light 3722, a three's two pips read as a two
         # at half the die's side; and with dice read in the photo too, the lead's held-out reading
-        # found a five and a three read as twos there. Four or more pips in a square are a whole face.
-        found = [r for r in found if r.value not in PART_VALUES]
+        # found a five and a three read as twos there. Four or more pips in a square are a whole face;
+        # a one to three only when the photo shows it is one (its shade, its face's edges, no other marks).
+        found = [r for r in found if r.value not in PART_VALUES
+                 or (ONE_TO_THREE_WHEN_WHOLE and whole_top_face(r, u, img))]
         if len({r.value for r in found}) == 1:
             top = max(found, key=lambda r: r.confidence)
             if ONE_TOP_PER_DIE and any(math.dist(top.center, t.center) < 0.5 * max(top.side_px, t.side_px)

@@ -138,38 +138,47 @@ def one_at_the_middle(top, side, img: np.ndarray, mid: float) -> bool:
         behind = _face_reach(face, (px, py), (-ux, -uy), PIP_CLEAR * pr, reach, pr)
         if ahead is None or behind is None or min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
             return False
-    return _alone_on_its_face(face, (px, py, pr), reach)
+    return alone_on_its_face(face, [(px, py, pr)], reach)
 
 
-def _alone_on_its_face(face: _TopFace, pip: tuple[float, float, float], reach: float) -> bool:
-    """Is the one's ``pip`` the only mark like it on its face: no other hole in the region of the
-    top face's colour round it of about a pip's size (``MARK_AREA``) and, at its core, as dark
-    (light, for light pips) as halfway from the pip to the face?
+def alone_on_its_face(face: _TopFace, pips: list[tuple[float, float, float]], reach: float) -> bool:
+    """Are the reading's ``pips`` the only marks like them on their face: no other hole in the
+    region of the top face's colour round them of about a pip's size (``MARK_AREA``) and, at its
+    core, as dark (light, for light pips) as halfway from the pips to the face? The window reaches
+    ``reach`` px round the pips' middle (a one's pip).
     (A three whose corner pips the reader missed, read as a one: its middle pip is the face's.)"""
-    px, py, pr = pip
+    cx, cy = float(np.mean([p[0] for p in pips])), float(np.mean([p[1] for p in pips]))
+    pr = float(np.median([p[2] for p in pips]))
     H, W = face.img.shape[:2]
-    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
-    x1, y1 = min(W, int(px + reach) + 1), min(H, int(py + reach) + 1)
+    x0, y0 = max(0, int(cx - reach)), max(0, int(cy - reach))
+    x1, y1 = min(W, int(cx + reach) + 1), min(H, int(cy + reach) + 1)
     lab = face.lab(x0, y0, x1, y1)
     of_it = face.of_it(lab).astype(np.uint8)
     _, labels = cv2.connectedComponents(of_it, connectivity=8)
     yy, xx = np.ogrid[y0:y1, x0:x1]
-    d2 = (xx - px) ** 2 + (yy - py) ** 2
-    ring = (d2 >= (RING[0] * pr) ** 2) & (d2 <= (RING[1] * pr) ** 2) & (of_it > 0)
+    ring = np.zeros(of_it.shape, bool)
+    near = np.zeros(of_it.shape, bool)  # (the pips' own discs and soft edges)
+    core = np.zeros(of_it.shape, bool)
+    for px, py, r in pips:
+        d2 = (xx - px) ** 2 + (yy - py) ** 2
+        ring |= (d2 >= (RING[0] * r) ** 2) & (d2 <= (RING[1] * r) ** 2)
+        near |= d2 <= (PIP_CLEAR * r) ** 2
+        core |= d2 <= (0.5 * r) ** 2
+    ring &= (of_it > 0) & ~near
     if not ring.any():
         return False
     region = (labels == np.bincount(labels[ring]).argmax()).astype(np.uint8)
     filled = region.copy()
     cnts, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(filled, cnts, -1, 1, -1)
-    holes = (filled > 0) & (region == 0) & (d2 > (PIP_CLEAR * pr) ** 2)
-    pip_l = float(np.median(lab[..., 0][d2 <= (0.5 * pr) ** 2]))
+    holes = (filled > 0) & (region == 0) & ~near
+    pip_l = float(np.median(lab[..., 0][core]))
     bar = pip_l + MARK_SHARE * (face.light - pip_l)
     k, marks, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
     for j in range(1, k):
         if not MARK_AREA[0] <= stats[j, cv2.CC_STAT_AREA] / (math.pi * pr * pr) <= MARK_AREA[1]:
             continue  # (a speck of noise; or a side face the top face's lit rim encloses)
-        # (its core's shade, as the pip's: a hole's rim is the soft edge of a pip, half face)
+        # (its core's shade, as the pips': a hole's rim is the soft edge of a pip, half face)
         shade = float(np.percentile(lab[..., 0][marks == j], MARK_CORE if pip_l < face.light else 100 - MARK_CORE))
         if (shade <= bar) if pip_l < face.light else (shade >= bar):
             return False
