@@ -3,7 +3,8 @@
 colour into patches none of which is shaped like a face.
 
 Drawn marbled dice (two tones in waves across a square, white or black pips) and rendered
-development scenes (ray 4314, a marbled blue three; ray 1116, a marbled blue one).
+development scenes (ray 2057, a marbled green four; ray 4376, a marbled blue five beside its
+shadow).
 """
 
 from __future__ import annotations
@@ -55,18 +56,17 @@ def test_drawn_marbled_dice_unread_by_the_crop_read_are_read_by_their_two_colour
 
 
 def test_drawn_marbled_dice_are_read_right_or_not_at_all():
-    """288 drawn dice (every value, 8 turns and vein patterns, blue, green and purple, white and
-    black pips): the two-colour look never gives a wrong value, and reads a fair share."""
+    """48 drawn dice (every value, 8 turns and vein patterns, blue, green and purple, white and
+    black pips): the two-colour look never gives a wrong value, and reads a fair share. (The same
+    over 288 -- every colour with both pips -- read 151 right and nothing wrong.)"""
     right = 0
     for value in range(1, 7):
         for k in range(8):
-            for t, tones in enumerate((BLUES, GREENS, PURPLES)):
-                for pip in (WHITE, BLACK):
-                    img, mask = drawn_marbled(value, 0.2 + 0.1 * k, k + 10 * t, tones, pip)
-                    got = [r.value for r in read_two_tone(img, mask)]
-                    assert all(v == value for v in got), (value, k, t, pip, got)
-                    right += value in got
-    assert right >= 100  # (measured 180)
+            tones, pip = (BLUES, GREENS, PURPLES)[k % 3], (WHITE, BLACK)[k % 2]
+            got = [r.value for r in read_two_tone(*drawn_marbled(value, 0.2 + 0.1 * k, k + 10 * (k % 3), tones, pip))]
+            assert all(v == value for v in got), (value, k, got)
+            right += value in got
+    assert right >= 20  # (measured 24)
 
 
 def test_a_plain_table_reads_nothing():
@@ -74,21 +74,42 @@ def test_a_plain_table_reads_nothing():
     assert read_two_tone(img, np.full((200, 200), 255, np.uint8)) == []
 
 
-def test_rendered_marbled_two_reads_two(monkeypatch):
-    """Development ray 1027 (a marbled green two with black pips on a white table): every look
-    reported nothing in its blob ("a die-shaped blob, no face read in it"); read right by its two
-    colours, nothing wrong. Its face is found only with the colour looked past (the table's, which
-    the light veins share) taken away whole."""
+def test_a_pip_of_a_vein_colour_is_no_evidence(monkeypatch):
+    """A drawn marbled die whose light veins are its white pips' colour: where a pip lies on a vein
+    it is gone, and the rest read a smaller value (a three and a five as twos). With every pip
+    checked to be unlike both face colours over its middle, nothing is read."""
     from companion.vision import dice_marbled
+
+    cases = [(3, 4), (3, 27), (5, 4)]
+    for on in (False, True):
+        monkeypatch.setattr(dice_marbled, "PIPS_UNLIKE_BOTH", on)
+        got = [[r.value for r in read_two_tone(*drawn_marbled(v, 0.2 + 0.05 * k, k, (BLUES[0], WHITE), WHITE))]
+               for v, k in cases]
+        assert got == ([[], [], []] if on else [[2], [2], [2]])
+
+
+def test_no_ones_are_read(monkeypatch):
+    """A lone hole left of a larger value reads as a one (a drawn two with a white vein over one
+    pip; light 33, a defocused clear two beside its shadow): the look reads no ones."""
+    from companion.vision import dice_marbled
+
+    img, mask = drawn_marbled(2, 0.6, 8, (BLUES[0], WHITE), WHITE)
+    monkeypatch.setattr(dice_marbled, "ONES_READ", True)
+    assert [r.value for r in read_two_tone(img, mask)] == [1]
+    monkeypatch.setattr(dice_marbled, "ONES_READ", False)
+    assert read_two_tone(img, mask) == []
+
+
+def test_rendered_marbled_four_reads_four(monkeypatch):
+    """Development ray 2057 (a marbled green four with black pips on red felt): every look reported
+    nothing in its blob ("a die-shaped blob, no face read in it"); read right by its two colours,
+    nothing wrong."""
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    scene = render_raymarch(1027)
-    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_FACES_LOOKED_AT", scene)
+    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_FACES_LOOKED_AT", render_raymarch(2057))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == 0
-    off, _ = counts_off_then_on(monkeypatch, dice_marbled, "COLOURS_TAKEN_WHOLE", scene)
-    assert off["right"] == on["right"] - 1
 
 
 def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):

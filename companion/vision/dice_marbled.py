@@ -43,6 +43,17 @@ VEINS_TAKEN_BEFORE = True
 # the second colour along the die's edge (set beforehand: about a vein's width, half a pip's radius)
 HULL_GROW = 0.05
 COLOURS_TAKEN_WHOLE = True  # (False: a colour looked past takes only its face-sized regions away)
+# A one is not read here: with two colours taken as face, a mark of either colour is face too (a
+# blurred light pip on a clear die, a pip in a vein's colour), and a lone hole left of a larger
+# value reads as a one -- light 33, a defocused clear two read as a one beside its shadow (the
+# defocus look refuses ones for the like reason; a two to a five left with a pip taken in meets the
+# face reader's vacancy checks, a one has none). False: ones read, the first try.
+ONES_READ = False
+# Every pip a value is read from must be unlike both colours over its middle (this share of its
+# radius: its rim is unlike the face on any die, anti-aliased or shaded), or a pip of one of the
+# face's colours may have vanished where a vein of that colour runs (False: not checked)
+PIPS_UNLIKE_BOTH = True
+PIP_MIDDLE = 0.5
 # Colours looked at in turn, the commonest first (the table round the blob, a shadow, the die's):
 # the crop read looks 8 times for several faces in a crop, a lone die needs fewer (set beforehand)
 LOOKS = 4
@@ -136,8 +147,31 @@ def _read_with_second_colour(crop, lab8, lab, region, offset, dist1, level1, lab
         return []
     results: list[FaceReading] = []
     for _, part in face_parts(parts, large, face):
-        results.extend(r for r in _read_region(part, dist, crop, t, offset, fill_holes(part)) if r.value is not None)
+        results.extend(r for r in _read_region(part, dist, crop, t, offset, fill_holes(part))
+                       if r.value is not None and (ONES_READ or r.value != 1)
+                       and (not PIPS_UNLIKE_BOTH or _pips_unlike_both(r, dist, t)))
     return results
+
+
+def _pips_unlike_both(reading: FaceReading, dist: np.ndarray, t: float) -> bool:
+    """Is every pip the value was read from unlike both face colours inside it (the distance to
+    the nearer colour over its middle above the face level ``t``)? A pip of one of the face's
+    colours is a hole only by its rim; where a vein of that colour runs, a pip vanishes in it
+    and a larger value reads smaller (a drawn three with a vein of its white pips' colour read as
+    a two). Readings without their pips (the blob look's) are not kept either."""
+    if not reading.pips:
+        return False
+    h, w = dist.shape
+    for p in reading.pips:
+        r = max(1, int(PIP_MIDDLE * np.sqrt(p.area / np.pi)))
+        x, y = int(round(p.x)), int(round(p.y))
+        disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+        cv2.circle(disc, (r, r), r, 1, -1)
+        y0, y1, x0, x1 = max(0, y - r), min(h, y + r + 1), max(0, x - r), min(w, x + r + 1)
+        inside = dist[y0:y1, x0:x1][disc[y0 - y + r:y1 - y + r, x0 - x + r:x1 - x + r] > 0]
+        if inside.size == 0 or float(np.median(inside)) <= t:
+            return False
+    return True
 
 
 def _level(dist: np.ndarray, where: np.ndarray) -> float:
