@@ -42,7 +42,6 @@ VEINS_TAKEN_BEFORE = True
 # How far past the hull of the first colour's patches the face may reach, in faces' sides: a vein of
 # the second colour along the die's edge (set beforehand: about a vein's width, half a pip's radius)
 HULL_GROW = 0.05
-COLOURS_TAKEN_WHOLE = True  # (False: a colour looked past takes only its face-sized regions away)
 # A one is not read here: with two colours taken as face, a mark of either colour is face too (a
 # blurred light pip on a clear die, a pip in a vein's colour), and a lone hole left of a larger
 # value reads as a one -- light 33, a defocused clear two read as a one beside its shadow (the
@@ -61,22 +60,9 @@ LOOKS = 4
 
 def read_two_tone(crop: np.ndarray, mask: np.ndarray, **_ignored) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across) within ``mask``, a face being
-    the pixels near either of the mask's two commonest colours."""
+    the pixels near either of two colours (the module's docstring); readings with a value only."""
     lab8 = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB)
     lab = lab8.astype(np.float32)
-    # a colour looked past takes either its face-sized regions away (the crop read's way: the rest of
-    # its pixels may be the die's veins, ray 4376, 4383) or all its pixels (the table's colour may
-    # be one of the die's too, and its face-sized region a shadow: ray 1027)
-    for whole_colour in ((False, True) if COLOURS_TAKEN_WHOLE else (False,)):
-        got = _read_colours(crop, mask, lab8, lab, whole_colour)
-        if got:
-            return got
-    return []
-
-
-def _read_colours(crop, mask, lab8, lab, whole_colour: bool) -> list[FaceReading]:
-    """:func:`read_two_tone` with each colour looked past taking away all its pixels
-    (``whole_colour``) or its regions of a face's size only."""
     px = face_px()
     expected = px * px
     erode, _, open_cut = _kernels(px)
@@ -101,8 +87,9 @@ def _read_colours(crop, mask, lab8, lab, whole_colour: bool) -> list[FaceReading
                 got = _read_with_second_colour(crop, lab8, lab, mask, offset, dist1, level1, labels, big, True)
             if got:
                 return got
-            if not whole_colour:
-                body = np.isin(labels, big).astype(np.uint8) * 255
+            # (as the crop read: a region of a face's size that read nothing takes only itself
+            # away; the rest of its colour's pixels may be the die's veins, ray 4376, 4383)
+            body = np.isin(labels, big).astype(np.uint8) * 255
         remaining[body > 0] = 0
         remaining = cv2.morphologyEx(remaining, cv2.MORPH_OPEN, erode)
     return []
