@@ -5,7 +5,7 @@ near it as the face region. A marbled (swirled) die's body is two colours: the r
 is a patchwork of veins that runs across the die's edges onto its side faces, and the top face's
 pips lie on its ragged border instead of in its holes -- no region is shaped like a face, and no
 look reports anything (ray 4314, 4376, 1085, 1116: clear white pips on blue and purple marbled
-dice, every look empty).
+dice, every look empty; the first two read here).
 
 Here the face is the pixels near *either* of two colours: a colour of a face-sized region (each in
 turn, the commonest first, as the crop read takes them) and the commonest colour of what it leaves
@@ -45,8 +45,8 @@ HULL_GROW = 0.05
 # A one is not read here: with two colours taken as face, a mark of either colour is face too (a
 # blurred light pip on a clear die, a pip in a vein's colour), and a lone hole left of a larger
 # value reads as a one -- light 33, a defocused clear two read as a one beside its shadow (the
-# defocus look refuses ones for the like reason; a two to a five left with a pip taken in meets the
-# face reader's vacancy checks, a one has none). False: ones read, the first try.
+# defocus look refuses ones for the like reason: a lone mark is the least evidence of a face).
+# False: ones read, the first try.
 ONES_READ = False
 # Every pip a value is read from must be unlike both colours over its middle (this share of its
 # radius: its rim is unlike the face on any die, anti-aliased or shaded), or a pip of one of the
