@@ -51,6 +51,7 @@ from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_second_opinion import second_opinions
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
+from .dice_marbled import read_two_tone
 from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
@@ -170,6 +171,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
             got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
+        if MARBLED_FACES_LOOKED_AT and not got:
+            # (no look reported anything: a marbled die's face is two colours, see dice_marbled)
+            got = _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone)
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -240,6 +244,12 @@ def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, i
                 for d in got]
 
     return read_sharpened(img, box, est / f * 0.9, read_window)
+
+
+#: a blob in which no look reported anything (no face region, no pips) is read once more with its
+#: face taken as its two commonest colours: a marbled die's veins break the region of either colour
+#: into patches none of which is shaped like a face (:mod:`.dice_marbled`; False: not looked at)
+MARBLED_FACES_LOOKED_AT = True
 
 
 #: a light die's reading whose face is clearly darker than the table or top face round it is a
