@@ -49,6 +49,7 @@ from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_second_opinion import second_opinions
+from .dice_table_texture import above_the_table
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_pips import FACE_PX
@@ -165,7 +166,12 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
             got = _after(got, loose)
         if not _sure(got):
-            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
+            around = _read_around(img, blob, (x, y), f, typical, max_side, specks=specks)
+            if PIPS_ABOVE_THE_TABLE:
+                # (a textured table's own spots read as pips are no die's: dice_table_texture; the
+                # blob's own report, if any, stands)
+                around = above_the_table(img, around, dice + got + around)
+            got = _after(got, around)
         if DEFOCUSED_DICE_SHARPENED and not any(d.value is not None for d in got) and (
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
@@ -184,8 +190,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     # (small marked blobs beside a die-sized one are no small dice for the finer look: they may be
     # pips, a large pip's dimple shaded dark on one side and lit on the other)
-    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
-                               alone if MARKED_PIPS_BESIDE_BLOBS else marked)
+    clusters = _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
+                                  alone if MARKED_PIPS_BESIDE_BLOBS else marked)
+    if PIPS_ABOVE_THE_TABLE:
+        clusters = above_the_table(img, clusters, dice + clusters)
+    dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     # (a top face and its side face read as two dice are told apart by their place in the photo)
     if settings.in_photo is None:
@@ -209,6 +218,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 #: only such blobs away from die-sized ones, so these were read by neither (light 3968: a white four's
 #: four pips, 24 px dimples shaded on one side, beside its side face's blob). False: left out, the old rule
 MARKED_PIPS_BESIDE_BLOBS = True
+
+#: a value read by the pips-first look round a blob or by the pips-alone look, whose face is the
+#: table's colour, is kept only where its pips stand out from the table's own spots round it (a
+#: grained desk in a noisy webcam frame: :mod:`.dice_table_texture`). False: kept always, the old rule
+PIPS_ABOVE_THE_TABLE = True
 
 #: a blob every look read nothing in is read once more on sharpened copies of its part of the photo
 #: (a defocused die whose pips the blur spread into its face: :mod:`.dice_defocus`), a value kept
