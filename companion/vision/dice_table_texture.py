@@ -35,6 +35,9 @@ SPOT_SIDE = 0.4
 #: the percentile of the ring's spot strengths taken as the table's (a few side-face pips or
 #: a neighbour's edge in the ring cover well under 5 % of it; a grained table's spots far more)
 TABLE_PERCENTILE = 95
+#: the die's side, in pixels, the spots are measured at (a pip is then 4-6 px across, wood grain
+#: and noise specks as sharp as in a 640x480 webcam frame's own dice of 25-70 px)
+WORK_SIDE = 40.0
 #: rings with fewer pixels than this (a die at the photo's corner, crowded by others) are not judged
 LEAST_RING_PX = 20
 
@@ -59,8 +62,15 @@ def pips_over_table(img: np.ndarray, die, others) -> float:
     if x1 - x0 < 3 or y1 - y0 < 3:
         return math.inf
     grey = cv2.cvtColor(img[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-    spots = _spots(grey, s)
-    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    # (measured with the die WORK_SIDE px across: a big die's top-hat at full size costs seconds)
+    k = min(1.0, WORK_SIDE / s)
+    if k < 1.0:
+        grey = cv2.resize(grey, (max(3, round(grey.shape[1] * k)), max(3, round(grey.shape[0] * k))),
+                          interpolation=cv2.INTER_AREA)
+    spots = _spots(grey, s * k)
+    gh, gw = grey.shape
+    ys, xs = np.mgrid[0:gh, 0:gw].astype(np.float32)
+    xs, ys = x0 + (xs + 0.5) / k - 0.5, y0 + (ys + 0.5) / k - 0.5
     dist = np.hypot(xs - cx, ys - cy)
     ring = (dist > RING[0] * s) & (dist < RING[1] * s)
     for o in others:
