@@ -149,6 +149,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
+    table_coloured: list[tuple[Die, list[Die]]] = []  # values of the pips-first look, and what the blob read before it
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
         # a die's side: the blob's, or, for a chain of touching dice, the widest inscribed square
@@ -167,11 +168,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             got = _after(got, loose)
         if not _sure(got):
             around = _read_around(img, blob, (x, y), f, typical, max_side, specks=specks)
-            if PIPS_ABOVE_THE_TABLE:
-                # (a textured table's own spots read as pips are no die's: dice_table_texture; the
-                # blob's own report, if any, stands)
-                around = above_the_table(img, around, dice + got + around)
-            got = _after(got, around)
+            before, got = got, _after(got, around)
+            # (judged once every die is read, below: a textured table's spots read as pips)
+            table_coloured += [(d, before) for d in got if d.value is not None and any(d is a for a in around)]
         if DEFOCUSED_DICE_SHARPENED and not any(d.value is not None for d in got) and (
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
@@ -193,7 +192,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     clusters = _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
                                   alone if MARKED_PIPS_BESIDE_BLOBS else marked)
     if PIPS_ABOVE_THE_TABLE:
-        clusters = above_the_table(img, clusters, dice + clusters)
+        dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     # (a top face and its side face read as two dice are told apart by their place in the photo)
@@ -223,6 +222,27 @@ MARKED_PIPS_BESIDE_BLOBS = True
 #: table's colour, is kept only where its pips stand out from the table's own spots round it (a
 #: grained desk in a noisy webcam frame: :mod:`.dice_table_texture`). False: kept always, the old rule
 PIPS_ABOVE_THE_TABLE = True
+
+def _pips_above_the_table(img: np.ndarray, dice: list[Die], clusters: list[Die],
+                          table_coloured: list[tuple[Die, list[Die]]]) -> tuple[list[Die], list[Die]]:
+    """The values read on the table's colour (the pips-first look's, with what their blob read
+    before it; the pips-alone look's ``clusters``) judged against every die read, all known now
+    (a neighbour not yet read lies in the table's ring as spots: light 4003). A pips-first value
+    whose pips do not stand out gives back its blob's earlier readings, or is reported unreadable
+    at its place (it may be a part of a faint die: light 3235); a pips-alone one is dropped (specks
+    grouped, no die round them)."""
+    everyone = dice + clusters
+    kept = set(map(id, above_the_table(img, [d for d, _ in table_coloured] + clusters, everyone)))
+    out = []
+    for d in dice:
+        judged = next((b for a, b in table_coloured if a is d), None)
+        if judged is None or id(d) in kept:
+            out.append(d)
+            continue
+        back = [b for b in judged if not any(b is o for o in dice + out)]
+        out += back or [Die(None, d.center, 0.0, d.side_px, "pips no stronger than the table's own spots")]
+    return out, [d for d in clusters if id(d) in kept]
+
 
 #: a blob every look read nothing in is read once more on sharpened copies of its part of the photo
 #: (a defocused die whose pips the blur spread into its face: :mod:`.dice_defocus`), a value kept
