@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from tests.dice_raymarch_table import _die_corners, _lin, _shade_points, _table
+from tests.dice_raymarch_webcam import webcam_pipeline as webcam_pipeline_of
 
 # pip places on a face, in grid steps (the reader's layouts are not imported: this is independent)
 _LAYOUT = {
@@ -259,8 +260,11 @@ def _marble(die: _Die, p: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- the scene
 
-def render_raymarch(seed: int, kind: str | None = None) -> RayScene:
-    """One seeded scene: ``kind`` is "phone" or "webcam" (drawn from the seed when None)."""
+def render_raymarch(seed: int, kind: str | None = None, webcam_pipeline: bool = False) -> RayScene:
+    """One seeded scene: ``kind`` is "phone" or "webcam" (drawn from the seed when None).
+    ``webcam_pipeline``: a webcam frame goes through a webcam's own pipeline (room light, auto
+    white balance and exposure, gain noise, its processing; tests/dice_raymarch_webcam.py) -- the
+    same scene and blur, another camera. Off, every render is as it always was."""
     rng = np.random.default_rng([seed, 4242])
     kind = kind or ("phone" if rng.random() < 0.6 else "webcam")
     if kind == "phone":
@@ -295,7 +299,8 @@ def render_raymarch(seed: int, kind: str | None = None) -> RayScene:
         (cx, cy), z = cam.project(top)[0][0], cam.project(top)[1][0]
         truths.append(RayDie(die.values[0], (float(cx), float(cy)), float(f * die.side / z), die.style))
     params = {"kind": kind, "surface": surface, "tilt": tilt, "die_px": die_px, "size": (w, h)}
-    out = _camera(rng, img, depth, kind, die_px, params)
+    pipeline = (lambda im: webcam_pipeline_of(seed, im, params)) if webcam_pipeline and kind == "webcam" else None
+    out = _camera(rng, img, depth, kind, die_px, params, pipeline)
     return RayScene(out, sorted(truths, key=lambda t: (t.center[1], t.center[0])), params)
 
 
@@ -398,8 +403,9 @@ def _far_pips(die: _Die, p, d) -> np.ndarray:
     return ((rad > 0) & (du * du + dv * dv < rad * rad)).astype(np.float32)
 
 
-def _camera(rng, img, depth, kind, die_px, params) -> np.ndarray:
-    """From linear light to a JPEG-decoded 8-bit photo: exposure, white balance, blur, noise, gamma."""
+def _camera(rng, img, depth, kind, die_px, params, pipeline=None) -> np.ndarray:
+    """From linear light to a JPEG-decoded 8-bit photo: exposure, white balance, blur, noise, gamma.
+    ``pipeline`` (a webcam's own, from the blurred linear frame on) replaces the noise onward."""
     h, w = img.shape[:2]
     img = img * rng.uniform(0.8, 1.25) * rng.uniform(0.92, 1.08, 3).astype(np.float32)
     blur = str(rng.choice(["none", "focus", "motion"], p=[0.5, 0.3, 0.2] if kind == "phone" else [0.4, 0.3, 0.3]))
@@ -421,6 +427,8 @@ def _camera(rng, img, depth, kind, die_px, params) -> np.ndarray:
         img = cv2.filter2D(img, -1, k / k.sum())
     else:
         img = cv2.GaussianBlur(img, (0, 0), 0.5 * scale ** 0.5)  # optics are never perfect
+    if pipeline is not None:
+        return pipeline(img.astype(np.float32))
     read = 0.004 if kind == "phone" else 0.012
     shot = 0.01 if kind == "phone" else 0.025
     img = np.clip(img, 0, 1, out=img.astype(np.float32))

@@ -49,6 +49,7 @@ from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_second_opinion import second_opinions
+from .dice_table_texture import above_the_table
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_marbled import read_two_tone
@@ -149,6 +150,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
+    table_coloured: list[tuple[Die, list[Die]]] = []  # values of the pips-first look, and what the blob read before it
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
         # a die's side: the blob's, or, for a chain of touching dice, the widest inscribed square
@@ -166,7 +168,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 loose = _parts_checked(loose, _read_around(img, blob, (x, y), f, typical, max_side, unfit=True))
             got = _after(got, loose)
         if not _sure(got):
-            got = _after(got, _read_around(img, blob, (x, y), f, typical, max_side, specks=specks))
+            around = _read_around(img, blob, (x, y), f, typical, max_side, specks=specks)
+            before, got = got, _after(got, around)
+            # (judged once every die is read, below: a textured table's spots read as pips)
+            table_coloured += [(d, before) for d in got if d.value is not None and any(d is a for a in around)]
         if DEFOCUSED_DICE_SHARPENED and not any(d.value is not None for d in got) and (
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
@@ -188,8 +193,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
     # (small marked blobs beside a die-sized one are no small dice for the finer look: they may be
     # pips, a large pip's dimple shaded dark on one side and lit on the other)
-    dice += _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
-                               alone if MARKED_PIPS_BESIDE_BLOBS else marked)
+    clusters = _read_pip_clusters(img, f, fg, labels, stats, dice, min_side, failed,
+                                  alone if MARKED_PIPS_BESIDE_BLOBS else marked)
+    if PIPS_ABOVE_THE_TABLE:
+        dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
+    dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     # (a top face and its side face read as two dice are told apart by their place in the photo)
     if settings.in_photo is None:
@@ -213,6 +221,32 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 #: only such blobs away from die-sized ones, so these were read by neither (light 3968: a white four's
 #: four pips, 24 px dimples shaded on one side, beside its side face's blob). False: left out, the old rule
 MARKED_PIPS_BESIDE_BLOBS = True
+
+#: a value read by the pips-first look round a blob or by the pips-alone look, whose face is the
+#: table's colour, is kept only where its pips stand out from the table's own spots round it (a
+#: grained desk in a noisy webcam frame: :mod:`.dice_table_texture`). False: kept always, the old rule
+PIPS_ABOVE_THE_TABLE = True
+
+def _pips_above_the_table(img: np.ndarray, dice: list[Die], clusters: list[Die],
+                          table_coloured: list[tuple[Die, list[Die]]]) -> tuple[list[Die], list[Die]]:
+    """The values read on the table's colour (the pips-first look's, with what their blob read
+    before it; the pips-alone look's ``clusters``) judged against every die read, all known now
+    (a neighbour not yet read lies in the table's ring as spots: light 4003). A pips-first value
+    whose pips do not stand out gives back its blob's earlier readings, or is reported unreadable
+    at its place (it may be a part of a faint die: light 3235); a pips-alone one is dropped (specks
+    grouped, no die round them)."""
+    everyone = dice + clusters
+    kept = set(map(id, above_the_table(img, [d for d, _ in table_coloured] + clusters, everyone)))
+    out = []
+    for d in dice:
+        judged = next((b for a, b in table_coloured if a is d), None)
+        if judged is None or id(d) in kept:
+            out.append(d)
+            continue
+        back = [b for b in judged if not any(b is o for o in dice + out)]
+        out += back or [Die(None, d.center, 0.0, d.side_px, "pips no stronger than the table's own spots")]
+    return out, [d for d in clusters if id(d) in kept]
+
 
 #: a blob every look read nothing in is read once more on sharpened copies of its part of the photo
 #: (a defocused die whose pips the blur spread into its face: :mod:`.dice_defocus`), a value kept

@@ -58,6 +58,17 @@ SHADE_RATIO_LEAST = 0.3
 CHROMA_STEP = 20.0
 #: (hues are compared only when both faces have at least this chroma)
 GREY_CHROMA = 15.0
+#: a face this light (Lab L, 0-255) is burnt out -- the camera clipped it to white -- and has no
+#: hue of its own left: a white die's top face under a webcam's auto exposure on a dark desk, while
+#: its side faces in shade keep the white balance's cast (ray-marched webcam frames through a webcam's
+#: pipeline, development 8092: top face 250-252 with no chroma, its side face 203 and blue, chroma 30,
+#: read as the die). Such a face beside a light one is compared by lightness alone (False: by hue
+#: too, the old rule). Clipped faces measured 249-252; an unclipped white face under 240.
+BURNT_OUT_FACES_HAVE_NO_HUE = True
+BURNT_OUT = 245.0
+#: ... the darker face must be light itself (a light die's side face in shade; the dice reader's
+#: SIDE_FACE_LIGHT): a dark or strongly coloured die beside a white one stays two dice
+BURNT_OUT_SIDE_LEAST = 120.0
 #: the disc round a reading's centre whose median colour is its face's, in read sides (a pip covers
 #: little of it: a one's pip, the biggest, about a seventh)
 DISC = 0.3
@@ -178,7 +189,9 @@ def _darker_of_one_colour(a, ca: np.ndarray, b, cb: np.ndarray):
     if abs(ca[0] - cb[0]) < SHADE_GAP or min(ca[0], cb[0]) < SHADE_RATIO_LEAST * max(ca[0], cb[0]):
         return None
     za, zb = complex(ca[1], ca[2]), complex(cb[1], cb[2])
-    if abs(za - zb) > CHROMA_STEP:
+    if BURNT_OUT_FACES_HAVE_NO_HUE and max(ca[0], cb[0]) >= BURNT_OUT and min(ca[0], cb[0]) >= BURNT_OUT_SIDE_LEAST:
+        pass  # (a top face burnt out to white has lost its hue: a light die's side face keeps the camera's cast)
+    elif abs(za - zb) > CHROMA_STEP:
         if min(abs(za), abs(zb)) < GREY_CHROMA:
             return None  # (a grey face beside a coloured one: two dice)
         turn = abs(math.degrees(math.atan2((za / zb).imag, (za / zb).real)))
