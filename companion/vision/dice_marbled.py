@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .blob_labels import components_with_areas
-from .dice_crop import _kernels, _read_region, distance_of, face_colour, face_parts
+from .dice_crop import _kernels, _read_region, crop_lab, distance_of, face_colour, face_parts
 from .dice_face_reading import FaceReading, face_px
 from .dice_pips import fill_holes
 
@@ -61,8 +61,7 @@ LOOKS = 4
 def read_two_tone(crop: np.ndarray, mask: np.ndarray, **_ignored) -> list[FaceReading]:
     """The faces in a normalised crop (a die about FACE_PX across) within ``mask``, a face being
     the pixels near either of two colours (the module's docstring); readings with a value only."""
-    lab8 = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB)
-    lab = lab8.astype(np.float32)
+    lab8, lab = crop_lab(crop)
     px = face_px()
     expected = px * px
     erode, _, open_cut = _kernels(px)

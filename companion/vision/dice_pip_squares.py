@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .dice_layouts import fit_frame
+from .dice_crop import crop_lab
 from .dice_pips import FACE_PX, FaceReading, Pip, _colour_distance, _consistent, _face_colour, fill_holes, \
     find_pips, read_face
 
@@ -74,7 +75,7 @@ def read_by_pip_squares(crop: np.ndarray, mask: np.ndarray, unfit: bool = False,
     which of the crop's edges (left, top, right, bottom) are the photo's own; ``specks`` (crop
     pixels, n x 2) are the centres of the photo's small foreground blobs, pips and crumbs, when known
     (a one outlined on two sides only is read where its pip is a lone one of them)."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(crop, (0, 0), 0.8), cv2.COLOR_BGR2LAB).astype(np.float32)
+    _, lab = crop_lab(crop)
     inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
     colour = _face_colour(lab, inner if cv2.countNonZero(inner) > 50 else mask)
     dist = _colour_distance(lab, colour)
