@@ -57,6 +57,7 @@ from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
+from .dice_small_whole import whole_small_face
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -209,12 +210,21 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     if SIDE_FACES_BY_SHADE:
         # (a tilted die's top face and side face, both read: the side face is the darker)
         dice = drop_side_faces(dice, img)
-    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo))
+    # (a two or three read small whose photo shows a whole face is spared: see dice_small_whole)
+    whole = (lambda d, share: whole_small_face(d, img, share)) if SMALL_WHOLE_FACES_SPARED else None
+    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo), whole)
     if SHADED_FACES_DOUBTED:
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
     return dice, zoom
 
+
+#: a two or three the size rule would doubt (read far smaller than its neighbours) keeps its value
+#: when the photo round it shows a whole face: pips a die's size for its square, the face's edge
+#: where a whole face's is, no other pip-like mark on it (:mod:`.dice_small_whole`; light dice's
+#: neighbours read large with their shadows, and a farther or smaller die of a set reads small).
+#: False: every such reading doubted, the old rule
+SMALL_WHOLE_FACES_SPARED = True
 
 #: small blobs with marks inside (:func:`.dice_zoom.small_marked_blobs`) that lie beside a die-sized
 #: blob are grouped as pips by the pips-alone look (:func:`_read_pip_clusters`): the finer look takes

@@ -14,7 +14,7 @@ one, only a die read at under 0.6 of its size is doubted.
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import Callable, Protocol
 
 import cv2
 import numpy as np
@@ -39,9 +39,10 @@ class _Sized(Protocol):
     reason: str
 
 
-def doubt_odd_sizes(dice: list[_Sized]) -> list[_Sized]:
+def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] | None = None) -> list[_Sized]:
     """Make a one, two or three read much smaller than its two nearest neighbours unreadable
-    (in place; returns the list)."""
+    (in place; returns the list). ``whole(die, share)``, when given, spares a die read at ``share``
+    of its neighbours' size that the photo shows is a whole face (:mod:`.dice_small_whole`)."""
     readable = [d for d in dice if d.value is not None]
     if len(readable) < 3:
         return dice
@@ -57,7 +58,8 @@ def doubt_odd_sizes(dice: list[_Sized]) -> list[_Sized]:
             continue
         typical = float(np.median([o.side_px for o in others]))
         lowest = LOWEST_RATIO[d.value] if all(o.value != 1 for o in others) else BESIDE_A_ONE
-        if d.side_px / max(typical, 1e-6) < lowest:
+        share = d.side_px / max(typical, 1e-6)
+        if share < lowest and not (whole is not None and whole(d, share)):
             doubted.append((d, typical))
     for d, typical in doubted:
         d.value, d.confidence = None, 0.0

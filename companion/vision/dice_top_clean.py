@@ -80,10 +80,12 @@ LINE_MARKED = 0.5
 class _TopFace:
     """The top face's colour (Lab L, a, b) and the step to its side face's shade, to tell its pixels."""
 
-    def __init__(self, img: np.ndarray, top, mid: float):
+    def __init__(self, img: np.ndarray, top, mid: float | None):
         self.img = img
         colour = self._round_pips(top.pips)
         self.light, self.ab = float(colour[0]), colour[1:]
+        if mid is None:
+            mid = self.light - FACE_SHADE_LEAST  # (no side face known: the face's own shading only)
         self.shade = max(abs(self.light - mid), FACE_SHADE_LEAST)
         self.side_light = 2 * mid - self.light  # (mid is halfway between the two faces' L)
 
