@@ -57,7 +57,7 @@ from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
-from .dice_small_whole import whole_small_face
+from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -587,9 +587,10 @@ def _read_hollow(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: 
     got = _read_blob(img, hull > 0, origin, f, min(est, max_side))
     # only four or more pips: a one, two or three read in a filled outline may be the pips the
     # fill left of a larger value (a dark die's face, like the table, loses pips to it); but a one
-    # whose pip is a lone speck is no part of a larger face (:func:`_lone_speck_one`)
+    # whose pip is a lone speck is no part of a larger face (:func:`_lone_speck_one`), nor is a two
+    # or three the photo shows is a whole face (:func:`_whole_in_outline`)
     return [d for d in got if d.value is not None
-            and (d.value not in PART_VALUES or _lone_speck_one(d, specks, f))]
+            and (d.value not in PART_VALUES or _lone_speck_one(d, specks, f) or _whole_in_outline(d, img))]
 
 
 def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tuple[int, int], f: float,
@@ -625,8 +626,21 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
     # the hull may have taken in the die's shadow too)
     # (a one whose pip is a lone speck is a whole face, as a four is: :func:`_lone_speck_one`)
     return [d for d in got if d.value is not None
-            and (0.8 if d.value in PART_VALUES and not _lone_speck_one(d, specks, f) else WHOLE_FACE_LOWEST)
-            <= d.side_px * f / est <= 1.3]
+            and (0.8 if d.value in PART_VALUES and not _lone_speck_one(d, specks, f) and not _whole_in_outline(d, img)
+                 else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+
+
+#: a two or three read in a blob's outline filled to its hull (the hollow and loose looks: a light
+#: die's shaded sides and shadow round its table-coloured face) is kept when the photo shows it is a
+#: whole face (:func:`.dice_small_whole.whole_face_by_its_pips`), not only four or more pips or a
+#: reading of the hull's size: light 3238, a white two on grey paper outlined by its side faces, read
+#: right by both looks at 0.76 of the hull (which holds its shadow) and refused by both.
+#: False: refused, the old rule
+WHOLE_FACES_IN_OUTLINES = True
+
+
+def _whole_in_outline(d: Die, img: np.ndarray) -> bool:
+    return WHOLE_FACES_IN_OUTLINES and whole_face_by_its_pips(d, img)
 
 
 def _speck_centres(stats: np.ndarray, min_side: float) -> np.ndarray:

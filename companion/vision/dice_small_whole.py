@@ -41,9 +41,14 @@ SPARED_LEAST = 0.45
 def whole_small_face(d, img: np.ndarray, share: float) -> bool:
     """Is ``d``, a two or three read at ``share`` of its neighbours' read size, a whole face by
     the photo round it (module docstring)?"""
-    if d.value not in (2, 3) or share < SPARED_LEAST:
-        return False
-    if d.pips is None or len(d.pips) != d.value:
+    return share >= SPARED_LEAST and whole_face_by_its_pips(d, img)
+
+
+def whole_face_by_its_pips(d, img: np.ndarray) -> bool:
+    """Is ``d``, a two or three read with its pips, a whole face by the photo round it: pips a
+    die's size for its square, the face's edge where a whole face's is, no other pip-like mark on
+    it (module docstring)? Anything else: no."""
+    if d.value not in (2, 3) or d.pips is None or len(d.pips) != d.value:
         return False  # (read without its pips, or with others: nothing to check it by)
     if float(np.median([p[2] for p in d.pips])) > PIP_SHARE_MOST * d.side_px:
         return False  # (pips too large for the square: a part of a larger face, read small)
