@@ -90,3 +90,19 @@ def test_rendered_light_threes_read_small_beside_larger_dice(monkeypatch):
     off = score_scene(scene, dice_mod.read_dice(scene.image)).counts
     assert on["right"] == off["right"] + 2
     assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == off["extra"]
+
+
+def test_rendered_white_two_outlined_by_its_side_faces(monkeypatch):
+    """Light 3238 (development): a white two on grey paper, its top face out of the foreground, the
+    blob its side faces' outline; the hollow and loose looks read the two right and refused it as a
+    possible part of a larger face (a one to three in a filled outline) until the photo's whole-face
+    checks vouched for it."""
+    from tests.dice_raymarch_light import render_light
+    from companion.vision.dice_eval import score_scene
+
+    scene = render_light(3238)
+    on = score_scene(scene, dice_mod.read_dice(scene.image)).counts
+    monkeypatch.setattr(dice_mod, "WHOLE_FACES_IN_OUTLINES", False)
+    off = score_scene(scene, dice_mod.read_dice(scene.image)).counts
+    assert on["right"] == off["right"] + 1 and on["missed"] == off["missed"] - 1
+    assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == off["extra"]
