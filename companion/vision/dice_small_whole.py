@@ -34,7 +34,7 @@ from .dice_top_whole import PIP_SHARE_MOST, edges_where_a_face_has_them
 #: the least share of its neighbours' read size a spared reading may have: parts the size rule
 #: doubts read at 0.49-0.58 of it (development light) and whole twos and threes at 0.54-0.66; far
 #: smaller (light 3180: a one read at 0.13, a pip) is no whole face the checks can vouch for.
-#: Set at the lowest part's share, below every whole face's, so the checks decide in between.
+#: Set a little under every share seen (0.49): the checks, not the share, tell parts from faces there.
 SPARED_LEAST = 0.45
 
 
