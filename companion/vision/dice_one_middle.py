@@ -34,6 +34,13 @@ LINES = (0.0, 45.0, 90.0, 135.0)
 #: a third of its face across (``dice_pips.LARGEST_ACE`` 0.36 of the region), blur widening it a
 #: little -- a "face" narrower than that round a pip is a pip-sized patch of colour, not a face
 LEAST_WIDTH_PIPS = 2.5
+#: the face round the pip at least this share of its region's side: the region is the top face
+#: and at most a side face joined on, no larger than the top face's (a die tilted under 45
+#: degrees), so the top face is half the region or more, its side 0.71 of the region's or more;
+#: the walk stops at the face's rounded rim, a little short of its edge. A one-face that is a small
+#: part of the region is a side face beside a top face of another value (light 3148: an ivory
+#: five's side face, its one read at the region's size, 0.47; the ones gained measured 0.65-0.87)
+TOP_FACE_SHARE_LEAST = 0.6
 #: the walk from the pip looks this many region sides out at most (as ``ONE_REACH``: a face open
 #: to a table of its own colour ends nowhere within it, and its middle is not known)
 REACH_SIDES = 1.2
@@ -41,13 +48,15 @@ REACH_SIDES = 1.2
 
 def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     """Is ``pip`` (a :class:`.dice_pip_finding.Pip`, crop pixels) at the middle of the face of
-    the colour round it, in ``dl`` (the crop's Lab offset from the face colour, H x W x 3)?"""
+    the colour round it, in ``dl`` (the crop's Lab offset from the face colour, H x W x 3), a face
+    that is most of its region (of side ``side``)?"""
     if dl is None or dl.ndim != 3:
         return False
     pr = math.sqrt(pip.area / math.pi)
     colour = _ring_colour(dl, pip.x, pip.y, pr)
     if colour is None:
         return False
+    widths = []
     for degrees in LINES:
         t = math.radians(degrees)
         e = (math.cos(t), math.sin(t))
@@ -57,7 +66,10 @@ def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
             return False
         if ahead + behind < LEAST_WIDTH_PIPS * 2 * pr:
             return False
-    return True
+        widths.append(ahead + behind)
+    # (the face's side: its narrowest width through its middle -- along its axes; on four lines
+    # 45 degrees apart the narrowest is within 1.08 of the side, whatever the face's turn)
+    return min(widths) >= TOP_FACE_SHARE_LEAST * side
 
 
 def _ring_colour(dl: np.ndarray, x: float, y: float, pr: float) -> np.ndarray | None:
