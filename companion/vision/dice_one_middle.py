@@ -14,8 +14,9 @@ far ahead as behind -- the test of :func:`.dice_top_clean.one_at_the_middle` (se
 a one beside its side face), on four lines instead of two. A side face of another shade stops the
 walk at the top face's edge; one of the same shade does not, and the pip is then off that line's
 middle and is left unread. A corner pip of a two or three (its other pips missed) has the face's
-edge close on two sides and far on the other two. The rest of the face reader's checks of a one
-still apply after this (marks where a one has no pip, marks on its corners).
+edge close on two sides and far on the other two. And the face must be most of its region (a
+one-face that is a small part of it is a side face: light 3148). The rest of the face reader's
+checks of a one still apply after this (marks where a one has no pip, marks on its corners).
 """
 
 from __future__ import annotations
