@@ -23,6 +23,7 @@ from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_one_middle import at_its_face_middle
 from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike, side_face_marks
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
@@ -460,7 +461,9 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         dt = cv2.distanceTransform(cv2.copyMakeBorder(filled, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
                                    cv2.DIST_L2, 5)
         deep = float(dt[int(round(p.y)) + 1, int(round(p.x)) + 1]) / side
-        if (off < 0.18 or deep >= 0.38) and 0.06 <= rel <= LARGEST_ACE:
+        at_middle = off < 0.18 or deep >= 0.38 or (
+            ONES_BY_THEIR_FACES_MIDDLE and 0.06 <= rel <= LARGEST_ACE and at_its_face_middle(p, dl, side))
+        if at_middle and 0.06 <= rel <= LARGEST_ACE:
             if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
             if marks_on_the_corners(dl, complex(p.x, p.y), _rect_frame(filled), p):
@@ -523,6 +526,10 @@ def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
     return [m for m in marks if not any(m is g for g in gone)]
 
 
+#: a lone pip off its region's middle (a side face of the top face's colour joined on) is a one
+#: when the face of the colour round it reaches alike on either side of it along four lines
+#: (:mod:`.dice_one_middle`). False: only the region's centroid and depth tell, the old rule
+ONES_BY_THEIR_FACES_MIDDLE = True
 #: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
 #: 0.3 (a side face joined on only lowers it), blur spreads them: drawn and blurred 0.31, a big
 #: ray-marched ace under motion blur 0.341. A blurred die in its halo, read as a pip in a "face"
