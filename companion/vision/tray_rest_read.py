@@ -234,7 +234,14 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
                 grown.append(whole)
                 got = [d for d in again if not any(_same_place(d, k) for k in out.dice)] or [Nothing(blob)]
         if guessed_here and isinstance(got[0], Nothing):
-            out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
+            if out.guessed is None:
+                out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
+            # (else this read guessed the picture around what stands out, and the blob is what stands
+            # out now: the tray's picture there stays a guess. It may be a die the crops cannot read
+            # -- a dark green die on dark felt, its pips and rims only -- whose pips and rims, taken
+            # for tray, went into the picture, which the tray never matched again: every read of the
+            # empty tray went to the still reader, and the guess was never replaced (development cold
+            # starts 3410, 3412). The whole tray is read, as before: too few dice, or none)
             continue
         out.dice += got
         if any(d.value is None for d in got):
