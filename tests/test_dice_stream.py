@@ -483,12 +483,13 @@ def test_a_read_a_passing_hand_interrupts_goes_on_afterwards():
     rest = frames[settled].image
     h, w = rest.shape[:2]
     hand = [draw_hand(rest, w * 0.9, h * (0.1 + 0.1 * k), 48.0, np.random.default_rng(k)) for k in range(2)]
-    # 2 still frames: the read is under way (3 were too many once a read that ended during the throw's
-    # motion was reported at once: the empty tray it saw is learnt sooner, and this read is quicker)
-    before = [f.image for f in frames[:settled + 3]]
+    # 1 still frame: the read is under way, and the throw cannot be reported yet (2 still frames were
+    # too many once the freed memory was kept, session 20: the read ended on the second one at low
+    # load; 3 were too many once a read that ended during the throw's motion was reported at once)
+    before = [f.image for f in frames[:settled + 2]]
     # the first read of a run (no die size known yet) takes 20-30 frames of a 1 ms budget: the dice
     # lie still long enough for it, and the emptied tray is watched long enough for a late one
-    after = [rest] * 80 + [f.image for f in frames[settled + 4:]] + [frames[-1].image] * 60
+    after = [rest] * 80 + [f.image for f in frames[settled + 3:]] + [frames[-1].image] * 60
     for kind, sequence in (("no hand", before + after), ("hand", before + hand + after)):
         source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0)
         got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
