@@ -46,6 +46,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from companion.freed_memory import keep_freed_memory
 from companion.vision.dice import Die
 from companion.vision.tray_blob_reads import BlobReads
 from companion.vision.tray_reader import EmptyTray, TrayView
@@ -111,6 +112,7 @@ class CameraDice(CameraThread):
         self.frame_budget_ms = frame_budget_ms
         warm_up_once()
         freeze_startup_objects()  # a full garbage collection in a frame would cost more than the frame
+        keep_freed_memory()  # each frame's arrays on pages mapped already, not fresh ones (a fault each 4 kB)
         if reader is None:
             from companion.vision.dice import read_dice as reader
         self._reader = reader

@@ -81,7 +81,11 @@ SPECK_SHARE = 1 / 3  # a tray read empty while a throw is expected is looked at 
 # the smallest blob (a sixth of a die): a one's pip is a quarter of the die across (7 of 25 small px measured)
 MAX_SPECKS = 4  # ... at most this many of them, the largest, grown and read (each grown() looks at the whole tray,
 # 1-2 ms; a die's pips, up to 6, are one blob once grown, so the first pip's growing takes in the others)
-SPLIT_ABOVE_DICE = 3.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart
+SPLIT_ABOVE_DICE = 2.0  # a blob bigger than this many dice's squares is read thing by thing if it joins things apart.
+# 3.0 until session 20: a die and a light spot touching it (development session 3609's third throw: 2.8 squares)
+# were one blob whose whole crop at 96 px took 23 ms (52 ms the read, 5-6 frames); split, 14 ms. Two dice's squares
+# and their shadows are about 2.5: touching dice stay one piece (Changes.split needs a gap of a sixth of a die).
+# On 195 development throws of 5-6 dice the split was tried 74 times and used twice, every value as before
 DARK_FACE_SHARE = 0.5  # a die whose square differs from the empty tray (by the change level) in less than this
 # share is like the tray: its blob may be a part of it. Measured on first reads of rendered sessions (4560-4561,
 # 4600-4607, 4700-4713, 4800-4809): black dice on black felt or a dark table 0.07-0.31, other dice 0.92-1.0
@@ -234,7 +238,14 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
                 grown.append(whole)
                 got = [d for d in again if not any(_same_place(d, k) for k in out.dice)] or [Nothing(blob)]
         if guessed_here and isinstance(got[0], Nothing):
-            out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
+            if out.guessed is None:
+                out.uncovered.append(blob)  # the tray where a die lay at the start, seen now
+            # (else this read guessed the picture around what stands out, and the blob is what stands
+            # out now: the tray's picture there stays a guess. It may be a die the crops cannot read
+            # -- a dark green die on dark felt, its pips and rims only -- whose pips and rims, taken
+            # for tray, went into the picture, which the tray never matched again: every read of the
+            # empty tray went to the still reader, and the guess was never replaced (development cold
+            # starts 3410, 3412). The whole tray is read, as before: too few dice, or none)
             continue
         out.dice += got
         if any(d.value is None for d in got):
