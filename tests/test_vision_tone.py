@@ -96,3 +96,18 @@ def test_a_second_phones_photo_keeps_its_sheets(box, monkeypatch):
     with_gain, without = scored_with_and_without(box, data, truth, monkeypatch, cov, "TONE_GAIN")
     assert with_gain.errors <= 1, with_gain.error_list
     assert without.false_uncovered >= 5, without.error_list  # what the gain is for
+
+
+@pytest.mark.parametrize("stretch", [1.5, 1.7])
+def test_a_stretched_contrast_is_measured_and_undone(box, stretch):
+    """A phone's S-curve and gamma can stretch log-contrast instead (the first phone of
+    tests/phone_pipeline): every sheet then reads as one and a half or two of its kind.  The gain
+    found is under 1 (the inverse of the stretch) and names the bands again."""
+    L, bits = _field(box)
+    seen = L * np.float32(stretch)
+    g = tone_gain(seen, np.ones(L.shape[:2], bool), box.sheet_colours, EXPEDITIONS, S_LO, S_HI)
+    assert abs(g - 1 / stretch) < 0.1, g
+    sheet = bits > 0
+    right = np.mean(_named(box, seen * np.float32(g))[sheet] == bits[sheet])
+    assert right > 0.9, right
+    assert np.mean(_named(box, seen)[sheet] == bits[sheet]) < right - 0.08  # what the gain is for

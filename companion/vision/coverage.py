@@ -36,7 +36,7 @@ from .coverage_shore import shore_doubt
 from .channel_gain import NO_GAIN, apply_gains, channel_gains
 from .colour_adapt import colour_correction, corrected, saturation_boost, tone_gain
 from .line_blur import line_sigma
-from .lighting import added_light, lighting as _lighting
+from .lighting import ADDED_REACH_MM, added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .part_sheets import drop_far_parts
@@ -67,6 +67,22 @@ VEIL_SHARE = 0.15  # ... above it a pixel passing less than 1 / this of it is un
 # scraps of colour under the veil): docs/board-vision.md, equipment type, eleventh round.
 VEIL_SEEN_BY_FITTER = False
 VEIL_DARK_UNSEEN_BY_FITTER = True  # ... but not over the too dark (DEEP_SHADOW_LOG): see measure
+# The added light and what a pixel passes are read in the photo's own units (the tone gain g
+# undone: light added to the photo as taken, a rise of r in log, reads g r after the gain), and the
+# veil is a veil when the hue shift it makes *after* the gain, g log(1 + added / passes), exceeds
+# log(1 + VEIL_SHARE).  Read after the gain, a shadow-lifting phone's (g 1.4-1.85) paper, whose
+# cells vary by 1-2 % as taken, varied by 2-5 %: on development seeds 530, 539, 560, 601 through
+# the second phone 4-10 % of the cells reached VEIL_MIN as taken, 12-30 % after the gain.  Off: the
+# second phone's development photos (500-579, 600-639) named 1,037 -> 1,068 of 1,145 sheets right
+# (wrong types 10 -> 9, typed extras 9 -> 9, coverage errors 17 -> 17), but on the never-tuned
+# check set (9500-9559, 9600-9639) 863 -> 901 of 982 with wrong types 10 -> 11 and coverage errors
+# 10 -> 11 (typed extras 7 -> 7): docs/board-vision.md, equipment type, thirteenth round.
+VEIL_IN_PHOTO_UNITS = False
+# ... except round real glare (its core grown by its radius and the added light's reach, 16 mm):
+# there the veil is real light, read as before.  Without it (VEIL_IN_PHOTO_UNITS on), development
+# seed 601 through the second phone named three cages on scraps of a washed-out green sheet 16-24
+# mm from a glare spot's centre, and the second phone's development photos had 12 typed extras, not 9.
+VEIL_NEAR_GLARE_AS_BEFORE = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
@@ -253,19 +269,26 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
     added = added_light(L_seen, lay.paper & valid & ((code & 15) == 0), ppm)  # uncovered paper, per cell
     _tick('added')
-    veil = None  # the pixels the veil of added light makes unknown (see VEIL_SEEN_BY_FITTER)
-    if added.max() > VEIL_MIN:
-        added = cv2.resize(added, lay.shape[::-1], interpolation=cv2.INTER_LINEAR)
-        veil = flat_area & (added > VEIL_MIN) & (added > VEIL_SHARE * cv2.exp(Lmin))
-        if not veil.any():
-            veil = None
-    bright = glare  # glare by brightness alone, before the veil joins it
-    if veil is not None:
-        glare = glare | veil
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
     occluded = _occluded(warped, lay, valid, grey=grey)
     _tick('occluded')
+    veil = _veil(added, Lmin, flat_area, ppm)  # the pixels the veil of added light makes unknown
+    if VEIL_IN_PHOTO_UNITS and g != 1.0:  # read in the photo's own units (see VEIL_IN_PHOTO_UNITS) ...
+        own = _veil(added, Lmin, flat_area, ppm, g)
+        # ... but round real glare as before: there the veil is real light
+        # (real glare: too bright, clipped white, brighter than the light in every channel, or
+        # near-white light that washed the printed lines out -- _glare_grown's core: a phone's tone
+        # curve can hold a glare spot under GLARE_LOG)
+        real = (glare | (flat_area & (wmin >= 250) & (Lmax > 0.08)) | (flat_area & (Lmin > HAZE_LOG))
+                | (occluded & (wmin >= 230)))
+        near = None
+        if VEIL_NEAR_GLARE_AS_BEFORE and veil is not None and real.any():
+            near = veil & _near_glare(real, ppm)
+        veil = own if near is None else _or(own, near)
+    bright = glare  # glare by brightness alone, before the veil joins it
+    if veil is not None:
+        glare = glare | veil
     haze = _drop_small(flat_area & (Lmin > HAZE_LOG), 4.0 * ppm * ppm)
     glare_seen_by_fitter = None  # the glare without the veil (VEIL_SEEN_BY_FITTER)
     if VEIL_SEEN_BY_FITTER and veil is not None:
@@ -434,6 +457,44 @@ def _glare_grown(glare: np.ndarray, haze: np.ndarray, occluded: np.ndarray, wmin
     radius = np.sqrt(areas[1:].max() / np.pi) if n > 1 else 0.0
     kh = 2 * int(max(HAZE_GROW_MM * ppm, 0.6 * radius)) + 1
     return glare | _grown(haze | core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh)))
+
+
+def _veil(added: np.ndarray, Lmin: np.ndarray, flat_area: np.ndarray, ppm: float, g: float = 1.0) -> np.ndarray | None:
+    """The pixels the veil of added light makes unknown (None: none), from ``added`` (per cell, as
+    lighting.added_light measures it on the log-transmission after the tone gain ``g``) and each
+    pixel's darkest channel ``Lmin`` (after the gain too).  With ``g`` given both are read in the
+    photo's own units: added light a rise of r as taken reads g r after the gain, and the hue shift
+    it makes there, g log(1 + added / passes), must exceed log(1 + VEIL_SHARE)."""
+    share = VEIL_SHARE
+    if g != 1.0:
+        added = np.expm1(np.log1p(added) / np.float32(g))
+        share = float(np.expm1(np.log1p(VEIL_SHARE) / g))
+    if added.max() <= VEIL_MIN:
+        return None
+    added = cv2.resize(added, flat_area.shape[::-1], interpolation=cv2.INTER_LINEAR)
+    passes = cv2.exp(Lmin if g == 1.0 else Lmin * np.float32(1.0 / g))
+    veil = flat_area & (added > VEIL_MIN) & (added > share * passes)
+    return veil if veil.any() else None
+
+
+def _near_glare(bright: np.ndarray, ppm: float) -> np.ndarray:
+    """Within a glare spot's fade and the added light measured round it: its core grown by the
+    largest core's radius (at least SUSPECT_GROW_MM) and by the added light's reach under sheets
+    (lighting.added_light, 16 mm).  Development seed 601 through the second phone: three cages were
+    named on scraps of a green sheet 16-24 mm from a glare spot's centre when the veil there was
+    read in the photo's own units."""
+    core = _drop_small(bright, 4.0 * ppm * ppm)
+    n, _, areas = _labelled(core)
+    if n <= 1:
+        return core
+    r = (max(SUSPECT_GROW_MM, np.sqrt(areas[1:].max() / np.pi) / ppm) + ADDED_REACH_MM) * ppm
+    k = 2 * int(r) + 1
+    return _grown(core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+
+
+def _or(a: np.ndarray | None, b: np.ndarray) -> np.ndarray | None:
+    out = b if a is None else a | b
+    return out if out.any() else None
 
 
 def unboost_matrix(k: float) -> np.ndarray:

@@ -67,8 +67,11 @@ def _cell_percentiles(D: np.ndarray, paper: np.ndarray, cs: int, ny: int, nx: in
     return V
 
 
+ADDED_REACH_MM = 16.0  # added light is spread this far over the cells without paper (see added_light)
+
+
 def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
-                reach_mm: float = 16.0) -> np.ndarray:
+                reach_mm: float = ADDED_REACH_MM) -> np.ndarray:
     """The white light added on top of the lighting (glare, a veil of reflection), as a share of
     the paper's white, per ``cell_mm`` cell (a small float32 image; resize it to the pixels).
 
