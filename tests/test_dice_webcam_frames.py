@@ -1,8 +1,9 @@
 """Webcam frames of white dice on a wooden desk (issue 4), through a webcam's own pipeline
 (tests/dice_raymarch_webcam.py): the renderer's option, a textured desk's spots never read as a
 die (companion/vision/dice_table_texture.py), and a burnt-out top face beside its tinted side face
-(companion/vision/dice_side_shade.py, BURNT_OUT_FACES_HAVE_NO_HUE). Each reading test fails with
-its rule off. Seeds 8000-8119 are development seeds of this work."""
+(companion/vision/dice_side_shade.py, BURNT_OUT_FACES_HAVE_NO_HUE), and a one's pip with a side face's
+pip squeezed more is no two (companion/vision/dice_one_face.py, SIDE_FACE_PIP_AMONG). Each reading
+test fails with its rule off. Seeds 8000-8119 are development seeds of this work."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import dice, dice_side_shade
+from companion.vision import dice, dice_one_face, dice_side_shade
+from companion.vision.dice_pip_finding import Pip
 from companion.vision.dice_table_texture import PIPS_OVER_TABLE, pips_over_table
 from tests.dice_flags import counts_off_then_on
 from tests.dice_raymarch import render_raymarch
@@ -99,3 +101,27 @@ def test_a_faint_part_of_a_die_that_fails_the_spot_test_stays_reported(monkeypat
 
     off, on = counts_off_then_on(monkeypatch, dice, "PIPS_ABOVE_THE_TABLE", render_light(3235))
     assert on == off
+
+
+def test_a_pip_squeezed_more_on_another_shade_is_a_side_faces():
+    """As measured on 8055's one (crop pixels): its pip round-ish (aspect 1.35), a side face's pip
+    squeezed more (1.63) on a ring 22 L darker, contrast about 80 (a face's shades allow 16). The
+    same pips on one shade, or squeezed alike (motion blur), are left to the other checks."""
+    filled = np.full((200, 220), 255, np.uint8)
+    dl = np.zeros((200, 220, 3), np.float32)
+    dl[:, 130:, 0] = -22.0  # the side face, right of x = 130
+    pips = [Pip(95, 110, 310, 0.8, 101.0, aspect=1.35), Pip(155, 98, 169, 0.8, 60.0, aspect=1.63)]
+    assert dice_one_face.a_side_face_pip_among(pips, filled, dl)
+    assert not dice_one_face.a_side_face_pip_among(pips, filled, np.zeros_like(dl))
+    alike = [Pip(95, 110, 310, 0.8, 101.0, aspect=1.55), Pip(155, 98, 169, 0.8, 60.0, aspect=1.63)]
+    assert not dice_one_face.a_side_face_pip_among(alike, filled, dl)
+
+
+def test_a_small_blurred_ones_pip_with_its_side_faces_pip_is_no_two(monkeypatch, frames):
+    """8055: a 28 px white one under motion blur, its pip and one pip of its blue side face read as
+    a two (wrong, and near-wrong) by the first look and, that refused, by the look at the pips'
+    cores: with the rule, the die is reported unreadable and nothing else changes."""
+    scene = frames[8055]
+    off, on = counts_off_then_on(monkeypatch, dice_one_face, "SIDE_FACE_PIP_AMONG", scene)
+    assert off["wrong"] == 1 and on["wrong"] == 0 and on["unread"] == off["unread"] + 1
+    assert on["right"] == off["right"] and on["extra"] == off["extra"]

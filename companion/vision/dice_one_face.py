@@ -60,6 +60,37 @@ def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> 
     return len(pips) == 3 and EVENLY_SHADED_THREES and _shaded_evenly(pips, shades)
 
 
+#: a two's or three's pip that is foreshortened more than the others *and* on a face lit otherwise
+#: than theirs is a tilted die's side-face pip: a one's pip with it is no two (False: the old rule,
+#: shades compared only where every pip is squeezed, :func:`on_one_shade`). The same two tests
+#: :func:`side_face_marks` makes of the marks beside a two; motion blur stretches every pip alike,
+#: so it is a pip squeezed *more* than the rest that counts, not squeezed at all (webcam 8055: a
+#: 28 px one under motion blur, its pip at aspect 1.35 and a side face's at 1.63, their rings 22 L
+#: apart where the pips' contrast allows 16, was read as a two). The doubt is one no kinder look
+#: clears (``dice_pips._DOUBTS``): a look at the pips' cores found the same two marks rounder.
+SIDE_FACE_PIP_AMONG = True
+SIDE_FACE_PIP_DOUBT = "a side face's pip among the pips"
+
+
+def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> bool:
+    """Is one of ``pips`` squeezed past ``SIDE_ASPECT`` and ``MORE_ELONGATED`` times the most
+    squeezed of the others, on a ring of face whose lightness differs from each of theirs by more
+    than one face's shades do (:func:`on_one_shade`'s margin)?"""
+    if not SIDE_FACE_PIP_AMONG or dl is None or dl.ndim != 3 or len(pips) < 2:
+        return False
+    contrast = float(np.median([q.contrast for q in pips]))
+    apart = max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+    for p in pips:
+        others = [q for q in pips if q is not p]
+        if p.aspect < SIDE_ASPECT or p.aspect < MORE_ELONGATED * max(q.aspect for q in others):
+            continue
+        own = _ring_shade(p, filled, dl)
+        theirs = [_ring_shade(q, filled, dl) for q in others]
+        if own is not None and all(v is not None for v in theirs) and min(abs(own - v) for v in theirs) > apart:
+            return True
+    return False
+
+
 #: a three whose face darkens evenly along its line is on one face (False: the old rule)
 EVENLY_SHADED_THREES = True
 #: ... evenly: the middle pip's shade off the mean of the end pips' by at most this part of their

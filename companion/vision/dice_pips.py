@@ -24,7 +24,8 @@ from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout
 from .dice_one_middle import at_its_face_middle
-from .dice_one_face import UNLIKE_PIPS_DOUBTED, a_column_of_more, on_one_shade, painted_alike, side_face_marks
+from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_of_more, a_side_face_pip_among,
+                             on_one_shade, painted_alike, side_face_marks)
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
@@ -344,7 +345,9 @@ FAINT_OWN_SPLIT = True
 FAINT_SPLIT_MOST = 40.0
 
 
-_DOUBTS = ("a faint mark", "marks where")  # doubts about a pip missed: no kinder look clears them
+# doubts about a pip missed, or a side face's pip taken (dice_one_face.SIDE_FACE_PIP_AMONG): no
+# kinder look clears them
+_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT)
 
 GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
 # a pip's core: at least this part of the step; glare on a dark die can come near a white pip's
@@ -519,6 +522,10 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
     if value in (2, 3) and alike_marks_beside(beside, pips, centre, alpha, loose=True):
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"pips like the {value}'s just beside it (a part of a larger face?)", filled)
+    if value in (2, 3) and a_side_face_pip_among(pips, filled, dl):
+        # (last: only a reading that would stand is doubted so, and no kinder look clears it)
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"{SIDE_FACE_PIP_DOUBT} of the {value} (squeezed more, on another shade)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled, pips)
 
 
