@@ -17,8 +17,9 @@ from companion.vision.tray_sim import tray_stream
 def test_a_rested_read_cut_short_by_blank_frames_and_a_pick_up_is_still_reported():
     """The dice rest long enough to be reported, but their read (a 1 ms budget: several frames) is
     not done when the camera sends blank frames and the dice are picked up: the read reads a
-    picture they lay still in, so it goes on late and its throw is reported, once."""
-    frames = tray_stream(74, throws=1, values=[[3]], passing=False, nudge=False, pick_up="always")
+    picture they lay still in, so it goes on late and its throw is reported, once. (Three dice: one
+    die's read fitted in the 2-3 ms its rest frames lend once the reader got quicker, session 20.)"""
+    frames = tray_stream(74, throws=1, n_dice=3, values=[[3, 5, 6]], passing=False, nudge=False, pick_up="always")
     settled = next(i for i, f in enumerate(frames) if f.settled)
     black = np.zeros_like(frames[0].image)
     gone = [f.image for f in frames if f.phase == "gone"]
@@ -26,9 +27,9 @@ def test_a_rested_read_cut_short_by_blank_frames_and_a_pick_up_is_still_reported
     # Frames enough for the late read to end at 1 ms a frame however slow this machine is just now
     # (25 were too few once under load); frozen_after raised so they are not taken for a frozen camera.
     sequence += gone + [gone[-1]] * 200
-    source = CameraDice(SimulatedCamera([]), frame_budget_ms=1.0, frozen_after=1000)
+    source = CameraDice(SimulatedCamera([]), expected_dice=3, frame_budget_ms=1.0, frozen_after=1000)
     got = [(i, e.value) for i, img in enumerate(sequence) for e in source.process_frame(img)]
-    assert [v for _, v in got] == [3], (got, source.health.last_error)
+    assert sorted(v for _, v in got) == [3, 5, 6], (got, source.health.last_error)
     assert got[0][0] > settled + 3  # it was not done before the blank frames: reported late
     assert source.health.details.get("reads_late", 0) >= 1 and source.health.details.get("reads_unfinished", 0) == 0
     # the health record says which frame's throw it was (frames counted from 1): one the dice lay
