@@ -548,3 +548,37 @@ def test_a_cluster_with_an_unsure_sheet_is_explained_again_as_a_whole(box, lay, 
     found = _fit(box, lay, truth)
     sc = score_sheets(box, truth, found)
     assert (sc.right, sc.wrong, sc.extra) == (4, 0, 0), [(f.pose, f.identified) for f in found]
+
+
+def test_a_pose_explained_again_is_drawn_once_and_explains_the_same(box, lay, monkeypatch):
+    """The fitter explains the same few poses again and again (every reset explains each sheet but
+    one again): a grid works a pose's pixels out once, and reusing them changes nothing."""
+    from companion.vision import sheetgrid
+    from companion.vision.sheetfit import FINE_PPM
+
+    north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
+    truth = SheetPose(E, "sonar", 400, north, 5)
+    k = int(lay.ppm / FINE_PPM)
+    flat = (lay.paper | lay.land)[:lay.shape[0] // 4 * 4, :lay.shape[1] // 4 * 4]
+    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E][:flat.shape[0], :flat.shape[1]] & flat
+    small = (flat.shape[1] // k, flat.shape[0] // k)
+    C = cv2.resize(mask.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    S = cv2.resize(flat.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    sonar = tuple(map(tuple, box.equipment["sonar"].shape))
+    pose = (truth.x, truth.y, truth.angle_deg)
+    drawn = []
+    real_fill = sheetgrid._fill
+    monkeypatch.setattr(sheetgrid, "_fill", lambda *a: drawn.append(1) or real_fill(*a))
+    # with and without a second layer (V): the two ways explain leaves the colour
+    for D in (None, np.minimum(C, 0.5).astype(np.float32)):
+        drawn.clear()
+        grid = FitGrid(C, np.maximum(S - C, 0), lay.x0, lay.y0, lay.ppm / k, 4, D)
+        fresh = FitGrid(C, np.maximum(S - C, 0), lay.x0, lay.y0, lay.ppm / k, 4, D)
+        fresh.explain(sonar, *pose)
+        grid.explain(sonar, *pose)
+        grid.reset([("sonar", *pose)], {"sonar": sonar})  # restored, then the same pose explained again
+        assert len(drawn) == 2  # once per grid, not once per explanation
+        for a, b in ((grid.U, fresh.U), (grid.Q, fresh.Q), (grid.V, fresh.V)):
+            assert (a is None and b is None) or np.array_equal(a, b)
+        # the sheet's colour is explained (with a second layer read, that layer is left)
+        assert grid.U.sum() < 0.1 * C.sum() if D is None else grid.U.sum() <= D.sum()
