@@ -4,15 +4,16 @@ A die no look could read is reported where the look that gave up was centred: th
 die-shaped blob, of a face region with no pips, or of pips that fit no layout. On a tilted view
 that region holds the die's side faces as well as its top face, and the side faces show on the
 die's side toward the photo's middle: seen from above, perspective pushes the top face, nearer the
-camera, outward (the fifteenth round measured it: the top face the outer reading in 11 of 11
-overlapping pairs, :func:`.dice_sizes._side_face_of`). So the report lies up to 0.8 of a side
-inward of the top face -- where a read die is reported, the players look, and the evaluator
-matches a die (half a side): session 21 found 7 such dice scored missed on the ray-marched
-development sets, reported unreadable but 0.5-0.8 sides off their top face.
+camera, outward (measured when :func:`.dice_sizes._side_face_of` was made: the top face the outer
+reading in 11 of 11 overlapping pairs of the ray-marched development scenes). So the report may
+lie up to 0.8 of a side inward of the top face, where a read die is reported, the players look,
+and the evaluator matches a die (within half a side): of the 29 dice the ray-marched development
+sets missed at the start of session 21, 16 were such reports, unreadable 0.5-0.8 sides off their
+top face.
 
 The top face is found from the reader's own foreground: from the report's centre, along the line
 away from the photo's middle, the die's pixels end at its top face's outer edge; the top face's
-centre lies about half a side back from there. The table's shadow is no part of the die (a
+centre lies about 0.6 of a side back from there. The table's shadow is no part of the die (a
 shadow, toward the same side, would pull the report off): pixels of the table's own tint, darker
 than it, are left out. The value stays unread: only the place moves, and by less than half a side.
 """
@@ -31,14 +32,18 @@ D = TypeVar("D")  # a :class:`.dice.Die`
 #: a report this near the photo's middle (part of its diagonal) is left alone: there a die shows
 #: its side faces in whatever direction the camera's tilt gives (:data:`.dice_sizes.OFF_CENTRE`)
 OFF_CENTRE = 0.1
-#: sides: from the top face's outer edge back to its centre, along the line from the photo's
+#: sides: from the die's outer edge back to its top face's centre, along the line from the photo's
 #: middle. A square face reaches 0.5-0.71 of its side from its centre, by the line's angle to its
-#: edges; 0.6 lies between (0.5 was tried: it moved two reports of the development sets, 0.3 off
-#: their die, past the middle of their face and off it; no report lost with 0.6)
+#: edges; 0.6 lies between. (0.7, the face's full half-diagonal, moves no report already on its top
+#: face's centre, where 0.6 moves some 0.1-0.2 sides about; tried on the development sets, it left
+#: 2 of the 8 dice gained (ray 1075, 2100) just over half a side off, missed again.)
 FACE_REACH = 0.6
 #: sides: the most a report is moved. Below the half side a die is matched within, so a move the
-#: wrong way (a shadow or a neighbour taken for the die) cannot carry a report off its die alone;
-#: 0.35 and 0.45 were tried on development, 0.45 moved one more die onto its top face, lost none
+#: wrong way (a shadow or a neighbour taken for the die) cannot carry a report on its top face's
+#: centre off its die. Tried outside the reader on the unread reports of five ray-marched
+#: development sets (the foreground recomputed, the dice's true side): 0.45 with FACE_REACH 0.6
+#: brought 7 reports within half a side of their die and took none out; 0.35 with 0.5, 7 in and
+#: one out (ray 1005)
 MOST_MOVE = 0.45
 #: sides round the report: the window the table's colour is learnt in (the pixels of it outside
 #: the foreground)
@@ -46,7 +51,9 @@ WINDOW = 2.0
 #: a pixel is the table's shadow when its tint (a, b) lies within this many of the table's
 #: tint spreads of the table's, plus SHADOW_TINT_FLOOR Lab units (noise, a little colour cast),
 #: and it is darker than the table: a coloured die is no shadow, nor a white one (not darker); a
-#: grey or black die on a neutral table is taken for shadow, and is then not moved at all
+#: grey or black die on a neutral table is taken for shadow, and is then not moved at all. (In the
+#: trial above, 1 spread and 1-2 units moved ray 1005's report from 0.32 to 0.63-0.73 sides off its
+#: die, through a shadow's fringe; with 2 and 3 the reader moves it to 0.40. Not tuned further.)
 SHADOW_TINT_SPREADS = 2.0
 SHADOW_TINT_FLOOR = 3.0
 #: a moved report must stay farther than this part of a die's side from every other report (the
