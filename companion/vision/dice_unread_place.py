@@ -52,7 +52,7 @@ WINDOW = 2.0
 #: tint spreads of the table's, plus SHADOW_TINT_FLOOR Lab units (noise, a little colour cast),
 #: and it is darker than the table: a coloured die is no shadow, nor a white one (not darker); a
 #: grey or black die on a neutral table is taken for shadow, and is then not moved at all. (In the
-#: trial above, 1 spread and 1-2 units moved ray 1005's report from 0.32 to 0.63-0.73 sides off its
+#: trial above, 1 spread and 2 units moved ray 1005's report from 0.32 to 0.63-0.73 sides off its
 #: die, through a shadow's fringe; with 2 and 3 the reader moves it to 0.40. Not tuned further.)
 SHADOW_TINT_SPREADS = 2.0
 SHADOW_TINT_FLOOR = 3.0
