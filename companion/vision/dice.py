@@ -57,6 +57,7 @@ from .dice_pips import FACE_PX
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
+from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -115,20 +116,40 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(H, W) < 16:
         return []
     f = min(1.0, settings.work_px / max(H, W))
-    dice, zoom = _read_at(img, f, settings)
+    dice, zoom, seen = _read_at(img, f, settings)
     if zoom > 1:
         # small blobs with marks inside, away from the die-sized ones, lay on no die read (small
         # dice far off in a big photo, too small to find at the working scale): look again finer
         finer = replace(settings, work_px=settings.work_px * zoom, min_die_frac=settings.min_die_frac / zoom)
-        again, _ = _read_at(img, min(1.0, f * zoom), finer)
-        dice = again
+        dice, _, seen = _read_at(img, min(1.0, f * zoom), finer)
     # (a tilted light die's side face reported unreadable: its top face, like the table, is beside it)
     dice = tops_beside_unread(dice, img, f, _read_around_at)
-    return second_opinions(dice, img)
+    dice = second_opinions(dice, img)
+    if UNREAD_DICE_AT_TOP_FACES:
+        # (last: every look above reads round an unread die's report where its reading put it)
+        mask, at_f = seen
+        dice = at_top_faces(dice, img, mask, at_f, *_photo_middle(W, H, settings))
+    return dice
 
 
-def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float]:
-    """The dice read with the photo scaled by ``f``, and the zoom a finer look needs (1: none)."""
+#: an unreadable die is reported at its top face's centre, found from the foreground beyond the
+#: report away from the photo's middle, not at the middle of the blob or region that read nothing
+#: (:mod:`.dice_unread_place`; False: where the reading gave up, the old rule)
+UNREAD_DICE_AT_TOP_FACES = True
+
+
+def _photo_middle(W: int, H: int, settings: ReaderSettings) -> tuple[tuple[float, float], float]:
+    """The photo's middle in the image's pixels, and the photo's diagonal (the image may be a
+    part of a larger photo: ``settings.in_photo``)."""
+    if settings.in_photo is None:
+        return (W / 2, H / 2), math.hypot(W, H)
+    x0, y0, pw, ph = settings.in_photo
+    return (pw / 2 - x0, ph / 2 - y0), math.hypot(pw, ph)
+
+
+def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[Die], float, tuple[np.ndarray, float]]:
+    """The dice read with the photo scaled by ``f``, the zoom a finer look needs (1: none), and
+    the foreground mask they were found in with its scale."""
     H, W = img.shape[:2]
     small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
     fore = _Foreground(small, settings.background_sigmas)
@@ -201,11 +222,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
     # (a top face and its side face read as two dice are told apart by their place in the photo)
-    if settings.in_photo is None:
-        photo = ((W / 2, H / 2), math.hypot(W, H))
-    else:
-        x0, y0, pw, ph = settings.in_photo
-        photo = ((pw / 2 - x0, ph / 2 - y0), math.hypot(pw, ph))
+    photo = _photo_middle(W, H, settings)
     dice = _dedupe(dice)
     if SIDE_FACES_BY_SHADE:
         # (a tilted die's top face and side face, both read: the side face is the darker)
@@ -216,7 +233,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     if SHADED_FACES_DOUBTED:
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
-    return dice, zoom
+    return dice, zoom, (fg, f if f < 1 else 1.0)
 
 
 #: a two or three the size rule would doubt (read far smaller than its neighbours) keeps its value
