@@ -320,10 +320,10 @@ def test_with_groups_merged_sheets_of_one_colour_are_told_apart(box, lay, truth,
     assert (sc.right, sc.wrong, sc.unidentified, sc.missed) == (2, 0, 0, 0), [(f.pose, f.identified) for f in found]
 
 
-def test_a_set_of_sheets_is_scored_over_its_union(box, lay):
-    """Two sheets on one spot explain what one does, less nothing: colour counts once."""
+def _one_sonar_on_the_shore(box, lay):
+    """A sonar on the north shore, as a fit grid sees it: the pose, the grid's step ``k`` and its
+    colour (C) and plain paper and land (S) at that step."""
     from companion.vision.sheetfit import FINE_PPM
-    from companion.vision.sheetgrid import FitGrid
 
     north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
     truth = SheetPose(E, "sonar", 400, north, 5)
@@ -333,6 +333,14 @@ def test_a_set_of_sheets_is_scored_over_its_union(box, lay):
     small = (flat.shape[1] // k, flat.shape[0] // k)
     C = cv2.resize(mask.astype(np.float32), small, interpolation=cv2.INTER_AREA)
     S = cv2.resize(flat.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    return truth, k, C, S
+
+
+def test_a_set_of_sheets_is_scored_over_its_union(box, lay):
+    """Two sheets on one spot explain what one does, less nothing: colour counts once."""
+    from companion.vision.sheetgrid import FitGrid
+
+    truth, k, C, S = _one_sonar_on_the_shore(box, lay)
     grid = FitGrid(C, np.maximum(S - C, 0), lay.x0, lay.y0, lay.ppm / k, 4)
     shapes = {"sonar": tuple(map(tuple, box.equipment["sonar"].shape)),
               "cage": tuple(map(tuple, box.equipment["cage"].shape))}
@@ -554,16 +562,8 @@ def test_a_pose_explained_again_is_drawn_once_and_explains_the_same(box, lay, mo
     """The fitter explains the same few poses again and again (every reset explains each sheet but
     one again): a grid works a pose's pixels out once, and reusing them changes nothing."""
     from companion.vision import sheetgrid
-    from companion.vision.sheetfit import FINE_PPM
 
-    north = float(np.asarray(box.loch.shore_outline, float)[:, 1].min())
-    truth = SheetPose(E, "sonar", 400, north, 5)
-    k = int(lay.ppm / FINE_PPM)
-    flat = (lay.paper | lay.land)[:lay.shape[0] // 4 * 4, :lay.shape[1] // 4 * 4]
-    mask = true_masks(box, [truth], lay.x0, lay.y0, lay.ppm, lay.shape)[E][:flat.shape[0], :flat.shape[1]] & flat
-    small = (flat.shape[1] // k, flat.shape[0] // k)
-    C = cv2.resize(mask.astype(np.float32), small, interpolation=cv2.INTER_AREA)
-    S = cv2.resize(flat.astype(np.float32), small, interpolation=cv2.INTER_AREA)
+    truth, k, C, S = _one_sonar_on_the_shore(box, lay)
     sonar = tuple(map(tuple, box.equipment["sonar"].shape))
     pose = (truth.x, truth.y, truth.angle_deg)
     drawn = []
