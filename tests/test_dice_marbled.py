@@ -124,3 +124,17 @@ def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):
     off, on = counts_off_then_on(monkeypatch, dice_marbled, "VEINS_TAKEN_BEFORE", render_raymarch(4376))
     assert on["right"] == off["right"] + 1 and on["missed"] == off["missed"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] and on["near_wrong"] == off["near_wrong"]
+
+
+def test_rendered_marbled_two_whose_face_took_its_pips_in_reads_two(monkeypatch):
+    """Development ray 2099 (a marbled blue two, white pips, light veins, on white paper): every
+    reading of its blob was a face region with no pips ("no pips": the light veins' region took the
+    light pips in), so the two-colour look did not run; with ``MARBLED_WHERE_PIPS_UNSEEN`` it runs
+    there too and reads the two, nothing wrong, near-wrong or extra more. Fails with the switch
+    off (the test compares off and on)."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_WHERE_PIPS_UNSEEN", render_raymarch(2099))
+    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]

@@ -198,9 +198,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
             got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
-        if MARBLED_FACES_LOOKED_AT and not got:
-            # (no look reported anything: a marbled die's face is two colours, see dice_marbled)
-            got = _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone)
+        if MARBLED_FACES_LOOKED_AT and (not got or (MARBLED_WHERE_PIPS_UNSEEN and all(
+                d.value is None and d.reason == PIPS_UNSEEN for d in got))):
+            # (no look reported anything, or only faces with no pips in them: a marbled die's face
+            # is two colours, see dice_marbled; light veins taken as face take its light pips in)
+            got = _after(got, _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone))
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -311,6 +313,10 @@ def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, i
 #: face taken as its two commonest colours: a marbled die's veins break the region of either colour
 #: into patches none of which is shaped like a face (:mod:`.dice_marbled`; False: not looked at)
 MARBLED_FACES_LOOKED_AT = True
+#: ... and also in a blob whose every reading is a face region with no pips in it (PIPS_UNSEEN):
+#: a marbled die with light pips and light veins, its face region of the veins' colour taking the
+#: pips in (ray 2042, 2099, 4007). False: only where no look reported anything, the old rule
+MARBLED_WHERE_PIPS_UNSEEN = True
 
 
 #: a light die's reading whose face is clearly darker than the table or top face round it is a
