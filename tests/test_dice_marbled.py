@@ -126,15 +126,30 @@ def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] and on["near_wrong"] == off["near_wrong"]
 
 
-def test_rendered_marbled_two_whose_face_took_its_pips_in_reads_two(monkeypatch):
-    """Development ray 2099 (a marbled blue two, white pips, light veins, on white paper): every
-    reading of its blob was a face region with no pips ("no pips": the light veins' region took the
-    light pips in), so the two-colour look did not run; with ``MARBLED_WHERE_PIPS_UNSEEN`` it runs
-    there too and reads the two, nothing wrong, near-wrong or extra more. Fails with the switch
-    off (the test compares off and on)."""
+
+def test_rendered_marbled_four_whose_face_took_its_pips_in_reads_four(monkeypatch):
+    """Development ray 4244 (a defocused marbled green four, dark pips, on white paper): every
+    reading of its blob was a face region with no pips ("no pips", reported 0.5 sides off: missed),
+    so the two-colour look did not run; with ``MARBLED_WHERE_PIPS_UNSEEN`` it runs there too and
+    reads the four, nothing wrong, near-wrong or extra more. Fails with the switch off (the test
+    compares off and on)."""
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_WHERE_PIPS_UNSEEN", render_raymarch(2099))
-    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_WHERE_PIPS_UNSEEN", render_raymarch(4244))
+    assert on["right"] == off["right"] + 1 and on["missed"] == off["missed"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
+
+
+def test_no_two_or_three_where_a_face_took_its_pips_in(monkeypatch):
+    """Development light 43 (a marbled green six, dark pips on dark veins, on a white table): the
+    two-colour look where the face took its pips in reads one column of the six as a three. With
+    ``MARBLED_PARTS_REFUSED`` (no two or three read there) it stays unread; fails with it off (the
+    three is then a wrong value)."""
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch_light import render_light
+
+    scene = render_light(43)
+    monkeypatch.setattr(dice, "MARBLED_WHERE_PIPS_UNSEEN", True)
+    monkeypatch.setattr(dice, "MARBLED_PARTS_REFUSED", True)
+    assert score_scene(scene, dice.read_dice(scene.image)).counts["wrong"] == 0

@@ -198,11 +198,12 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
             got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
-        if MARBLED_FACES_LOOKED_AT and (not got or (MARBLED_WHERE_PIPS_UNSEEN and all(
-                d.value is None and d.reason == PIPS_UNSEEN for d in got))):
-            # (no look reported anything, or only faces with no pips in them: a marbled die's face
-            # is two colours, see dice_marbled; light veins taken as face take its light pips in)
-            got = _after(got, _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone))
+        if MARBLED_FACES_LOOKED_AT and not got:
+            # (no look reported anything: a marbled die's face is two colours, see dice_marbled)
+            got = _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone)
+        elif MARBLED_FACES_LOOKED_AT and MARBLED_WHERE_PIPS_UNSEEN and _pips_unseen_only(got):
+            # (faces seen, their pips not: light veins round light pips take them in, see below)
+            got = _after(got, _two_tone_whole_faces(img, blob, (x, y), f, est))
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -313,10 +314,29 @@ def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, i
 #: face taken as its two commonest colours: a marbled die's veins break the region of either colour
 #: into patches none of which is shaped like a face (:mod:`.dice_marbled`; False: not looked at)
 MARBLED_FACES_LOOKED_AT = True
-#: ... and also in a blob whose every reading is a face region with no pips in it (PIPS_UNSEEN):
-#: a marbled die with light pips and light veins, its face region of the veins' colour taking the
-#: pips in (ray 2042, 2099, 4007). False: only where no look reported anything, the old rule
+#: ... and also in a blob whose every reading is a face region with no pips in it (PIPS_UNSEEN,
+#: after the sharpened look): a marbled die whose veins are its pips' colour, the face region of
+#: one colour taking the pips in (ray 4244's marbled green four). False: only where no look
+#: reported anything, the old rule
 MARBLED_WHERE_PIPS_UNSEEN = True
+#: ... reading there no two or three (:func:`_two_tone_whole_faces`; False: kept -- light 43's six
+#: then reads as a three, a wrong value)
+MARBLED_PARTS_REFUSED = True
+
+
+def _pips_unseen_only(got: list[Die]) -> bool:
+    """Every reading of a blob is a face region with no pips in it."""
+    return bool(got) and all(d.value is None and d.reason == PIPS_UNSEEN for d in got)
+
+
+def _two_tone_whole_faces(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                          est: float) -> list[Die]:
+    """The two-colour look's readings of a blob whose face regions took their pips in, but no
+    two or three (the look reads no ones already): a face seen whole with its pips hidden may be
+    a larger face of which the two colours show a part -- light 43's marbled six, its dark pips on
+    dark veins, read as a three from one column (a wrong value on development with them kept)."""
+    got = _read_blob_at(img, blob, origin, f, est / f * 0.9, read_two_tone)
+    return [d for d in got if not (MARBLED_PARTS_REFUSED and d.value in PART_VALUES)]
 
 
 #: a light die's reading whose face is clearly darker than the table or top face round it is a
