@@ -127,8 +127,8 @@ def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):
 
 
 
-def test_rendered_marbled_four_whose_face_took_its_pips_in_reads_four(monkeypatch):
-    """Development ray 4244 (a defocused marbled green four, dark pips, on white paper): every
+def test_rendered_four_whose_face_took_its_pips_in_reads_four(monkeypatch):
+    """Development ray 4244 (a defocused black four with white pips, 62 px, on white): every
     reading of its blob was a face region with no pips ("no pips", reported 0.5 sides off: missed),
     so the two-colour look did not run; with ``MARBLED_WHERE_PIPS_UNSEEN`` it runs there too and
     reads the four, nothing wrong, near-wrong or extra more. Fails with the switch off (the test

@@ -315,8 +315,9 @@ def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, i
 #: into patches none of which is shaped like a face (:mod:`.dice_marbled`; False: not looked at)
 MARBLED_FACES_LOOKED_AT = True
 #: ... and also in a blob whose every reading is a face region with no pips in it (PIPS_UNSEEN,
-#: after the sharpened look): a marbled die whose veins are its pips' colour, the face region of
-#: one colour taking the pips in (ray 4244's marbled green four). False: only where no look
+#: after the sharpened look): a marbled die whose veins are its pips' colour, or a blurred face
+#: of two shades, the face region of one colour taking the pips in (development: ray 4244's
+#: defocused black four, light 3210's motion-blurred marbled blue six). False: only where no look
 #: reported anything, the old rule
 MARBLED_WHERE_PIPS_UNSEEN = True
 #: ... reading there no two or three (:func:`_two_tone_whole_faces`; False: kept -- light 43's six
