@@ -272,6 +272,8 @@ OUTLINE_ELONGATION = 2.0
 
 
 def _outline_unread(blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None) -> list[Die]:
+    """An outline blob (work pixels, at ``origin``) reported as one unreadable die at the middle of
+    its hull's open part, when the hull is die-like; [] otherwise."""
     cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     points = cv2.convexHull(np.vstack(cnts))
     (_, _), (rw, rh), _ = cv2.minAreaRect(points)
