@@ -159,11 +159,14 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     min_side = settings.min_die_frac * min(sh, sw)
     max_side = settings.max_die_frac * min(sh, sw)
     blobs = []
+    outlines = []  # blobs under the least die's area whose hull holds one (SMALL_OUTLINES_REPORTED)
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
-        if area < min_side * min_side or max(bw, bh) < min_side:
+        if max(bw, bh) < min_side or (x == 0 and y == 0 and bw == sw and bh == sh):
             continue
-        if x == 0 and y == 0 and bw == sw and bh == sh:
+        if area < min_side * min_side:
+            if SMALL_OUTLINES_REPORTED and _outline_holds_a_die(labels, (i, x, y, bw, bh, area), min_side):
+                outlines.append((i, x, y, bw, bh, area))
             continue
         blobs.append((i, x, y, bw, bh, area))
     marked = small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
@@ -213,6 +216,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             more = _read_remainder(img, blob, (x, y), f, got, side_faces)
             got = [d for d in got if not any(d is s for s in side_faces)] + more
         dice.extend(got)
+    # (the small outlines are not read, only reported: read, light 3129 and 3134 gave wrong values;
+    # they are left out of the typical die's size and the tests below: a die's shaded rim, no die)
+    for i, x, y, bw, bh, area in outlines:
+        dice += _outline_unread(labels[y:y + bh, x:x + bw] == i, (x, y), f, typical)
     # (only small blobs away from die-sized ones count: beside those, they are as often pieces of
     # touching dice's faces, and a finer look reads such pieces as ones)
     alone = [i for i in marked if not beside_a_blob(stats[i], blobs)]
@@ -237,6 +244,55 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
     return dice, zoom, (fg, f if f < 1 else 1.0)
+
+
+#: a blob under the least die's area (``min_die_frac`` squared) that is an outline -- it covers
+#: under ``HOLLOW`` of its convex hull, and the hull reaches that area -- is reported as an
+#: unreadable die when its hull is die-sized (below), at the middle of the hull's part the outline
+#: leaves open: a light die on a light table shows only as its shaded side faces and shadow, an L
+#: round a face the table's colour (ray 1038 and 1068: blobs of 249 and 240 work px^2, hulls 340
+#: and 408, against a least area of 324; nothing was reported there; the open part's middle lay
+#: 0.31 and 0.35 sides off the top face's centre, the hull's own 0.51 and 0.44). Such a blob is
+#: not read: read with every look, light 3129 and 3134 gave wrong values and none came right.
+#: False: such blobs are dropped, the old rule
+SMALL_OUTLINES_REPORTED = True
+
+
+def _outline_holds_a_die(labels: np.ndarray, stat: tuple, min_side: float) -> bool:
+    i, x, y, bw, bh, area = stat
+    if bw * bh < min_side * min_side:
+        return False
+    cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
+                               cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.contourArea(cv2.convexHull(np.vstack(cnts)))
+    return hull >= min_side * min_side and area < HOLLOW * hull
+
+
+# The hull's rotated box: its long side within DIE_SIZE_RANGE of the typical die's (an L of a side
+# face and a shadow spans about a side: 0.95 and 1.07 at ray 1038 and 1068; the hull's area is a
+# triangle's, 0.63-0.76 of a square side), and at most this elongated (ray 1068's 34x18 hull: 1.89)
+OUTLINE_ELONGATION = 2.0
+
+
+def _outline_unread(blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None) -> list[Die]:
+    """An outline blob (work pixels, at ``origin``) reported as one unreadable die at the middle of
+    its hull's open part, when the hull is die-like; [] otherwise."""
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    points = cv2.convexHull(np.vstack(cnts))
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points)
+    long_side = max(rw, rh)
+    if long_side > OUTLINE_ELONGATION * max(1.0, min(rw, rh)):
+        return []
+    if typical is not None and not DIE_SIZE_RANGE[0] <= long_side / typical <= DIE_SIZE_RANGE[1]:
+        return []
+    hull = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(hull, [points], 1)
+    m = cv2.moments(((hull > 0) & ~blob).astype(np.uint8), True)
+    if m["m00"] <= 0:
+        return []
+    centre = ((origin[0] + m["m10"] / m["m00"]) / f, (origin[1] + m["m01"] / m["m00"]) / f)
+    side = long_side if typical is None else min(long_side, typical)
+    return [Die(None, centre, 0.0, side / f, "an outline of a die, no face read in it")]
 
 
 #: a two or three the size rule would doubt (read far smaller than its neighbours) keeps its value
