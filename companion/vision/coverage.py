@@ -87,8 +87,12 @@ VEIL_NEAR_GLARE_AS_BEFORE = True
 # veil as before (VEIL_IN_PHOTO_UNITS moved them: one coverage error more on its check set), the
 # fitter sees the sheets under the part of the veil that is the tone gain's.  Session 22 (s22h3):
 # of the development sheets named right as rendered but not through a phone, the veil lay over
-# most of 57 of 171 (41 of them through the second phone, whose shadow lift the gain undoes).
-# Measured in docs/board-vision.md, equipment type, fifteenth round.
+# most of 57 of 175 (41 of them through the second phone, whose shadow lift the gain undoes).  On:
+# the second phone's development photos (500-579, 600-639, broad) named 1,012 -> 1,055 of 1,145
+# sheets right, wrong types 15 -> 10, typed extras 11 -> 11 (two new: 549, 556; 556 one new wrong
+# type); coverage identical on every photo.  Check set 9200-9239: second phone 315 -> 330 of 357,
+# wrong types 1 -> 0; but the first phone 319 -> 318 with wrong types 1 -> 2 (9223).  Renders
+# unchanged.  docs/board-vision.md, equipment type, fifteenth round.
 VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
