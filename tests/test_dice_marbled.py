@@ -126,7 +126,6 @@ def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] and on["near_wrong"] == off["near_wrong"]
 
 
-
 def test_rendered_four_whose_face_took_its_pips_in_reads_four(monkeypatch):
     """Development ray 4244 (a defocused black four with white pips, 62 px, on white): every
     reading of its blob was a face region with no pips ("no pips", reported 0.5 sides off: missed),

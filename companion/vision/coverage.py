@@ -285,11 +285,17 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     occluded = _occluded(warped, lay, valid, grey=grey)
     _tick('occluded')
     veil = _veil(added, Lmin, flat_area, ppm)  # the pixels the veil of added light makes unknown
-    own = None  # the veil read in the photo's own units (see VEIL_IN_PHOTO_UNITS), when read
-    if (VEIL_IN_PHOTO_UNITS or VEIL_IN_PHOTO_UNITS_FOR_FITTER) and g != 1.0:
+    # the veil read in the photo's own units: for coverage too (VEIL_IN_PHOTO_UNITS), or for the
+    # fitter alone (VEIL_IN_PHOTO_UNITS_FOR_FITTER: only where there is a veil and no other rule
+    # decides what the fitter sees through it)
+    in_own_units = VEIL_IN_PHOTO_UNITS and g != 1.0
+    for_fitter = (VEIL_IN_PHOTO_UNITS_FOR_FITTER and not in_own_units and not VEIL_SEEN_BY_FITTER
+                  and g != 1.0 and veil is not None)
+    own = None
+    if in_own_units or for_fitter:
         own = _veil_own_units(veil, added, Lmin, flat_area, ppm, g, glare, wmin, Lmax, occluded)
-    if VEIL_IN_PHOTO_UNITS and own is not None:
-        veil, own = (None if own is False else own), None
+    if in_own_units:
+        veil = own
     bright = glare  # glare by brightness alone, before the veil joins it
     if veil is not None:
         glare = glare | veil
@@ -307,10 +313,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             # or more sheets): there the added light bends the hue most
             mean_log = (Lc[0] + Lc[1] + Lc[2]) * np.float32(1 / 3)  # (not the lines' grey above)
             glare_seen_by_fitter = glare_seen_by_fitter | (veil & (mean_log < DEEP_SHADOW_LOG))
-    if VEIL_IN_PHOTO_UNITS_FOR_FITTER and own is not None and veil is not None and glare_seen_by_fitter is None:
+    if for_fitter:
         # the fitter sees through the veil as read in the photo's units; coverage's decisions keep
         # the veil as before (see VEIL_IN_PHOTO_UNITS_FOR_FITTER)
-        glare_seen_by_fitter = _glare_grown(bright if own is False else bright | own, haze, occluded, wmin, ppm)
+        glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
     saturated = (wmin >= 250) & (Lmax > 0.08)
     too_dark_px = cv2.max(cv2.max(wc[0], wc[1]), wc[2]) < 25
@@ -487,7 +493,7 @@ def _veil(added: np.ndarray, Lmin: np.ndarray, flat_area: np.ndarray, ppm: float
 
 def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, wmin, Lmax, occluded):
     """The veil read in the photo's own units (VEIL_IN_PHOTO_UNITS), but round real glare as before:
-    there the veil is real light.  False: no veil at all so read (None is kept for "not read")."""
+    there the veil is real light.  None: no veil at all so read."""
     own = _veil(added, Lmin, flat_area, ppm, g)
     # real glare: too bright, clipped white, brighter than the light in every channel, or
     # near-white light that washed the printed lines out -- _glare_grown's core: a phone's tone
@@ -497,8 +503,7 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
     near = None
     if VEIL_NEAR_GLARE_AS_BEFORE and veil is not None and real.any():
         near = veil & _near_glare(real, ppm)
-    got = own if near is None else _or(own, near)
-    return False if got is None else got
+    return own if near is None else _or(own, near)
 
 
 def _near_glare(bright: np.ndarray, ppm: float) -> np.ndarray:

@@ -262,10 +262,14 @@ def _outline_holds_a_die(labels: np.ndarray, stat: tuple, min_side: float) -> bo
     i, x, y, bw, bh, area = stat
     if bw * bh < min_side * min_side:
         return False
-    cnts, _ = cv2.findContours((labels[y:y + bh, x:x + bw] == i).astype(np.uint8), cv2.RETR_EXTERNAL,
-                               cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.contourArea(cv2.convexHull(np.vstack(cnts)))
+    hull = cv2.contourArea(_hull_points(labels[y:y + bh, x:x + bw] == i))
     return hull >= min_side * min_side and area < HOLLOW * hull
+
+
+def _hull_points(blob: np.ndarray) -> np.ndarray:
+    """The convex hull of a blob mask's outer contours."""
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.vstack(cnts))
 
 
 # The hull's rotated box: its long side within DIE_SIZE_RANGE of the typical die's (an L of a side
@@ -277,8 +281,7 @@ OUTLINE_ELONGATION = 2.0
 def _outline_unread(blob: np.ndarray, origin: tuple[int, int], f: float, typical: float | None) -> list[Die]:
     """An outline blob (work pixels, at ``origin``) reported as one unreadable die at the middle of
     its hull's open part, when the hull is die-like; [] otherwise."""
-    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    points = cv2.convexHull(np.vstack(cnts))
+    points = _hull_points(blob)
     (_, _), (rw, rh), _ = cv2.minAreaRect(points)
     long_side = max(rw, rh)
     if long_side > OUTLINE_ELONGATION * max(1.0, min(rw, rh)):
