@@ -531,8 +531,9 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
     clearly lighter than that die's and of its colour: its top face, when the die read is its side
     face (ray 1076: a one's top face beside its side face read as a three). Only lighter parts are
     read (a shadow, the darker side faces, are never the top face), which keeps the look cheap.
-    The parts are what a disc round each die read leaves of the blob and, beside a die where that
-    leaves none, the blob's clearly lighter pixels (:func:`_lighter_parts`, ``LIGHTER_PARTS_BY_SHADE``).
+    The parts are what a disc round each die read leaves of the blob and, beside a die, the blob's
+    clearly lighter pixels (:func:`_lighter_parts`, ``LIGHTER_PARTS_BY_SHADE``) away from such parts
+    (``LIGHTER_PARTS_PAST_CLEARED_PARTS``; without it, only where the disc left none beside it).
 
     Where such a part reads nothing, the die read beside it is still a side face (light comes from
     above: the top face is the lightest face of a die), and the die's value is not the one its
@@ -588,9 +589,10 @@ LIGHTER_PARTS_BY_SHADE = True
 #: the lighter part is looked for by its shade also where clearing a disc round the die left a
 #: part beside it elsewhere (the die's shadow, the table within the blob's hull): a pastel die's
 #: side face read as the die, its top face unread beside it, the shadow's part below it (light
-#: 3157 re-encoded at JPEG quality 60, or scaled to 0.35: its side face's six kept, a near-wrong;
-#: the invariance audit of session 23). False: only where no cleared part lies within
-#: REMAINDER_APART of the die, the old rule
+#: 3157 re-encoded at JPEG quality 60: its side face's six kept, a near-wrong; the invariance audit
+#: of session 23; on development, ray 4230's and light 3148's side faces read as dice 0.8 sides off
+#: their top faces went too). False: only where no cleared part lies within REMAINDER_APART of the
+#: die, the old rule
 LIGHTER_PARTS_PAST_CLEARED_PARTS = True
 #: ... the blob's pixels this many read sides from the die's centre at most (a top face's centre lies
 #: 0.56-0.9 of a side from its side face's, its far corners about 1.2) ...
