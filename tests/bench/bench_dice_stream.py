@@ -67,7 +67,7 @@ class _Collections:
     own thread's clock), so a frame over the target says whether one ran in it."""
 
     def __init__(self):
-        self.count, self.cpu_ms, self.longest = 0, 0.0, 0.0
+        self.count, self.cpu_ms, self.longest, self.full = 0, 0.0, 0.0, 0
         self._started: dict[int, float] = {}
 
     def __call__(self, phase: str, info: dict) -> None:
@@ -77,6 +77,7 @@ class _Collections:
         elif me in self._started:
             ms = (time.thread_time() - self._started.pop(me)) * 1000
             self.count, self.cpu_ms, self.longest = self.count + 1, self.cpu_ms + ms, max(self.longest, ms)
+            self.full += info["generation"] == 2
 
 
 _collections = _Collections()
@@ -115,7 +116,7 @@ class _Tally:
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
         self.first_frame_lags: list[int] = []  # sessions whose first frame shows the dice at rest: from frame 0
-        self.gc_frames: Counter = Counter()  # collections inside frames: reading / other
+        self.gc_frames: Counter = Counter()  # collections inside frames: that lent a read CPU / other
         self.gc_ms: list[float] = []  # each frame's collections' CPU, frames with one
 
 
@@ -127,13 +128,14 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
     for i, f in enumerate(frames):
         reads, was_reading = source.reads, source.reading
         late_before = source.health.details.get("late_throws", 0)
-        gc_n, gc_ms, own0 = _collections.count, _collections.cpu_ms, time.thread_time()
+        gc_n, gc_ms, full, own0 = _collections.count, _collections.cpu_ms, _collections.full, time.thread_time()
         ms, events = _cpu_ms(lambda: source.process_frame(f.image))
         own, gc_n, gc_ms = (time.thread_time() - own0) * 1000, _collections.count - gc_n, _collections.cpu_ms - gc_ms
         reading = was_reading or source.reading or source.reads > reads
         (tally.reading if reading else tally.other).append(ms)
-        if gc_n:
-            tally.gc_frames["reading" if reading else "other"] += gc_n
+        tally.gc_frames["full"] += _collections.full - full
+        if gc_n:  # (sorted by whether the frame lent a read CPU: a read dropped at its start lends none)
+            tally.gc_frames["reading" if source._lent_s else "other"] += gc_n
             tally.gc_ms.append(gc_ms)
         if ms > tally.worst[0]:
             tally.worst = (ms, f"{label} frame {i} ({f.phase}, {source.state})")
@@ -243,8 +245,8 @@ def _run() -> list[str]:
              f"max {max(every):.2f} ms (target <= 10 ms); max / GaussianBlur {max(every) / blur:.0f}x",
              f"  slowest frame: {tally.worst[1]}; frames over {TARGET_MS:.0f} ms: {len(tally.over)}"
              + (" (" + "; ".join(tally.over[:12]) + ")" if tally.over else ""),
-             f"  garbage collections inside frames: {tally.gc_frames['reading']} in frames reading, "
-             f"{tally.gc_frames['other']} in others; {sum(tally.gc_ms):.1f} ms in all, "
+             f"  garbage collections inside frames: {tally.gc_frames['reading']} in frames that lent a read CPU, "
+             f"{tally.gc_frames['other']} in others ({tally.gc_frames['full']} full); {sum(tally.gc_ms):.1f} ms in all, "
              f"{max(tally.gc_ms, default=0.0):.2f} ms the most in a frame",
              f"  frames reading ({len(tally.reading)}): p50 {_pct(tally.reading, 50):.2f} ms, "
              f"p99 {_pct(tally.reading, 99):.2f} ms, max {max(tally.reading):.2f} ms",
