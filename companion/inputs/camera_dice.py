@@ -142,7 +142,8 @@ class CameraDice(CameraThread):
         self._last_dice: list | None = None  # what the last read saw (values and centres)
         self.frames = 0
         self.reads = 0
-        self._gc_held = False  # this source holds young collections back (stream_gc): a read under way
+        self._gc_held = False  # this source holds young collections back (stream_gc): from a frame's start
+        # until the end of a frame that read nothing
         self._die_read_ms = DIE_READ_MS  # CPU per die of a read from crops, as measured (ms)
         self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "region_reads": 0,
                                "full_reads": 0,

@@ -5,7 +5,7 @@ Python's cyclic collector runs when the young generation's count of new containe
 its threshold (700): in whichever thread makes the object that passes it, in the middle of
 whatever runs. In the stream that is nearly always a read (session 23: every one of the 59-63
 collections a bench run made inside a frame came in a frame that lent time to a read, none in the
-1,950 frames with no read under way; 0.4-1.9 ms each, 1.7 ms the most, 33 ms a run): a read's
+1,950 frames with no read under way; 0.2-1.9 ms each, 23-35 ms a run): a read's
 slice then overshoots by the collection (the slice's hook does not pause inside one), or the frame
 has that much less for its read. The start-up objects are out of the full collections already
 (``camera_thread.freeze_startup_objects``).
@@ -13,7 +13,7 @@ has that much less for its read. The start-up objects are out of the full collec
 :func:`hold` raises the young generation's threshold to ``READING_THRESHOLD`` from the start of
 each frame, and :func:`release` puts it back at the end of a frame that read nothing (no read
 under way, no time lent to one): the collection held back then runs at once, by the collector's own
-rules (a full one included when those say so), in that frame -- 0.5-1 ms of its 10 used. A frame
+rules (a full one included when those say so), in that frame (such frames use 0.3-0.5 ms of their 10 at p50). A frame
 that reads keeps it raised until such a frame (the frame a read ends in has lent the read its
 budget; the frame a read starts in, and a moving frame before it, may already hold a read's
 objects). A read makes 30 new objects a frame, net, on average (59 collections of 700 over 1,364
@@ -31,7 +31,7 @@ import weakref
 
 GC_BETWEEN_READS = True  # switch: collections held back while a read goes on (False: as before)
 READING_THRESHOLD = 10_000  # the young generation's threshold while a source reads: reads that net 30
-# objects a frame (session 23's bench, above) pass it after 300 frames, longer than any read (the
+# objects a frame (session 23's bench, above) pass it after about 330 frames, longer than any read (the
 # longest, a cold start's whole-tray read, 28 frames); a young collection of this many live objects, if
 # ever made, walks them in 0.4 ms (session 23: median of 20, 0.5 the most; 700 of them: 0.05 ms)
 
