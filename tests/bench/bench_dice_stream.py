@@ -22,8 +22,10 @@ the dice rest -- is timed on the same rest frames.
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
+import threading
 import time
 from collections import Counter, defaultdict
 
@@ -60,6 +62,27 @@ TARGET_MS = 10.0
 COLD = "started with dice in the tray"
 
 
+class _Collections:
+    """The garbage collector's collections (``gc.callbacks``): how many, and their CPU (each in its
+    own thread's clock), so a frame over the target says whether one ran in it."""
+
+    def __init__(self):
+        self.count, self.cpu_ms, self.longest, self.full = 0, 0.0, 0.0, 0
+        self._started: dict[int, float] = {}
+
+    def __call__(self, phase: str, info: dict) -> None:
+        me = threading.get_ident()
+        if phase == "start":
+            self._started[me] = time.thread_time()
+        elif me in self._started:
+            ms = (time.thread_time() - self._started.pop(me)) * 1000
+            self.count, self.cpu_ms, self.longest = self.count + 1, self.cpu_ms + ms, max(self.longest, ms)
+            self.full += info["generation"] == 2
+
+
+_collections = _Collections()
+
+
 def _cpu_ms(fn) -> tuple[float, object]:
     t0 = time.process_time()
     out = fn()
@@ -93,6 +116,8 @@ class _Tally:
         self.worst: tuple[float, str] = (0.0, "")
         self.over: list[str] = []  # frames over the target
         self.first_frame_lags: list[int] = []  # sessions whose first frame shows the dice at rest: from frame 0
+        self.gc_frames: Counter = Counter()  # collections inside frames: that lent a read CPU / other
+        self.gc_ms: list[float] = []  # each frame's collections' CPU, frames with one
 
 
 def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
@@ -103,13 +128,23 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
     for i, f in enumerate(frames):
         reads, was_reading = source.reads, source.reading
         late_before = source.health.details.get("late_throws", 0)
+        gc_n, gc_ms, full, own0 = _collections.count, _collections.cpu_ms, _collections.full, time.thread_time()
         ms, events = _cpu_ms(lambda: source.process_frame(f.image))
+        own, gc_n, gc_ms = (time.thread_time() - own0) * 1000, _collections.count - gc_n, _collections.cpu_ms - gc_ms
         reading = was_reading or source.reading or source.reads > reads
         (tally.reading if reading else tally.other).append(ms)
+        tally.gc_frames["full"] += _collections.full - full
+        if gc_n:  # (sorted by whether the frame lent a read CPU: a read dropped at its start lends none)
+            tally.gc_frames["reading" if source._lent_s else "other"] += gc_n
+            tally.gc_ms.append(gc_ms)
         if ms > tally.worst[0]:
             tally.worst = (ms, f"{label} frame {i} ({f.phase}, {source.state})")
         if ms > TARGET_MS:
-            tally.over.append(f"{label} frame {i} ({f.phase}) {ms:.1f} ms")
+            # what ran in it: garbage collections, the frame's own thread, the read's slices (in the
+            # worker: the CPU the frame lent it), and the rest of the process's CPU (other threads)
+            lent = source._lent_s * 1000
+            tally.over.append(f"{label} frame {i} ({f.phase}) {ms:.1f} ms [gc {gc_ms:.1f}, own {own:.1f}, "
+                              f"read {lent:.1f}, other threads {ms - own - lent:.1f}]")
         if source.reads > reads:
             tally.read_frames[source.health.details.get("read_frames", 0)] += 1
         tally.blur.append(_cpu_ms(lambda: cv2.GaussianBlur(f.image, (5, 5), 0))[0])
@@ -156,8 +191,12 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
 
 
 def run() -> list[str]:
-    with one_opencv_thread():
-        return _run()
+    gc.callbacks.append(_collections)
+    try:
+        with one_opencv_thread():
+            return _run()
+    finally:
+        gc.callbacks.remove(_collections)
 
 
 def _sessions():
@@ -198,13 +237,17 @@ def _run() -> list[str]:
              f"3 each; {len(DARK_SEEDS)} of a black die on a dark "
              f"tray; {len(COLD_START_SEEDS)} started with 1..6 dice in the tray); one core, process CPU time, "
              f"no warm-up session",
-             f"baseline: one 5x5 GaussianBlur of a frame {blur:.2f} ms (median)",
+             f"baseline: one 5x5 GaussianBlur of a frame {blur:.2f} ms (median), {max(tally.blur):.2f} ms the most "
+             f"(the same work each time: what the machine's load does to a CPU time)",
              f"start-up, once per process (CameraDice(): the reader's first-call costs, before any frame): "
              f"{start_ms:.0f} ms",
              f"every frame: p50 {_pct(every, 50):.2f} ms, p99 {_pct(every, 99):.2f} ms, p99.9 {_pct(every, 99.9):.2f} ms, "
              f"max {max(every):.2f} ms (target <= 10 ms); max / GaussianBlur {max(every) / blur:.0f}x",
              f"  slowest frame: {tally.worst[1]}; frames over {TARGET_MS:.0f} ms: {len(tally.over)}"
-             + (" (" + "; ".join(tally.over[:8]) + ")" if tally.over else ""),
+             + (" (" + "; ".join(tally.over[:12]) + ")" if tally.over else ""),
+             f"  garbage collections inside frames: {tally.gc_frames['reading']} in frames that lent a read CPU, "
+             f"{tally.gc_frames['other']} in others ({tally.gc_frames['full']} full); {sum(tally.gc_ms):.1f} ms in all, "
+             f"{max(tally.gc_ms, default=0.0):.2f} ms the most in a frame",
              f"  frames reading ({len(tally.reading)}): p50 {_pct(tally.reading, 50):.2f} ms, "
              f"p99 {_pct(tally.reading, 99):.2f} ms, max {max(tally.reading):.2f} ms",
              f"  other frames ({len(tally.other)}: empty, read, no read under way): p50 {_pct(tally.other, 50):.2f} ms, "
