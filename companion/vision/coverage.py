@@ -94,6 +94,22 @@ VEIL_NEAR_GLARE_AS_BEFORE = True
 # wrong types 1 -> 0; but the first phone 319 -> 318 with wrong types 1 -> 2 (9223).  Renders
 # unchanged.  docs/board-vision.md, equipment type, fifteenth round.
 VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
+# The sheet fitter sees through coverage's "dim channels" test where the colour match names one
+# expedition and a channel still passes most of the light (coverage's decisions keep the test).
+# The first phone of tests/phone_pipeline (gamma 0.8-1.2, an S-curve, a saturation boost) stretches
+# a sheet's dim channels, and the tone gain does not find it (its costs are flat: a stretched sheet
+# passes for two of its kind): development seed 523 read its British sheets' green and blue at
+# -2.3 against -1.3 as rendered, a third of each sheet under DIM_LOG in two channels, so five
+# sheets went unseen.  Session 23 (s23h3): of the 85 development sheets named right as rendered but
+# not through the first phone, dim channels lay over most of 12.  Measured: docs/board-vision.md,
+# equipment type, sixteenth round.
+DIM_SEEN_BY_FITTER = True
+# ... a pixel whose brightest channel passes more than this (log) shows one sheet, or a stack of
+# one expedition's: one sheet's brightest channel in the profile is -0.04 (Japanese) to -0.32
+# (Independent), -0.51 through the first phone's stretch (seed 523); two sheets of different
+# expeditions, which a dim pixel's colour may not tell apart, reach at most -0.49 (Independent over
+# Japanese, whose blue then is the only dim channel) and mostly under -0.9; three or more, under -1.
+DIM_FIT_BRIGHT_LOG = -0.6
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
@@ -323,6 +339,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # under several sheets two channels sink into the noise: what lies there can't be told apart
     dim = flat_area & (((Lc[0] < DIM_LOG).view(np.uint8) + (Lc[1] < DIM_LOG).view(np.uint8)
                         + (Lc[2] < DIM_LOG).view(np.uint8)) >= 2)
+    dim_fit = None  # the dim channels the fitter cannot see (DIM_SEEN_BY_FITTER)
+    if DIM_SEEN_BY_FITTER and dim.any():
+        seen_dim = dim & _one_expedition(code) & (Lmax > DIM_FIT_BRIGHT_LOG)
+        dim_fit = dim & ~seen_dim if seen_dim.any() else None
     # the planes and the warped photo are done with: free them before the masks are built, so the
     # process's peak memory stays in bounds on a 12 MP photo (about 90 MB at 4 px/mm)
     del Lc, wc, Lmax, Lmin, wmin, warped, L_seen
@@ -332,9 +352,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     misfit = cv2.morphologyEx(misfit, cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8)) > 0
     unknown = (~valid) | glare | saturated | dark | too_dark_px | misfit | dim | occluded
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
-    unknown_fit = None  # what the fitter cannot see: the same, the veil aside
-    if glare_seen_by_fitter is not None:
-        unknown_fit = (~valid) | glare_seen_by_fitter | saturated | dark | too_dark_px | misfit | dim | occluded
+    unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
+    if glare_seen_by_fitter is not None or dim_fit is not None:
+        unknown_fit = ((~valid) | (glare if glare_seen_by_fitter is None else glare_seen_by_fitter) | saturated
+                       | dark | too_dark_px | misfit | (dim if dim_fit is None else dim_fit) | occluded)
         unknown_fit = _grown(_drop_small(unknown_fit, MIN_BLOB_MM2 * ppm * ppm), np.ones((k, k), np.uint8))
     # a printed line under a dark overlap is too dark to read while the paper beside it is not:
     # it leaves undecided only the expeditions whose colour lies near it (see below), not all
@@ -458,6 +479,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
                           None if fit_seen is None else up(fit_seen))
+
+
+def _one_expedition(code: np.ndarray) -> np.ndarray:
+    """Where the colour match's code names exactly one expedition (bits 0-3)."""
+    bits = code & np.uint8(15)
+    return (bits != 0) & ((bits & (bits - np.uint8(1))) == 0)
 
 
 def _glare_grown(glare: np.ndarray, haze: np.ndarray, occluded: np.ndarray, wmin: np.ndarray, ppm: float) -> np.ndarray:
