@@ -100,9 +100,13 @@ VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
 # a sheet's dim channels, and the tone gain does not find it (its costs are flat: a stretched sheet
 # passes for two of its kind): development seed 523 read its British sheets' green and blue at
 # -2.3 against -1.3 as rendered, a third of each sheet under DIM_LOG in two channels, so five
-# sheets went unseen.  Session 23 (s23h3): of the 85 development sheets named right as rendered but
-# not through the first phone, dim channels lay over most of 12.  Measured: docs/board-vision.md,
-# equipment type, sixteenth round.
+# sheets went unseen.  Session 23 (s23h3): of the 88 development sheets named right as rendered but
+# not through the first phone, dim channels lay over most of 12.  On: development (500-579,
+# 600-639, broad) as rendered / first phone / second phone 1,086 / 1,011 / 1,055 -> 1,087 / 1,015 /
+# 1,057 of 1,145 sheets right, no wrong type or typed extra more on any photo (wrong types 6 / 12 /
+# 10, typed extras 10 / 14 / 11 as before); check set 9200-9239 337 / 318 / 330 -> 338 / 319 / 330
+# of 357, wrong types 4 / 2 / 0 -> 3 / 2 / 0; coverage identical on every photo.
+# docs/board-vision.md, equipment type, sixteenth round.
 DIM_SEEN_BY_FITTER = True
 # ... a pixel whose brightest channel passes more than this (log) shows one sheet, or a stack of
 # one expedition's: one sheet's brightest channel in the profile is -0.04 (Japanese) to -0.32
@@ -118,8 +122,13 @@ DIM_FIT_BRIGHT_LOG = -0.6
 # and the colour map (colour_adapt) measures no sheet from misfit pixels.  A patch that borders
 # another expedition's colour is left unseen: through the same phone a Japanese sheet over an
 # American one (yellow over blue) reads as misfit coded Independent, and seen, fitted five
-# Independent cages (seed 567).  Measured: docs/board-vision.md, equipment type, sixteenth round.
-MISFIT_SEEN_BY_FITTER = True
+# Independent cages (seed 567).  Off: on development (500-579, 600-639, broad) on top of
+# DIM_SEEN_BY_FITTER the first phone named 1,015 -> 1,033 of 1,145 sheets right, wrong types 12 ->
+# 11, typed extras 14 -> 14, but photo by photo three new wrong types (521, 537, 612) and three new
+# typed extras (521, 601, 606: cages on misfit scraps); on the check set 9200-9239 the first phone
+# 319 -> 321 of 357 with wrong types 2 -> 3, the second 330 -> 331 with 0 -> 1.  Coverage identical.
+# docs/board-vision.md, equipment type, sixteenth round.
+MISFIT_SEEN_BY_FITTER = False
 # ... "touches no other": no other expedition's clearly seen colour within this (a patch of an
 # overlap borders the two sheets' colours directly; the only value tried)
 MISFIT_OTHER_MM = 0.7
