@@ -110,9 +110,9 @@ VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
 DIM_SEEN_BY_FITTER = True
 # ... a pixel whose brightest channel passes more than this (log) shows one sheet, or a stack of
 # one expedition's: one sheet's brightest channel in the profile is -0.04 (Japanese) to -0.32
-# (Independent), -0.51 through the first phone's stretch (seed 523); two sheets of different
-# expeditions, which a dim pixel's colour may not tell apart, reach at most -0.49 (Independent over
-# Japanese, whose blue then is the only dim channel) and mostly under -0.9; three or more, under -1.
+# (Independent), -0.51 through the first phone's stretch (seed 523); of two sheets of different
+# expeditions only Japanese with British (-0.17) or with Independent (-0.49) pass more (pairs the
+# code names by both bits, left out above), the others under -0.9; three, under -1.2.
 DIM_FIT_BRIGHT_LOG = -0.6
 # The sheet fitter sees through coverage's "misfit" test (colour no table entry fits) where the
 # colour match's nearest explanation is one expedition and the misfit patch touches that
