@@ -35,6 +35,9 @@ def test_sheets_under_a_phones_veil_of_added_light_are_still_fitted(box, monkeyp
     # the photo as the rule was measured on: since the tone gain undoes a stretched contrast
     # (colour_adapt.CONTRAST_STRETCH) this photo's veil and its wrong type are gone without the rule
     monkeypatch.setattr(colour_adapt, "CONTRAST_STRETCH", False)
+    # ... and with one sheet's dim channels unseen to the fitter, as before coverage.DIM_SEEN_BY_FITTER
+    # (with it this photo's 11 sheets are named right, none wrong, without the veil rule too)
+    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", False)
     monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
     adj, now = _adjudicated(box, data, scene)
     assert now.right == 11 and now.wrong == 0 and now.extra_named == 0, now.errors

@@ -1,0 +1,66 @@
+"""What a phone's tone curve and saturation boost make unseen, seen by the sheet fitter only:
+one sheet's dim channels (coverage.DIM_SEEN_BY_FITTER, on) and misfit patches of one expedition's
+colour (coverage.MISFIT_SEEN_BY_FITTER, on).  Both left whole sheets unseen to the fitter through
+the first phone of tests/phone_pipeline; coverage's own hex decisions keep both tests."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _first_phone_reader(box, seed):
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.render import random_scene, render
+    from companion.vision.sheetscore import score_sheets
+    from tests.phone_pipeline import phone_pipeline
+
+    scene = random_scene(box, seed, 1600, 1200, broad=True)
+    image, _truth = render(box, scene)
+    photo = decode(phone_pipeline(image, np.random.default_rng(seed)))
+
+    def read():
+        adj = adjudicate(photo, box)
+        found = [f for fits in adj.sheets.values() for f in fits]
+        return score_sheets(box, scene.sheets, found), adj.coverage
+    return read
+
+
+def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkeypatch):
+    """Development seed 523 (broadened) through the first phone (gamma 1.19, S-curve 0.23,
+    saturation boost 1.25): its British sheets' green and blue read -2.3 against -1.3 as rendered
+    and a third of each fell under the dim-channels test; with the rule off the fitter named 3 of
+    its 12 sheets right, with it on 9, with no wrong type and no typed extra more, and coverage's
+    decisions (covered and unknown hexes) unchanged.  Fails without the rule (switch off)."""
+    from companion.vision import coverage as cov
+
+    read = _first_phone_reader(box, 523)
+    monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)  # the dim rule alone
+    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)
+    now, cov_now = read()
+    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", False)
+    before, cov_before = read()
+
+    assert before.right <= 4  # what the rule is for
+    assert now.right >= before.right + 4
+    assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
+    assert cov_now.covered == cov_before.covered and cov_now.unknown == cov_before.unknown
+
+
+def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, monkeypatch):
+    """Development seed 567 (broadened) through the first phone (saturation boost 1.28): its
+    American sheets' red read -1.9 against -1.3 as rendered, 70-79 % of each misfit; with the rule
+    off 8 of its 13 sheets right, with it on 11, no wrong type or typed extra more (the yellow-
+    over-blue overlap, misfit coded Independent, borders both sheets' colours and stays unseen:
+    seen, it fitted five Independent cages), coverage's decisions unchanged.  Fails without the
+    rule (switch off)."""
+    from companion.vision import coverage as cov
+
+    read = _first_phone_reader(box, 567)
+    monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", True)
+    now, cov_now = read()
+    monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)
+    before, cov_before = read()
+
+    assert now.right >= before.right + 2
+    assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
+    assert cov_now.covered == cov_before.covered and cov_now.unknown == cov_before.unknown
