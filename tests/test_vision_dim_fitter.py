@@ -1,6 +1,6 @@
 """What a phone's tone curve and saturation boost make unseen, seen by the sheet fitter only:
-one sheet's dim channels (coverage.DIM_SEEN_BY_FITTER, on) and misfit patches of one expedition's
-colour (coverage.MISFIT_SEEN_BY_FITTER, on).  Both left whole sheets unseen to the fitter through
+one sheet's dim channels (coverage.DIM_SEEN_BY_FITTER) and misfit patches of one expedition's
+colour (coverage.MISFIT_SEEN_BY_FITTER), both built and measured, both off by default (see coverage.py).  Both left whole sheets unseen to the fitter through
 the first phone of tests/phone_pipeline; coverage's own hex decisions keep both tests."""
 
 from __future__ import annotations

@@ -106,8 +106,10 @@ VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
 # 1,057 of 1,145 sheets right, no wrong type or typed extra more on any photo (wrong types 6 / 12 /
 # 10, typed extras 10 / 14 / 11 as before); check set 9200-9239 337 / 318 / 330 -> 338 / 319 / 330
 # of 357, wrong types 4 / 2 / 0 -> 3 / 2 / 0; coverage identical on every photo.
-# docs/board-vision.md, equipment type, sixteenth round.
-DIM_SEEN_BY_FITTER = True
+# Off: on the lead's held-out photos (69048-69143, 909 sheets) the first phone, the one it is for,
+# named 777 -> 776 right with one wrong type and one typed extra more (69142); as rendered 859 -> 860,
+# second phone 839 -> 841 right.  docs/board-vision.md, equipment type, sixteenth round.
+DIM_SEEN_BY_FITTER = False
 # ... a pixel whose brightest channel passes more than this (log) shows one sheet, or a stack of
 # one expedition's: one sheet's brightest channel in the profile is -0.04 (Japanese) to -0.32
 # (Independent), -0.51 through the first phone's stretch (seed 523); of two sheets of different
