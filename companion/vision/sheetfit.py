@@ -65,6 +65,7 @@ SAME_SHEET_DEG = 5.0
 # at 0.689, the first phone's 551 at 0.707 and 606 at 0.717) or a typed extra (625, first phone,
 # 0.676); the lowest right sheet under confidence 0.5 scores 0.72 (548 and 567, second phone).
 # 0.7 sits below every right sheet measured, at the cost of the two wrong types at 0.707-0.717.
+# Only when the type is not given (a lead over other shapes; live placing's known type has none).
 PAPER_FIT_CHECK = True
 PAPER_FIT_SCORE = 0.7
 PAPER_FIT_CONFIDENCE = 0.5
@@ -264,7 +265,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
             continue  # refitted onto a sheet already reported
         score = float(good / max(visible, 1e-9))
         named = (_named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
-                 and not _paper_shown(score, confidence))
+                 and not (len(types) > 1 and _paper_shown(score, confidence)))
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     return out if unidentified else [f for f in out if f.identified]
 
