@@ -19,3 +19,40 @@ def scored_with_and_without(box, data: bytes, truth, monkeypatch, module, flag: 
     with_flag = coverage_score(box, data, truth)
     monkeypatch.setattr(module, flag, False)
     return with_flag, coverage_score(box, data, truth)
+
+
+def broad_photo_reader(box, seed: int, phone=None):
+    """A broadened development scene (1600x1200) rendered, through ``phone`` (a function of
+    tests.phone_pipeline, given ``default_rng(seed)``) or JPEG-encoded as rendered, and decoded;
+    returns ``read()``: the photo adjudicated as the code stands now, its sheets scored
+    (``sheetscore.score_sheets``) and its coverage (``adj.coverage``)."""
+    import numpy as np
+
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.render import encode_jpeg, random_scene, render
+    from companion.vision.sheetscore import score_sheets
+
+    scene = random_scene(box, seed, 1600, 1200, broad=True)
+    image, _truth = render(box, scene)
+    data = phone(image, np.random.default_rng(seed)) if phone else encode_jpeg(image, scene.jpeg_quality)
+    photo = decode(data)
+
+    def read():
+        adj = adjudicate(photo, box)
+        found = [f for fits in adj.sheets.values() for f in fits]
+        return score_sheets(box, scene.sheets, found), adj.coverage
+    return read
+
+
+def read_on_and_off(read, monkeypatch, module, flag: str):
+    """``read()`` with ``module.flag`` switched on, then off: ((score, coverage) on, (score,
+    coverage) off), the pair a sheet-fitting rule's test compares."""
+    monkeypatch.setattr(module, flag, True)
+    on = read()
+    monkeypatch.setattr(module, flag, False)
+    return on, read()
+
+
+def assert_no_coverage_change(cov_on, cov_off) -> None:
+    """A fitter-only rule leaves coverage's decisions as they were: covered and unknown hexes."""
+    assert cov_on.covered == cov_off.covered and cov_on.unknown == cov_off.unknown

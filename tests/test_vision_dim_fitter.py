@@ -1,28 +1,13 @@
 """What a phone's tone curve and saturation boost make unseen, seen by the sheet fitter only:
 one sheet's dim channels (coverage.DIM_SEEN_BY_FITTER) and misfit patches of one expedition's
-colour (coverage.MISFIT_SEEN_BY_FITTER), both built and measured, both off by default (see coverage.py).  Both left whole sheets unseen to the fitter through
-the first phone of tests/phone_pipeline; coverage's own hex decisions keep both tests."""
+colour (coverage.MISFIT_SEEN_BY_FITTER), both built and measured, both off by default (see
+coverage.py).  Both left whole sheets unseen to the fitter through the first phone of
+tests/phone_pipeline; coverage's own hex decisions keep both tests."""
 
 from __future__ import annotations
 
-import numpy as np
-
-
-def _first_phone_reader(box, seed):
-    from companion.vision.adjudicate import adjudicate, decode
-    from companion.vision.render import random_scene, render
-    from companion.vision.sheetscore import score_sheets
-    from tests.phone_pipeline import phone_pipeline
-
-    scene = random_scene(box, seed, 1600, 1200, broad=True)
-    image, _truth = render(box, scene)
-    photo = decode(phone_pipeline(image, np.random.default_rng(seed)))
-
-    def read():
-        adj = adjudicate(photo, box)
-        found = [f for fits in adj.sheets.values() for f in fits]
-        return score_sheets(box, scene.sheets, found), adj.coverage
-    return read
+from tests.coverage_helpers import assert_no_coverage_change, broad_photo_reader, read_on_and_off
+from tests.phone_pipeline import phone_pipeline
 
 
 def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkeypatch):
@@ -33,17 +18,14 @@ def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkey
     decisions (covered and unknown hexes) unchanged.  Fails without the rule (switch off)."""
     from companion.vision import coverage as cov
 
-    read = _first_phone_reader(box, 523)
+    read = broad_photo_reader(box, 523, phone_pipeline)
     monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)  # the dim rule alone
-    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)
-    now, cov_now = read()
-    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", False)
-    before, cov_before = read()
+    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER")
 
     assert before.right <= 4  # what the rule is for
     assert now.right >= before.right + 4
     assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
-    assert cov_now.covered == cov_before.covered and cov_now.unknown == cov_before.unknown
+    assert_no_coverage_change(cov_now, cov_before)
 
 
 def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, monkeypatch):
@@ -55,12 +37,10 @@ def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, mon
     rule (switch off)."""
     from companion.vision import coverage as cov
 
-    read = _first_phone_reader(box, 567)
-    monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", True)
-    now, cov_now = read()
-    monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)
-    before, cov_before = read()
+    read = broad_photo_reader(box, 567, phone_pipeline)
+    monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)  # as the rule was measured: on top of the dim rule
+    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "MISFIT_SEEN_BY_FITTER")
 
     assert now.right >= before.right + 2
     assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
-    assert cov_now.covered == cov_before.covered and cov_now.unknown == cov_before.unknown
+    assert_no_coverage_change(cov_now, cov_before)

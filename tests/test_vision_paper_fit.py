@@ -11,25 +11,12 @@ def test_a_fit_showing_paper_with_no_clear_lead_is_not_named(box, monkeypatch):
     named right stays right, coverage's decisions unchanged.  Fails without the rule (switch off:
     one wrong type)."""
     from companion.vision import sheetfit
-    from companion.vision.adjudicate import adjudicate, decode
-    from companion.vision.render import encode_jpeg, random_scene, render
-    from companion.vision.sheetscore import score_sheets
+    from tests.coverage_helpers import assert_no_coverage_change, broad_photo_reader, read_on_and_off
 
-    scene = random_scene(box, 566, 1600, 1200, broad=True)
-    image, _truth = render(box, scene)
-    photo = decode(encode_jpeg(image, scene.jpeg_quality))
-
-    def read():
-        adj = adjudicate(photo, box)
-        found = [f for fits in adj.sheets.values() for f in fits]
-        return score_sheets(box, scene.sheets, found), adj.coverage
-
-    monkeypatch.setattr(sheetfit, "PAPER_FIT_CHECK", True)
-    now, cov_now = read()
-    monkeypatch.setattr(sheetfit, "PAPER_FIT_CHECK", False)
-    before, cov_before = read()
+    read = broad_photo_reader(box, 566)  # as rendered
+    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, sheetfit, "PAPER_FIT_CHECK")
 
     assert before.wrong == 1  # what the rule is for
     assert now.wrong == 0 and now.unidentified == before.unidentified + 1
     assert now.right == before.right and now.extra_named <= before.extra_named
-    assert cov_now.covered == cov_before.covered and cov_now.unknown == cov_before.unknown
+    assert_no_coverage_change(cov_now, cov_before)
