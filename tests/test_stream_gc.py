@@ -51,7 +51,7 @@ def _feed(source, frames, seen):
         seen.reading_frame = True  # (sorted after the frame: one that read nothing, its collections moved)
         before = seen.in_reading_frame
         got = source.process_frame(f.image)
-        if not (source._lent_s or source.reading):
+        if not (source.lent_s or source.reading):
             seen.elsewhere += seen.in_reading_frame - before  # no read in this frame: not a reading frame
             seen.in_reading_frame = before
         seen.reading_frame = False

@@ -142,8 +142,6 @@ class CameraDice(CameraThread):
         self._last_dice: list | None = None  # what the last read saw (values and centres)
         self.frames = 0
         self.reads = 0
-        self._gc_held = False  # this source holds young collections back (stream_gc): from a frame's start
-        # until the end of a frame that read nothing
         self._die_read_ms = DIE_READ_MS  # CPU per die of a read from crops, as measured (ms)
         self.health.details = {"state": self.state, "frames": 0, "reads": 0, "crop_reads": 0, "region_reads": 0,
                                "full_reads": 0,
@@ -179,9 +177,7 @@ class CameraDice(CameraThread):
             self._note_bad_frame("bad_frames", "a frame that is not a BGR image")
             return []
         cpu0 = time.thread_time()
-        if not self._gc_held and stream_gc.GC_BETWEEN_READS:
-            self._gc_held = True
-            stream_gc.hold(self)  # no collection in a frame that may read (until one that reads nothing ends)
+        stream_gc.hold(self)  # no collection in a frame that may read (until one that reads nothing ends)
         self.frames += 1
         self._late_ran = False  # whether a late read had some of this frame
         self._lent_s = 0.0  # CPU the reads used in this frame (in their worker threads)
@@ -257,14 +253,10 @@ class CameraDice(CameraThread):
             events += self._lend_late(cpu0)
         if not moving and self._job is None and not self._late:
             self._lend_ahead(cpu0)
-        if self._gc_held and not self.reading and not self._lent_s:
-            self._end_gc_hold()  # collections held back run now, in a frame that read nothing (stream_gc)
+        if not self.reading and not self._lent_s:
+            stream_gc.release(self)  # collections held back run now, in a frame that read nothing
         self.health.details.update(state=self.state, frames=self.frames, reads=self.reads)
         return events
-
-    def _end_gc_hold(self) -> None:
-        self._gc_held = False
-        stream_gc.release(self)
 
     # ------------------------------------------------------------ reading at rest
 
@@ -306,6 +298,11 @@ class CameraDice(CameraThread):
     def _spent(self, cpu0: float) -> float:
         """The CPU this frame has used: its own thread's, and the reads' it lent time to."""
         return time.thread_time() - cpu0 + self._lent_s
+
+    @property
+    def lent_s(self) -> float:
+        """CPU seconds the last frame lent the reads (in their worker threads); 0: it read nothing."""
+        return self._lent_s
 
     @property
     def reading(self) -> bool:
@@ -597,8 +594,7 @@ class CameraDice(CameraThread):
         self._drop_parked()
         self._drop_ahead()
         self._drop_late()
-        if self._gc_held:
-            self._end_gc_hold()
+        stream_gc.release(self)
 
 
 def _box(die: Die, scale: float) -> tuple[int, int, int, int]:

@@ -66,8 +66,9 @@ def hold(source: object) -> None:
 
 
 def release(source: object) -> None:
-    """``source`` is at the end of a frame that read nothing; once no source holds them, the
-    thresholds are as before and a collection held back runs now (in the caller's thread)."""
+    """``source`` is at the end of a frame that read nothing (or closed); once no source holds them,
+    the thresholds are as before and a collection held back runs now (in the caller's thread). A
+    source that holds nothing changes nothing."""
     with _lock:
         _readers.discard(source)
         if not _restore():

@@ -135,14 +135,14 @@ def _replay(frames, n_dice: int, group: str, tally: _Tally, label: str) -> None:
         (tally.reading if reading else tally.other).append(ms)
         tally.gc_frames["full"] += _collections.full - full
         if gc_n:  # (sorted by whether the frame lent a read CPU: a read dropped at its start lends none)
-            tally.gc_frames["reading" if source._lent_s else "other"] += gc_n
+            tally.gc_frames["reading" if source.lent_s else "other"] += gc_n
             tally.gc_ms.append(gc_ms)
         if ms > tally.worst[0]:
             tally.worst = (ms, f"{label} frame {i} ({f.phase}, {source.state})")
         if ms > TARGET_MS:
             # what ran in it: garbage collections, the frame's own thread, the read's slices (in the
             # worker: the CPU the frame lent it), and the rest of the process's CPU (other threads)
-            lent = source._lent_s * 1000
+            lent = source.lent_s * 1000
             tally.over.append(f"{label} frame {i} ({f.phase}) {ms:.1f} ms [gc {gc_ms:.1f}, own {own:.1f}, "
                               f"read {lent:.1f}, other threads {ms - own - lent:.1f}]")
         if source.reads > reads:
