@@ -114,23 +114,31 @@ def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, 
     """The share of each pixel of a window of the fine grid (``colour_share``: this expedition's
     colour there; the window's corner at row ``r0``, column ``c0`` of the grid) under a second
     layer of this expedition's colour; None when none is read."""
+    return layers(photo, expedition, colour_share, r0, c0, ppm, single=False)[0]
+
+
+def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: int, c0: int,
+           ppm: float, single: bool = True) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """(``second_layer``'s answer; with ``single``, the pixels of the window read as plainly one
+    layer -- pure colour in the one-layer band, under ``DOUBLE_RATIO`` times the level -- as a
+    bool mask, or None when no level is read)."""
     h, w = colour_share.shape
     H, W = photo.valid.shape
     hh, ww = max(min(h, H - r0), 0), max(min(w, W - c0), 0)
     if not hh or not ww:
-        return None
+        return None, None
     sel = (colour_share[:hh, :ww] >= MIN_COLOUR) & photo.valid[r0:r0 + hh, c0:c0 + ww]
     # the pixels in row-major order, as np.nonzero gives them (cv2 scans several times faster)
     pts = cv2.findNonZero(sel.view(np.uint8))
     if pts is None:
-        return None
+        return None, None
     xs, ys = pts.reshape(-1, 2).T
     px = np.take(photo.warped.reshape(-1, 3), (ys + r0) * W + (xs + c0), axis=0)
     # darker: too dark to read a colour (the channels' minimum column by column: see _channel_mean)
     bright = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
     ys, xs, px = ys[bright], xs[bright], px[bright]
     if len(ys) < MIN_LAYER_PX:
-        return None
+        return None, None
     axis = _axis(photo.colours[expedition])
     L = photo.chroma(ys + r0, xs + c0, px)
     r = L @ axis / float(axis @ axis)
@@ -138,11 +146,16 @@ def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, 
     pure = off <= MAX_OFF_AXIS
     one = pure & (r >= ONE_LAYER_BAND[0]) & (r <= ONE_LAYER_BAND[1])
     if np.count_nonzero(one) < MIN_LAYER_PX:
-        return None
+        return None, None
     level = float(np.median(r[one]))
     two = pure & (r >= DOUBLE_RATIO * level) & (r <= MAX_RATIO * level)
+    if single:
+        single = np.zeros((h, w), bool)
+        single[ys[one & ~two], xs[one & ~two]] = True
+    else:
+        single = None
     if not two.any():
-        return None
+        return None, single
     m = np.zeros((h, w), np.uint8)
     m[ys[two], xs[two]] = 1
     k = int(round(OPEN_MM * ppm)) * 2 + 1
@@ -151,5 +164,5 @@ def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, 
     keep = stats[:, cv2.CC_STAT_AREA] >= MIN_DOUBLE_MM2 * ppm * ppm
     keep[0] = False
     if not keep[1:].any():
-        return None
-    return keep[labels].astype(np.float32)
+        return None, single
+    return keep[labels].astype(np.float32), single
