@@ -77,10 +77,10 @@ PAPER_FIT_CONFIDENCE = 0.5
 # EXPLAIN_GROW_MM, the pose's own blur, inside its edges; at least MIN_SHEET_MM2 of it) cannot both
 # be there: the one explaining less colour that no other fit explains is not named (the fits and
 # coverage are untouched).  Measured (session 24, development 500-579 + 600-639, the three
-# variants): overlaps of two right sheets read one layer over at most 0.15 of their inside (pose
-# error), pairs holding a wrong type or a typed extra 0.26-0.66 (556, 621 as rendered; 550, 600,
-# 605, 625 through a phone) -- a quarter sits between; one right sheet fitted 49 mm off its truth,
-# on top of its sonar (575, as rendered and second phone), reads 0.33-0.35 and is lost.
+# variants, overlaps with 40 mm^2 of one layer inside): two right sheets' overlaps read one layer
+# over at most 0.15 of their inside (pose error); ten pairs holding a wrong type or a typed extra
+# 0.26-0.66 (the rest under 0.2) -- a quarter sits between; one right sheet fitted 49 mm off its
+# truth, on top of its sonar (575, as rendered and second phone), reads 0.33-0.35 and is lost.
 # Only when the type is not given (as PAPER_FIT_CHECK).
 LAYER_CHECK = True
 ONE_LAYER_SHARE = 0.25
