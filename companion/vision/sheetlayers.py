@@ -149,13 +149,12 @@ def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: in
         return None, None
     level = float(np.median(r[one]))
     two = pure & (r >= DOUBLE_RATIO * level) & (r <= MAX_RATIO * level)
+    one_layer = None
     if single:
-        single = np.zeros((h, w), bool)
-        single[ys[one & ~two], xs[one & ~two]] = True
-    else:
-        single = None
+        one_layer = np.zeros((h, w), bool)
+        one_layer[ys[one & ~two], xs[one & ~two]] = True
     if not two.any():
-        return None, single
+        return None, one_layer
     m = np.zeros((h, w), np.uint8)
     m[ys[two], xs[two]] = 1
     k = int(round(OPEN_MM * ppm)) * 2 + 1
@@ -164,5 +163,5 @@ def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: in
     keep = stats[:, cv2.CC_STAT_AREA] >= MIN_DOUBLE_MM2 * ppm * ppm
     keep[0] = False
     if not keep[1:].any():
-        return None, single
-    return keep[labels].astype(np.float32), single
+        return None, one_layer
+    return keep[labels].astype(np.float32), one_layer
