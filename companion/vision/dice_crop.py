@@ -152,11 +152,12 @@ SIDE_FACES_GIVE_WAY = True  # (False: both readings kept, and the overlap check 
 #: here the die is too small for its face's parts to count as a face (a marbled die's veins break it
 #: into parts under 0.2 of a face). False: not kept, the old rule
 RING_HOLES_KEPT = True
-#: ... a hole this many crop faces (FACE_PX squared) at least: a die seen at half the crop's scale;
-#: a light die's lone pip or a glare spot, the holes of a face of the table's colour, are smaller
+#: ... a hole this many crop faces (FACE_PX squared) at least: the least face part the crop read
+#: takes for a face (0.2, above); a light die's lone pip or a glare spot is smaller
 RING_HOLE_LEAST = 0.2
-#: ... and the ring's filled area at least this many times the ring itself (a face of no pips that
-#: took its pips in fills itself: 1.0-1.1)
+#: ... and the ring's filled area at least this many times the ring itself (traced on development:
+#: faces of no pips that took their pips in filled 1.01-1.02 times themselves, the rings round ray
+#: 4007, 2099, 4221, 1068 and light 3163's dice 1.7-2.8; set between)
 RING_FILLS = 1.4
 
 
