@@ -187,6 +187,8 @@ def test_a_marbled_five_is_read_by_its_blobs_and_not_as_four_of_its_pips(monkeyp
     # (the two-colour look where a face took its pips in reads the five right without the
     # broken-ringed pip too, session 22: switched off here, to test that pip alone)
     monkeypatch.setattr(dice, "MARBLED_WHERE_PIPS_UNSEEN", False)
+    # (so does the read of a ring's hole at its own scale, session 24: off here too)
+    monkeypatch.setattr(dice, "RING_HOLES_READ", False)
     before, after = counts_off_then_on(monkeypatch, pip_blobs, "UNRINGED_PIP_JOINS", scene)
     assert before["unread"] == 1 and before["wrong"] == 0
     assert after["right"] == before["right"] + 1 and after["unread"] == 0 and after["wrong"] == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -49,6 +49,9 @@ class FaceReading:
     reason: str = ""
     face_mask: np.ndarray | None = None
     pips: list | None = None  # the pips the value was read from (a first look's readings only)
+    #: a region of no pips that is a ring round another colour (the table or a shadow round a die
+    #: in the crop): that colour's part inside it, a mask of the crop (dice_crop.RING_HOLES_KEPT)
+    hole: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:
