@@ -35,6 +35,9 @@ DIFF_LEVEL = 30  # a channel this many levels from the (gain-corrected) empty tr
 # ... and a place joined to such a change, when its blob is grown (Changes.grown), differs this many
 # times the tray's own noise (the median difference), at least GROW_LEVEL levels (noise here: 2-3)
 GROW_NOISE, GROW_LEVEL = 4.0, 7.0
+REGROW_BAND = 0.25  # regrown(): the tray's colour is the median of a band this share of a die wide along the
+# window's border (a few hundred pixels round a die's window; narrow, so the band stays within a die of the border).
+# Chosen once, not tuned: on 3410 and 3412 the band's noise came out 1.6-4.6 levels, the tray's own (2-3)
 STALE_FRACTION = 0.3  # more of the tray than this changed: not dice, the empty picture is stale
 
 
@@ -213,7 +216,7 @@ def regrown(small: np.ndarray, unknown: np.ndarray, blob: Blob, side: float, rea
     guess was filled around those only, and the picture kept the body). :meth:`Changes.grown` cannot
     grow there (the picture is the body). So the tray is taken afresh around the blob: within
     ``reach`` (small pixels) of its box, compared with the tray's colour along that window's border
-    (the median of a band ``side / 4`` wide, what stands out left out: ``unknown``), and the blob grown
+    (the median of a band ``REGROW_BAND`` of a die wide, what stands out left out: ``unknown``), and the blob grown
     over what differs from it by more than ``GROW_NOISE`` times the band's own noise (at least
     ``GROW_LEVEL``), as ``grown`` does, joined as blobs are (closed over ``side * 0.6``, hulls). None
     if it does not grow by a fifth, as ``grown``. 0.5-1.6 ms (development cold starts 3410, 3412)."""
@@ -221,7 +224,7 @@ def regrown(small: np.ndarray, unknown: np.ndarray, blob: Blob, side: float, rea
     x0, y0 = max(0, int(blob.x - reach)), max(0, int(blob.y - reach))
     x1, y1 = min(w, int(math.ceil(blob.x + blob.w + reach))), min(h, int(math.ceil(blob.y + blob.h + reach)))
     window = small[y0:y1, x0:x1].astype(np.float32)
-    band = max(2, int(side / 4))
+    band = max(2, int(side * REGROW_BAND))
     ring = np.zeros(window.shape[:2], bool)
     ring[:band, :] = ring[-band:, :] = ring[:, :band] = ring[:, -band:] = True
     ring &= ~unknown[y0:y1, x0:x1]
