@@ -226,7 +226,7 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
                 out.uncovered.append(blob)
                 continue
         faint: list[Blob] | None = [] if not guessed_here else None  # (the blob grown first, if it read so)
-        regrow = unknown if guessed_here and out.guessed is not None and GUESSED_REGROW else None
+        regrow = unknown if guessed_here and GUESSED_REGROW else None  # (any read while the picture is a guess)
         if regrow is not None:
             faint = []  # (regrown against the tray around it: GUESSED_REGROW)
         got = (_read_split(view, blob, out, found, memory.reads)
