@@ -103,13 +103,15 @@ DIFFERS_BOXES = 2  # "changed since the last read?" looks first at this many dic
 # the whole tray): on a throw the first die's place answers; a hand passing over the dice pays these on top (6
 # rendered sessions of 1-6 dice: the boxes answered 27 of 35 checks, every throw; the 8 others, hands passing, paid
 # 1.6 ms more). Two, not one: a throw may land a die back where one lay
-GUESSED_REGROW = True  # in the read that guesses the empty tray (a cold start), a blob the first look reads
+GUESSED_REGROW = True  # while the empty tray's picture is a guess (a cold start), a blob the first look reads
 # nothing in where the picture is a guess is grown over the die's faint body against the tray around it
 # (tray_reader.regrown) and given a first look, before its own crop at 96 px: a dark die's pips and rims
 # stand out from the tray's colours, its body not, so the guess kept the body and the blob is a part of the
 # die. Development cold starts 3410 (a blue die on blue felt among five) and 3412 (a dark green die on dark
 # felt): their first throws went to the whole-tray reader (60-110 ms, 11-45 frames); regrown, each die
-# reads in one first look (2-3 ms). False: as before (docs/dice-stream.md, fifteenth round)
+# reads in one first look (2-3 ms). In every read while the picture is a guess, not only the one that made it:
+# a nudge's read of such a die (9854) read nothing, took the tray for empty and learnt the die into its picture.
+# False: as before (docs/dice-stream.md, fifteenth round)
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
 
@@ -324,7 +326,7 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     for it: bench session 2851, where the same blob read at rest in 2 ms). ``faint``: a blob the
     first look reads nothing in may be a part of a die like the tray, read grown first
     (:func:`_read_faint_first`): the grown blob goes into ``faint`` if it read so. ``regrow`` (where the
-    empty tray's picture is a guess, in the read that guessed it): grown against the tray around it
+    empty tray's picture is a guess): grown against the tray around it
     instead (:func:`_read_regrown_first`)."""
     side = estimate_side(blob, out.side_small)
     dice = reads.find(view.small, blob, side) if reads is not None else None
@@ -405,14 +407,14 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
 
 def _read_regrown_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None, found: Changes,
                         unknown: np.ndarray) -> tuple[Blob, list] | None:
-    """A blob the first look read nothing in, where the empty tray's picture is a guess made in this
-    very read (``unknown``): a dark die's pips and rims, whose body the guess kept (it does not stand out
+    """A blob the first look read nothing in, where the empty tray's picture is a guess
+    (``unknown``): a dark die's pips and rims, whose body the guess kept (it does not stand out
     from the tray's colours). Grown over that body against the tray around it (:func:`tray_reader.regrown`,
     within ``REGION_MARGIN`` dice of the blob), and the grown blob given a first look -- when less than
     ``DARK_FACE_SHARE`` of it differs from the guessed picture (a die like the tray, as
     :func:`_read_faint_first` asks). Its dice are kept as that function keeps them: read cleanly, of the
     dice's size if known, the grown blob a die wide both ways, what changed there. Else None, nothing
-    learnt, and the blob is read as ever (its crop at 96 px; then the whole tray)."""
+    learnt, and the blob is read as ever (its crop at 96 px, and on as before)."""
     side = max(out.side_small or 0.0, estimate_side(blob, None), 2 * min_blob_side(view.small, None))
     whole = regrown(view.small, unknown, blob, side, REGION_MARGIN * side)
     if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
