@@ -15,6 +15,7 @@ from companion.sliced_work import SlicedWork
 from companion.vision.dice import foreground_mask
 from companion.vision.dice_sim import draw_hand, throw_frames
 from companion.vision.tray_reader import DIFF_LEVEL, TrayView, changes, guess_empty
+from companion.vision import tray_rest_read
 from companion.vision.tray_rest_read import RestRead
 from companion.vision.tray_sim import tray_stream
 
@@ -289,12 +290,14 @@ def test_started_with_dice_in_the_tray_and_thrown_again_without_picking_up():
     assert source.health.details["full_reads"] == 0  # all from crops, against the guessed tray
 
 
-def test_a_dark_die_seen_first_at_rest_is_not_taken_into_the_guessed_empty_tray():
+def test_a_dark_die_seen_first_at_rest_is_not_taken_into_the_guessed_empty_tray(monkeypatch):
     """A dark green die on dark felt when the companion starts: what stands out of it is its pips
     and rims only, which the crops read no die in; the whole tray reads it. Those pips and rims are
     not the tray: taken into the guessed picture, the tray never matched it again once the die was
     picked up, and every read of the empty tray went to the whole-tray reader (development cold
-    start 3412: 3 full reads, the guess never replaced)."""
+    start 3412: 3 full reads, the guess never replaced). (With ``GUESSED_REGROW`` off: on, the die is
+    read from its regrown blob and this path is not taken -- the next test.)"""
+    monkeypatch.setattr(tray_rest_read, "GUESSED_REGROW", False)
     frames = tray_stream(3412, throws=2)
     first_rest = next(i for i, f in enumerate(frames) if f.settled)
     source = unlimited()
@@ -303,6 +306,27 @@ def test_a_dark_die_seen_first_at_rest_is_not_taken_into_the_guessed_empty_tray(
     d = source.health.details
     assert d["empty_tray"] == "learnt"  # learnt when the die was picked up
     assert d["full_reads"] == 1  # the first throw's only: the empty tray is read from crops
+
+
+@pytest.mark.parametrize("seed, n_dice", [(3410, 5), (3412, 1)])
+def test_a_dark_die_on_a_cold_start_is_read_from_its_regrown_blob_not_the_whole_tray(seed, n_dice):
+    """Development cold starts 3410 (a blue die on blue felt among five) and 3412 (a dark green die on
+    dark felt), seen first at rest: the die's pips and rims stand out from the tray's colours, its body
+    not, so the guessed empty tray kept the body and the die's blob is a part of it. Grown over the body
+    against the tray around it (``tray_rest_read.GUESSED_REGROW``), one first look reads it; without that
+    switch the first throw goes to the whole-tray reader (1 full read; 3412's first throw 11-15 frames at
+    the default budget, 3410's 18-45) -- this test fails with ``GUESSED_REGROW = False``."""
+    frames = tray_stream(seed, throws=1, n_dice=n_dice)
+    first_rest = next(i for i, f in enumerate(frames) if f.settled)
+    rest = [f for f in frames[first_rest:] if f.phase == "rest"]
+    source = unlimited(expected_dice=n_dice)
+    got = [e.value for f in rest[:3] for e in source.process_frame(f.image)]
+    assert sorted(got) == sorted(frames[first_rest].values)
+    assert source.health.details["full_reads"] == 0 and source.health.details["region_reads"] == 0
+    if n_dice == 1:  # at the default budget (8 ms a frame): the first look's few ms, not 60-110 ms of the whole tray
+        budgeted = CameraDice(SimulatedCamera([]), expected_dice=1)
+        at = [i for i, f in enumerate(rest) if budgeted.process_frame(f.image)]
+        assert at and at[0] <= 6, at  # (frames from the first; the rest frames are 5-8)
 
 
 def test_two_dice_are_reported_within_three_frames():

@@ -45,7 +45,7 @@ from .tray_blob_reads import BlobReads, split_still
 from .dice_crop import read_crop
 from .dice_pip_templates import templates as blurred_face_templates
 from .tray_reader import (Blob, Changes, TrayView, changes, cut_crop, differs, differs_in, estimate_side, guess_empty,
-                          misjudged_side, read_die_crop)
+                          misjudged_side, read_die_crop, regrown)
 
 
 WHOLE_TRAY_STEP_S = 0.005  # the whole-tray reader's longest numpy/OpenCV steps on a 640x480 frame (1-3 ms measured on
@@ -103,6 +103,15 @@ DIFFERS_BOXES = 2  # "changed since the last read?" looks first at this many dic
 # the whole tray): on a throw the first die's place answers; a hand passing over the dice pays these on top (6
 # rendered sessions of 1-6 dice: the boxes answered 27 of 35 checks, every throw; the 8 others, hands passing, paid
 # 1.6 ms more). Two, not one: a throw may land a die back where one lay
+GUESSED_REGROW = True  # while the empty tray's picture is a guess (a cold start), a blob the first look reads
+# nothing in where the picture is a guess is grown over the die's faint body against the tray around it
+# (tray_reader.regrown) and given a first look, before its own crop at 96 px: a dark die's pips and rims
+# stand out from the tray's colours, its body not, so the guess kept the body and the blob is a part of the
+# die. Development cold starts 3410 (a blue die on blue felt among five) and 3412 (a dark green die on dark
+# felt): their first throws went to the whole-tray reader (60-110 ms, 11-45 frames); regrown, each die
+# reads in one first look (2-3 ms). In every read while the picture is a guess, not only the one that made it:
+# a nudge's read of such a die (9854) read nothing, took the tray for empty and learnt the die into its picture.
+# False: as before (docs/dice-stream.md, fifteenth round)
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
 
@@ -219,8 +228,11 @@ def read_tray_at_rest(view: TrayView, memory: TrayMemory, reader: Callable[[np.n
                 out.uncovered.append(blob)
                 continue
         faint: list[Blob] | None = [] if not guessed_here else None  # (the blob grown first, if it read so)
+        regrow = unknown if guessed_here and GUESSED_REGROW else None  # (any read while the picture is a guess)
+        if regrow is not None:
+            faint = []  # (regrown against the tray around it: GUESSED_REGROW)
         got = (_read_split(view, blob, out, found, memory.reads)
-               or _read_blob(view, blob, out, memory.reads, ahead, found, faint))
+               or _read_blob(view, blob, out, memory.reads, ahead, found, faint, regrow))
         if ahead is not None and ahead.dropped:
             continue  # (only the clean reads kept matter now: no second looks)
         whole = None
@@ -305,7 +317,7 @@ def _mostly_in(blob: Blob, unknown: np.ndarray) -> bool:
 
 def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None = None,
                ahead: ReadAhead | None = None, found: Changes | None = None,
-               faint: list[Blob] | None = None) -> list:
+               faint: list[Blob] | None = None, regrow: np.ndarray | None = None) -> list:
     """The dice in one blob; the die's size is the last one measured, else a guess from the blob,
     read again at the size the dice read came out at if the guess was off. A blob read before
     whose pixels have not changed since (``reads``) is not read again. A read dropped on a moving
@@ -313,7 +325,9 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     rest (on a blob the first look is unsure of it cost up to 37 ms, and the read at rest waits
     for it: bench session 2851, where the same blob read at rest in 2 ms). ``faint``: a blob the
     first look reads nothing in may be a part of a die like the tray, read grown first
-    (:func:`_read_faint_first`): the grown blob goes into ``faint`` if it read so."""
+    (:func:`_read_faint_first`): the grown blob goes into ``faint`` if it read so. ``regrow`` (where the
+    empty tray's picture is a guess): grown against the tray around it
+    instead (:func:`_read_regrown_first`)."""
     side = estimate_side(blob, out.side_small)
     dice = reads.find(view.small, blob, side) if reads is not None else None
     if dice:
@@ -323,7 +337,8 @@ def _read_blob(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | Non
     if dice is None and ahead is not None and ahead.dropped:
         return [Nothing(blob)]
     if dice is None and faint is not None and found is not None:
-        grown = _read_faint_first(view, blob, out, reads, found)
+        grown = (_read_faint_first(view, blob, out, reads, found) if regrow is None
+                 else _read_regrown_first(view, blob, out, reads, found, regrow))
         if grown is not None:
             if grown[0] is not None:
                 faint.append(grown[0])
@@ -385,6 +400,36 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
     if not dice or any(d.value is None for d in dice) or not _plausible(dice, whole, view, out.side_small):
         return None
     out.side_small = float(np.median([d.side_px for d in dice])) * view.scale
+    if reads is not None:
+        reads.add(view.small, whole, dice)
+    return whole, dice
+
+
+def _read_regrown_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobReads | None, found: Changes,
+                        unknown: np.ndarray) -> tuple[Blob, list] | None:
+    """A blob the first look read nothing in, where the empty tray's picture is a guess
+    (``unknown``): a dark die's pips and rims, whose body the guess kept (it does not stand out
+    from the tray's colours). Grown over that body against the tray around it (:func:`tray_reader.regrown`,
+    within ``REGION_MARGIN`` dice of the blob), and the grown blob given a first look -- when less than
+    ``DARK_FACE_SHARE`` of it differs from the guessed picture (a die like the tray, as
+    :func:`_read_faint_first` asks). Its dice are kept as that function keeps them: read cleanly, of the
+    dice's size if known, the grown blob a die wide both ways, what changed there. Else None, nothing
+    learnt, and the blob is read as ever (its crop at 96 px, and on as before)."""
+    side = max(out.side_small or 0.0, estimate_side(blob, None), 2 * min_blob_side(view.small, None))
+    whole = regrown(view.small, unknown, blob, side, REGION_MARGIN * side)
+    if whole is None or whole.area > GROWN_MAX_DICE * estimate_side(whole, out.side_small) ** 2:
+        return None  # no faint body, or grown over more than a die
+    if found.changed_in(whole) >= DARK_FACE_SHARE:
+        return None  # a die that differs from the guess as dice do (unsure for another reason)
+    # (at the grown blob's own size: a one on blue felt read at 1.2 of its neighbours' size, 3410 -- past the
+    # first look's range about the dice's, within the still reader's, which _doubt_size then holds it to)
+    dice = _first_look(view, whole, estimate_side(whole, None), out) or []
+    if out.side_small:
+        dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
+    dice = [_doubt_box(d, whole, view.scale, out.side_small) for d in dice]
+    if not dice or any(d.value is None for d in dice) or not _plausible(dice, whole, view, out.side_small):
+        return None
+    out.side_small = out.side_small or float(np.median([d.side_px for d in dice])) * view.scale  # (a known size stays)
     if reads is not None:
         reads.add(view.small, whole, dice)
     return whole, dice
