@@ -22,7 +22,7 @@ from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
 from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
-from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_layouts import LAYOUTS, fit_frame, fit_layout, square_aspect
 from .dice_one_middle import at_its_face_middle
 from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_of_more, a_side_face_pip_among,
                              on_one_shade, painted_alike, side_face_marks)
@@ -507,6 +507,9 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                                   ("not along the face's diagonal", not ok_geometry)) if bad)
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f}: {failed})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
+    if value == 4 and OBLONG_FOURS_DOUBTED and square_aspect([complex(p.x, p.y) for p in pips]) < FOUR_LEAST_ASPECT:
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           "the four's pips an oblong, not a square (two rows of a six?)", filled)
     if _square_covered(extent, centre, alpha) < 0.7:
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "the pips fit a face that is not there (pips of a side face taken?)", filled)
@@ -542,6 +545,14 @@ ONES_BY_THEIR_FACES_MIDDLE = True
 #: ray-marched ace under motion blur 0.341. A blurred die in its halo, read as a pip in a "face"
 #: of table colour, measured 0.377. (The old bound was 0.4; the margin either side is thin.)
 LARGEST_ACE = 0.36
+#: a four whose pips make an oblong, not a square, is unreadable: two adjacent rows of a six (1:2
+#: face-on) fit a four's layout within the misfit the fit allows (0.16) once a tilt shortens the
+#: long side (ray 4361 under a warm cast: a black six's face region lost its third row, the other
+#: four pips read as a four at 0.64, rms 0.156). False: read, the old rule
+OBLONG_FOURS_DOUBTED = True
+#: ... the shorter sides over the longer at least this: a square seen 45 degrees from straight on
+#: (cos 45 = 0.71; the renders' cameras tilt at most 30 degrees, a phone held at a slant more)
+FOUR_LEAST_ASPECT = 0.68
 ONES_SIDE_PIPS = 0.5  # a side face's pips beside a one lie at least this part of the crop's die from its pip
 CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
 #: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within
