@@ -25,7 +25,7 @@ from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout, square_aspect
 from .dice_one_middle import at_its_face_middle
 from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_of_more, a_side_face_pip_among,
-                             on_one_shade, painted_alike, side_face_marks)
+                            on_one_shade, painted_alike, side_face_marks, side_face_pips_among)
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
@@ -457,6 +457,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                or (b.area >= 0.4 * p.area and b.peak >= CUT_PIP_PEAK * p.peak)) for b in raw):
             # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
             return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
+        if FRAMED_ONES_DOUBTED and _solidity(filled) < ONE_LEAST_SOLIDITY:
+            return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip on a face region that is a frame", filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
         # in the middle of the face: near its centroid, or (a side face joined on) as far from
@@ -529,7 +531,30 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         # (last: only a reading that would stand is doubted so, and no kinder look clears it)
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"{SIDE_FACE_PIP_DOUBT} of the {value} (squeezed more, on another shade)", filled)
+    if value >= 4 and side_face_pips_among(pips, filled, dl):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"{SIDE_FACE_PIP_DOUBT} of the {value} (smaller, squeezed more, on another shade)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled, pips)
+
+
+#: a lone pip is no one when its face region is a frame, far from filling its hull: a light die's
+#: lit rim and shaded sides round a top face of the table's colour that the region leaves open, a
+#: pip of that face at the frame's inner corner near the region's centroid (light 3119 at scale
+#: 0.35: a white six read as a one on a U-shaped region, 0.60-0.66 of its hull). False: the old rule
+FRAMED_ONES_DOUBTED = True
+#: ... a one's region at least this share of its convex hull: a face, with side faces or a shadow
+#: joined, is near convex (the ones read right in light 3119 and 6 at scale 0.35: 1.0); a frame's
+#: open middle leaves it about half
+ONE_LEAST_SOLIDITY = 0.75
+
+
+def _solidity(filled: np.ndarray) -> float:
+    """The region's area over its convex hull's."""
+    pts = cv2.findNonZero(filled)
+    if pts is None or len(pts) < 3:
+        return 1.0
+    hull = cv2.contourArea(cv2.convexHull(pts))
+    return float(len(pts)) / hull if hull > 0 else 1.0
 
 
 def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
