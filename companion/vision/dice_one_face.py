@@ -70,6 +70,13 @@ def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> 
 #: clears (``dice_pips._DOUBTS``): a look at the pips' cores found the same two marks rounder.
 SIDE_FACE_PIP_AMONG = True
 SIDE_FACE_PIP_DOUBT = "a side face's pip among the pips"
+#: ... its ring's shade apart from the others' by LARGER_SHADE_APART of the pips' contrast, not
+#: SHADE_ALIKE: the pip is squeezed more than the rest already (the shape says side face), and dark
+#: pips on a light die have a contrast of 100 or more, so a fifth of it (20+ L units) passed a side
+#: face clearly darker than the top face (light 3265 under gamma 0.7: a lilac one's pip, aspect
+#: 1.36, ring 7.8, with its side face's pip, aspect 1.74, ring -9.2, read as a two; the contrast
+#: 109). False: SHADE_ALIKE, the old margin
+SQUEEZED_PIP_SHADE_TIGHT = True
 
 
 def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> bool:
@@ -79,7 +86,7 @@ def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | 
     if not SIDE_FACE_PIP_AMONG or dl is None or dl.ndim != 3 or len(pips) < 2:
         return False
     contrast = float(np.median([q.contrast for q in pips]))
-    apart = max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+    apart = max((LARGER_SHADE_APART if SQUEEZED_PIP_SHADE_TIGHT else SHADE_ALIKE) * contrast, SHADE_FLOOR)
     for p in pips:
         others = [q for q in pips if q is not p]
         if p.aspect < SIDE_ASPECT or p.aspect < MORE_ELONGATED * max(q.aspect for q in others):
