@@ -347,7 +347,11 @@ FAINT_SPLIT_MOST = 40.0
 
 # doubts about a pip missed, or a side face's pip taken (dice_one_face.SIDE_FACE_PIP_AMONG): no
 # kinder look clears them
-_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT)
+#: (a doubt no kinder look at the same region clears, ``_DOUBTS``: the look for an ace by its shade
+#: read the same frame's pip as a one again -- light 12, a two's pip, where the old reading's low
+#: confidence had let the pips-first look read the two)
+FRAMED_ONE_DOUBT = "a lone pip on a face region that is a frame"
+_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT, FRAMED_ONE_DOUBT)
 
 GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
 # a pip's core: at least this part of the step; glare on a dark die can come near a white pip's
@@ -458,7 +462,7 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
             # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
             return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
         if FRAMED_ONES_DOUBTED and _solidity(filled) < ONE_LEAST_SOLIDITY:
-            return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip on a face region that is a frame", filled)
+            return FaceReading(None, (p.x, p.y), 0.0, side, FRAMED_ONE_DOUBT, filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
         # in the middle of the face: near its centroid, or (a side face joined on) as far from
