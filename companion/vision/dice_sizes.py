@@ -37,10 +37,11 @@ BESIDE_A_ONE = 0.6  # the lowest ratio when a neighbour's size is a one's (0.8 /
 #: neighbours). False: only smaller dice doubted, the old rule
 OUTLINED_ONES_DOUBTED_LARGE = True
 #: ... above this share of the neighbours' read size (which come out 1.1-1.25 times their dice): a
-#: one's outlined face is its die's side, so such a one is 1.3-1.5 times any die beside it. Measured
-#: on the development sets (base 8fbf84e, every pips-first one before the size rule): right ones
-#: at 0.79-0.93 of their neighbours, every pips-first reading at most 1.31 (a three); the wrong one 1.40
-OUTLINED_ONE_HIGHEST = 1.2
+#: one's outlined face is its die's side. Measured on the development sets (base 8fbf84e, every
+#: pips-first one before the size rule): right ones at 0.79-0.93 of their neighbours and 1.30 (light
+#: 3174: a white one truly 1.3 times the dice beside it, 263 px against 201 and 204 -- 1.2 lost it);
+#: the wrong ones 1.40 (light 36 turned) and 1.44 (cropped). A thin margin both ways
+OUTLINED_ONE_HIGHEST = 1.35
 
 
 class _Sized(Protocol):
