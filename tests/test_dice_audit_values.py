@@ -81,7 +81,7 @@ def test_ray_4361_under_a_warm_cast_reads_no_four_for_its_six(monkeypatch):
     from tests.dice_raymarch import render_raymarch
 
     scene = _gains(render_raymarch(4361), 0.8, 1.0, 1.2)
-    _off_wrong_on_clean(monkeypatch, scene, dice_pips, "OBLONG_FOURS_DOUBTED", 5)
+    _off_wrong_on_clean(monkeypatch, scene, dice_pips, "OBLONG_FOURS_DOUBTED", 5)  # (the switch is off by default)
 
 
 def test_light_3265_at_gamma_07_reads_its_lilac_one(monkeypatch):

@@ -351,7 +351,7 @@ FAINT_SPLIT_MOST = 40.0
 #: read the same frame's pip as a one again -- light 12, a two's pip, where the old reading's low
 #: confidence had let the pips-first look read the two)
 FRAMED_ONE_DOUBT = "a lone pip on a face region that is a frame"
-_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT, FRAMED_ONE_DOUBT)
+_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT, FRAMED_ONE_DOUBT, "the four's pips an oblong")
 
 GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
 # a pip's core: at least this part of the step; glare on a dark die can come near a white pip's
@@ -578,8 +578,12 @@ LARGEST_ACE = 0.36
 #: a four whose pips make an oblong, not a square, is unreadable: two adjacent rows of a six (1:2
 #: face-on) fit a four's layout within the misfit the fit allows (0.16) once a tilt shortens the
 #: long side (ray 4361 under a warm cast: a black six's face region lost its third row, the other
-#: four pips read as a four at 0.64, rms 0.156). False: read, the old rule
-OBLONG_FOURS_DOUBTED = True
+#: four pips read as a four at 0.64, rms 0.156). A doubt no kinder look clears (``_DOUBTS``). OFF:
+#: on the development sets it made webcam pipeline 8084's right four (a 28 px die, its pips an
+#: oblong in the webcam's frame) unreadable and a later look then read a two there -- a wrong value
+#: added; with the doubt in ``_DOUBTS`` 8084 is unread instead (no wrong) and ray 4361 still reads
+#: its six, but that version was not read on every development scene. False: read, the old rule
+OBLONG_FOURS_DOUBTED = False
 #: ... the shorter sides over the longer at least this: a square seen 45 degrees from straight on
 #: (cos 45 = 0.71; the renders' cameras tilt at most 30 degrees, a phone held at a slant more)
 FOUR_LEAST_ASPECT = 0.68
