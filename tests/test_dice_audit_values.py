@@ -16,7 +16,7 @@ def _mapped(scene, image, fmap, factor=1.0):
     """The scene with ``image`` and its truth moved by ``fmap`` (x, y) -> (x', y'), sides by ``factor``."""
     from companion.vision.dice_render import DieTruth, Scene
 
-    dice = [DieTruth(t.value, fmap(*t.center), t.style, t.side_px * factor, t.touching) for t in scene.dice]
+    dice = [DieTruth(t.value, fmap(*t.center), t.style, t.side_px * factor) for t in scene.dice]
     return Scene(image, dice, scene.params)
 
 
