@@ -239,7 +239,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice = drop_side_faces(dice, img)
     # (a two or three read small whose photo shows a whole face is spared: see dice_small_whole)
     whole = (lambda d, share: whole_small_face(d, img, share)) if SMALL_WHOLE_FACES_SPARED else None
-    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo), whole)
+    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo), whole, frozenset(id(d) for d, _ in table_coloured))
     if SHADED_FACES_DOUBTED:
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)

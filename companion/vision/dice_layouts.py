@@ -61,3 +61,14 @@ def fit_frame(points: list[complex]) -> tuple[int | None, float, complex, comple
     k = int(np.argmin(rms))
     beta = z_mean - alpha[k] * canon_means[k]
     return n, float(rms[k]), complex(beta), complex(alpha[k])
+
+
+def square_aspect(points: list[complex]) -> float:
+    """Four points taken round their centroid as a quadrilateral: the shorter pair of opposite
+    sides' total over the longer pair's (1 for a square, cos(tilt) for a square seen tilted, 0.5
+    for two adjacent rows of a six seen face-on)."""
+    c = sum(points) / len(points)
+    ring = sorted(points, key=lambda z: math.atan2((z - c).imag, (z - c).real))
+    sides = [abs(ring[(i + 1) % 4] - ring[i]) for i in range(4)]
+    a, b = sides[0] + sides[2], sides[1] + sides[3]
+    return min(a, b) / max(a, b, 1e-9)

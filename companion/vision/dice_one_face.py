@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .dice_quick_stats import median_of, median_rows
-from .dice_side_faces import MORE_ELONGATED, SIDE_ASPECT
+from .dice_side_faces import MORE_ELONGATED, SIDE_ASPECT, side_face_pips
 
 if TYPE_CHECKING:
     from .dice_pip_finding import Pip
@@ -70,6 +70,13 @@ def on_one_shade(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> 
 #: clears (``dice_pips._DOUBTS``): a look at the pips' cores found the same two marks rounder.
 SIDE_FACE_PIP_AMONG = True
 SIDE_FACE_PIP_DOUBT = "a side face's pip among the pips"
+#: ... its ring's shade apart from the others' by LARGER_SHADE_APART of the pips' contrast, not
+#: SHADE_ALIKE: the pip is squeezed more than the rest already (the shape says side face), and dark
+#: pips on a light die have a contrast of 100 or more, so a fifth of it (20+ L units) passed a side
+#: face clearly darker than the top face (light 3265 under gamma 0.7: a lilac one's pip, aspect
+#: 1.36, ring 7.8, with its side face's pip, aspect 1.74, ring -9.2, read as a two; the contrast
+#: 109). False: SHADE_ALIKE, the old margin
+SQUEEZED_PIP_SHADE_TIGHT = True
 
 
 def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> bool:
@@ -79,7 +86,7 @@ def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | 
     if not SIDE_FACE_PIP_AMONG or dl is None or dl.ndim != 3 or len(pips) < 2:
         return False
     contrast = float(np.median([q.contrast for q in pips]))
-    apart = max(SHADE_ALIKE * contrast, SHADE_FLOOR)
+    apart = max((LARGER_SHADE_APART if SQUEEZED_PIP_SHADE_TIGHT else SHADE_ALIKE) * contrast, SHADE_FLOOR)
     for p in pips:
         others = [q for q in pips if q is not p]
         if p.aspect < SIDE_ASPECT or p.aspect < MORE_ELONGATED * max(q.aspect for q in others):
@@ -87,6 +94,36 @@ def a_side_face_pip_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | 
         own = _ring_shade(p, filled, dl)
         theirs = [_ring_shade(q, filled, dl) for q in others]
         if own is not None and all(v is not None for v in theirs) and min(abs(own - v) for v in theirs) > apart:
+            return True
+    return False
+
+
+#: a four, five or six with a side face's pips among its pips (smaller and squeezed more than the
+#: rest, as :func:`.dice_side_faces.side_face_pips` tells them, on a face lit otherwise than theirs)
+#: is doubted as a two or three with one is: a tilted die's top face and side face joined in one
+#: region, a row of the side face's pips continuing the top face's columns (light 6 at scale 0.35:
+#: an ivory four and two of its side face's five read as a six). False: the old rule, twos and threes only
+SIDE_FACE_PIPS_IN_LARGER = True
+#: ... another shade: the rings' lightness apart by over this part of the pips' contrast (or
+#: SHADE_FLOOR). Half a two's margin: a four's or six's own pips vouch for their face's shade, four
+#: or more rings alike (light 6 at 0.35: the top face's four within 4 L units, the side face's two
+#: 13-17 below them, the pips' contrast 112)
+LARGER_SHADE_APART = 0.1
+
+
+def side_face_pips_among(pips: list[Pip], filled: np.ndarray, dl: np.ndarray | None) -> bool:
+    """Is a pip of ``pips`` a side face's (:func:`.dice_side_faces.side_face_pips`) whose ring of
+    face differs in lightness from every other pip's by more than one face's shades do?"""
+    if not SIDE_FACE_PIPS_IN_LARGER or dl is None or dl.ndim != 3 or len(pips) < 4:
+        return False
+    apart = max(LARGER_SHADE_APART * float(np.median([q.contrast for q in pips])), SHADE_FLOOR)
+    for p in side_face_pips(pips):
+        # (against the pips it is squeezed more than, as side_face_pips measures: the top face's)
+        frontal = [q for q in pips if q.aspect * MORE_ELONGATED <= p.aspect]
+        theirs = [_ring_shade(q, filled, dl) for q in frontal]
+        own = _ring_shade(p, filled, dl)
+        if own is not None and theirs and all(v is not None for v in theirs) \
+                and min(abs(own - v) for v in theirs) > apart:
             return True
     return False
 

@@ -22,10 +22,10 @@ from .dice_face_blobs import BLOB_CONFIDENCE, read_face_blobs
 from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
-from .dice_layouts import LAYOUTS, fit_frame, fit_layout
+from .dice_layouts import LAYOUTS, fit_frame, fit_layout, square_aspect
 from .dice_one_middle import at_its_face_middle
 from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_of_more, a_side_face_pip_among,
-                             on_one_shade, painted_alike, side_face_marks)
+                            on_one_shade, painted_alike, side_face_marks, side_face_pips_among)
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
@@ -347,7 +347,11 @@ FAINT_SPLIT_MOST = 40.0
 
 # doubts about a pip missed, or a side face's pip taken (dice_one_face.SIDE_FACE_PIP_AMONG): no
 # kinder look clears them
-_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT)
+#: (a doubt no kinder look at the same region clears, ``_DOUBTS``: the look for an ace by its shade
+#: read the same frame's pip as a one again -- light 12, a two's pip, where the old reading's low
+#: confidence had let the pips-first look read the two)
+FRAMED_ONE_DOUBT = "a lone pip on a face region that is a frame"
+_DOUBTS = ("a faint mark", "marks where", SIDE_FACE_PIP_DOUBT, FRAMED_ONE_DOUBT, "the four's pips an oblong")
 
 GLARE_FLOOR = 0.55  # a light mark under this part of the light pips' step from the face is glare
 # a pip's core: at least this part of the step; glare on a dark die can come near a white pip's
@@ -457,6 +461,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                or (b.area >= 0.4 * p.area and b.peak >= CUT_PIP_PEAK * p.peak)) for b in raw):
             # a lone pip with pip-like marks beside it: glare taken for a one, or pips dropped
             return FaceReading(None, (p.x, p.y), 0.0, side, "a lone pip with other marks beside it", filled)
+        if FRAMED_ONES_DOUBTED and _solidity(filled) < ONE_LEAST_SOLIDITY:
+            return FaceReading(None, (p.x, p.y), 0.0, side, FRAMED_ONE_DOUBT, filled)
         off = math.hypot(p.x - cx, p.y - cy) / side
         rel = math.sqrt(p.area) / side
         # in the middle of the face: near its centroid, or (a side face joined on) as far from
@@ -507,6 +513,9 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                                   ("not along the face's diagonal", not ok_geometry)) if bad)
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f}: {failed})"
         return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
+    if value == 4 and OBLONG_FOURS_DOUBTED and square_aspect([complex(p.x, p.y) for p in pips]) < FOUR_LEAST_ASPECT:
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           "the four's pips an oblong, not a square (two rows of a six?)", filled)
     if _square_covered(extent, centre, alpha) < 0.7:
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "the pips fit a face that is not there (pips of a side face taken?)", filled)
@@ -526,7 +535,31 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         # (last: only a reading that would stand is doubted so, and no kinder look clears it)
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            f"{SIDE_FACE_PIP_DOUBT} of the {value} (squeezed more, on another shade)", filled)
+    if value >= 4 and side_face_pips_among(pips, filled, dl):
+        return FaceReading(None, (centre.real, centre.imag), 0.0, side,
+                           f"{SIDE_FACE_PIP_DOUBT} of the {value} (smaller, squeezed more, on another shade)", filled)
     return FaceReading(value, (centre.real, centre.imag), _confidence(rms / 0.16, pips), 2 * half, "", filled, pips)
+
+
+#: a lone pip is no one when its face region is a frame, far from filling its hull: a light die's
+#: lit rim and shaded sides round a top face of the table's colour that the region leaves open, a
+#: pip of that face at the frame's inner corner near the region's centroid (light 3119 at scale
+#: 0.35: a white six read as a one on a U-shaped region, 0.60-0.66 of its hull). False: the old rule
+FRAMED_ONES_DOUBTED = True
+#: ... a one's region at least this share of its convex hull: a face, with side faces or a shadow
+#: joined, is near convex; a frame's open middle leaves it about half (light 3119 at 0.35: the U
+#: 0.59-0.60, other regions there 0.37-0.48). Set between that and the least of a one read right on
+#: the development sets: light 51, a black die's one on a region of 0.68-0.69 (0.75 lost it)
+ONE_LEAST_SOLIDITY = 0.64
+
+
+def _solidity(filled: np.ndarray) -> float:
+    """The region's area over its convex hull's."""
+    pts = cv2.findNonZero(filled)
+    if pts is None or len(pts) < 3:
+        return 1.0
+    hull = cv2.contourArea(cv2.convexHull(pts))
+    return float(len(pts)) / hull if hull > 0 else 1.0
 
 
 def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
@@ -542,6 +575,18 @@ ONES_BY_THEIR_FACES_MIDDLE = True
 #: ray-marched ace under motion blur 0.341. A blurred die in its halo, read as a pip in a "face"
 #: of table colour, measured 0.377. (The old bound was 0.4; the margin either side is thin.)
 LARGEST_ACE = 0.36
+#: a four whose pips make an oblong, not a square, is unreadable: two adjacent rows of a six (1:2
+#: face-on) fit a four's layout within the misfit the fit allows (0.16) once a tilt shortens the
+#: long side (ray 4361 under a warm cast: a black six's face region lost its third row, the other
+#: four pips read as a four at 0.64, rms 0.156). A doubt no kinder look clears (``_DOUBTS``). OFF:
+#: on the development sets it made webcam pipeline 8084's right four (a 28 px die, its pips an
+#: oblong in the webcam's frame) unreadable and a later look then read a two there -- a wrong value
+#: added; with the doubt in ``_DOUBTS`` 8084 is unread instead (no wrong) and ray 4361 still reads
+#: its six, but that version was not read on every development scene. False: read, the old rule
+OBLONG_FOURS_DOUBTED = False
+#: ... the shorter sides over the longer at least this: a square seen 45 degrees from straight on
+#: (cos 45 = 0.71; the renders' cameras tilt at most 30 degrees, a phone held at a slant more)
+FOUR_LEAST_ASPECT = 0.68
 ONES_SIDE_PIPS = 0.5  # a side face's pips beside a one lie at least this part of the crop's die from its pip
 CUT_PIP_PEAK = 0.6  # a mark beside a lone pip whose strongest pixels reach this part of the pip's is a pip
 #: a two or three judged by its fitted face alone: its side over FACE_PX (the crop's die) within

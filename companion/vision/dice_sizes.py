@@ -30,6 +30,19 @@ PART_VALUES = (1, 2, 3)  # values a part of a larger die can be read as
 LOWEST_RATIO = {1: 0.6, 2: 0.62, 3: 0.68}
 BESIDE_A_ONE = 0.6  # the lowest ratio when a neighbour's size is a one's (0.8 / 1.35)
 
+#: a one read by the pips-first look (a lone pip in a square its edges outline: its size is that
+#: square's, not a face region's) far LARGER than its two nearest neighbours is doubted as well: a
+#: pip of a larger face framed by that die's farther edges (light 36 turned 90 degrees: a cream
+#: two's pip, its other pip merged with the shaded side face, read as a one at 1.40 of its
+#: neighbours). False: only smaller dice doubted, the old rule
+OUTLINED_ONES_DOUBTED_LARGE = True
+#: ... above this share of the neighbours' read size (which come out 1.1-1.25 times their dice): a
+#: one's outlined face is its die's side. Measured on the development sets (base 8fbf84e, every
+#: pips-first one before the size rule): right ones at 0.79-0.93 of their neighbours and 1.30 (light
+#: 3174: a white one truly 1.3 times the dice beside it, 263 px against 201 and 204 -- 1.2 lost it);
+#: the wrong ones 1.40 (light 36 turned) and 1.44 (cropped). A thin margin both ways
+OUTLINED_ONE_HIGHEST = 1.35
+
 
 class _Sized(Protocol):
     value: int | None
@@ -39,10 +52,13 @@ class _Sized(Protocol):
     reason: str
 
 
-def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] | None = None) -> list[_Sized]:
+def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] | None = None,
+                    outlined: frozenset[int] = frozenset()) -> list[_Sized]:
     """Make a one, two or three read much smaller than its two nearest neighbours unreadable
     (in place; returns the list). ``whole(die, share)``, when given, spares a die read at ``share``
-    of its neighbours' size that the photo shows is a whole face (:mod:`.dice_small_whole`)."""
+    of its neighbours' size that the photo shows is a whole face (:mod:`.dice_small_whole`).
+    ``outlined``: the ids of dice the pips-first look read (a one among them read far larger
+    than its neighbours is doubted too: :data:`OUTLINED_ONES_DOUBTED_LARGE`)."""
     readable = [d for d in dice if d.value is not None]
     if len(readable) < 3:
         return dice
@@ -60,6 +76,8 @@ def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] |
         lowest = LOWEST_RATIO[d.value] if all(o.value != 1 for o in others) else BESIDE_A_ONE
         share = d.side_px / max(typical, 1e-6)
         if share < lowest and not (whole is not None and whole(d, share)):
+            doubted.append((d, typical))
+        elif OUTLINED_ONES_DOUBTED_LARGE and d.value == 1 and id(d) in outlined and share > OUTLINED_ONE_HIGHEST:
             doubted.append((d, typical))
     for d, typical in doubted:
         d.value, d.confidence = None, 0.0
