@@ -56,3 +56,16 @@ def read_on_and_off(read, monkeypatch, module, flag: str):
 def assert_no_coverage_change(cov_on, cov_off) -> None:
     """A fitter-only rule leaves coverage's decisions as they were: covered and unknown hexes."""
     assert cov_on.covered == cov_off.covered and cov_on.unknown == cov_off.unknown
+
+
+def assert_rule_unnames_one_wrong_type(box, monkeypatch, seed: int, module, flag: str) -> None:
+    """A naming rule's test on development ``seed`` (broadened) as rendered: with ``module.flag``
+    off one sheet is named a wrong type; on, it is unidentified instead, every right sheet stays
+    right, no typed extra is added and coverage's decisions are unchanged."""
+    read = broad_photo_reader(box, seed)  # as rendered
+    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, module, flag)
+
+    assert before.wrong == 1  # what the rule is for
+    assert now.wrong == 0 and now.unidentified == before.unidentified + 1
+    assert now.right == before.right and now.extra_named <= before.extra_named
+    assert_no_coverage_change(cov_now, cov_before)

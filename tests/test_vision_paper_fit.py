@@ -11,12 +11,6 @@ def test_a_fit_showing_paper_with_no_clear_lead_is_not_named(box, monkeypatch):
     named right stays right, coverage's decisions unchanged.  Fails without the rule (switch off:
     one wrong type)."""
     from companion.vision import sheetfit
-    from tests.coverage_helpers import assert_no_coverage_change, broad_photo_reader, read_on_and_off
+    from tests.coverage_helpers import assert_rule_unnames_one_wrong_type
 
-    read = broad_photo_reader(box, 566)  # as rendered
-    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, sheetfit, "PAPER_FIT_CHECK")
-
-    assert before.wrong == 1  # what the rule is for
-    assert now.wrong == 0 and now.unidentified == before.unidentified + 1
-    assert now.right == before.right and now.extra_named <= before.extra_named
-    assert_no_coverage_change(cov_now, cov_before)
+    assert_rule_unnames_one_wrong_type(box, monkeypatch, 566, sheetfit, "PAPER_FIT_CHECK")

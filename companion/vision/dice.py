@@ -1041,13 +1041,7 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
         # (and the foreground's specks, work pixels, in the crop's)
         extra = {} if specks is None else {"specks": (specks / f - np.array([X0, Y0])) * s}
         readings = reader(crop, mask, image_edges=(X0 == 0, Y0 == 0, X1 == W, Y1 == H), **extra)
-    out = []
-    for r in readings:
-        cx, cy = r.center
-        pips = None if r.pips is None or r.value is None else \
-            tuple((X0 + p.x / s, Y0 + p.y / s, math.sqrt(p.area / math.pi) / s) for p in r.pips)
-        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason, pips))
-    return out
+    return _as_dice(readings, X0, Y0, s)
 
 
 #: a region of no pips that is a ring round a die (the table or the die's shadow taken for the
@@ -1095,7 +1089,7 @@ def _hole_read(img: np.ndarray, hole: np.ndarray, at: tuple[int, int], s: float)
     M = np.array([[k, 0, (at[0] - X0) * s2], [0, k, (at[1] - Y0) * s2]], np.float32)
     mask = cv2.warpAffine(hole, M, (cw, ch), flags=cv2.INTER_NEAREST)
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
-    return _as_dice([r for r in read_crop(crop, mask)], X0, Y0, s2)
+    return _as_dice(read_crop(crop, mask), X0, Y0, s2)
 
 
 def _as_dice(readings: list, X0: int, Y0: int, s: float) -> list[Die]:
