@@ -231,7 +231,7 @@ def regrown(small: np.ndarray, unknown: np.ndarray, blob: Blob, side: float, rea
     if np.count_nonzero(ring) < band * band:
         return None  # no tray seen around it (the tray's corner, dice all round)
     tray = np.median(window[ring], axis=0).astype(np.float32)
-    diff = cv2.absdiff(window, _filled(window, tray))
+    diff = np.abs(window - tray)  # (per channel: the tray's colour broadcast over the window)
     diff = cv2.blur(_channel_max(diff) if diff.ndim == 3 else diff, (3, 3))
     low = (diff > max(GROW_LEVEL, GROW_NOISE * float(np.median(diff[ring])))).astype(np.uint8)
     seed = np.zeros_like(low)
@@ -250,13 +250,6 @@ def regrown(small: np.ndarray, unknown: np.ndarray, blob: Blob, side: float, rea
         if area >= 1.2 * blob.area and grown.holds(cx, cy):
             return grown
     return None
-
-
-def _filled(like: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """An array like ``like`` of one ``colour`` (per channel)."""
-    out = np.empty_like(like)
-    out[...] = colour
-    return out
 
 
 def gain_field(small: np.ndarray, ref: np.ndarray) -> np.ndarray:
