@@ -54,6 +54,7 @@ from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_marbled import read_two_tone
 from .dice_pips import FACE_PX
+from .dice_read_size import judged_by_read_dice
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
@@ -175,6 +176,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 
     dice: list[Die] = []
     failed: list[int] = []  # blobs that gave no die: maybe a die's edge and shadow, its body unseen
+    # (BLOBS_SIZED_BY_READ_DICE: die-shaped blobs refused for their size alone, as (side, centre);
+    # blobs with one die read in them, as (blob, origin, die): where a die lies in its blob)
+    refused: list[tuple[float, tuple[float, float]]] | None = [] if BLOBS_SIZED_BY_READ_DICE else None
+    located: list[tuple[np.ndarray, tuple[int, int], Die]] = []
     table_coloured: list[tuple[Die, list[Die]]] = []  # values of the pips-first look, and what the blob read before it
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
@@ -210,12 +215,17 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
-            got = _die_unread(blob, (x, y), f, est, typical)
+            got = _die_unread(blob, (x, y), f, est, typical, refused)
         elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
             side_faces: list[Die] = []  # (dice read in the blob found to be side faces, see below)
             more = _read_remainder(img, blob, (x, y), f, got, side_faces)
             got = [d for d in got if not any(d is s for s in side_faces)] + more
+        if refused is not None and sum(d.value is not None for d in got) == 1:
+            located.append((blob, (x, y), next(d for d in got if d.value is not None)))
         dice.extend(got)
+    if refused:
+        # (judged once every blob is read: the dice read tell a die's size, see dice_read_size)
+        dice += judged_by_read_dice(refused, dice, located, f, DIE_SIZE_RANGE, Die)
     # (the small outlines are not read, only reported: read, light 3129 and 3134 gave wrong values;
     # they are left out of the typical die's size and the tests below: a die's shaded rim, no die)
     for i, x, y, bw, bh, area in outlines:
@@ -436,10 +446,13 @@ DIE_ELONGATION = 1.8
 DIE_SIZE_RANGE = (0.7, 1.4)
 
 
-def _die_unread(blob: np.ndarray, origin: tuple[int, int], f: float, est: float, typical: float | None) -> list[Die]:
+def _die_unread(blob: np.ndarray, origin: tuple[int, int], f: float, est: float, typical: float | None,
+                refused: list | None = None) -> list[Die]:
     """A blob that every look read nothing in, reported as an unreadable die when it is shaped
     like one die: a strongly tilted die, its top face squeezed past any layout fit, or a blurred
-    one is still a die on the table, and saying so (throw again) beats leaving it out of the count."""
+    one is still a die on the table, and saying so (throw again) beats leaving it out of the count.
+    A die-shaped blob refused only for its size against ``typical`` is added to ``refused`` (when
+    given) as (side, centre), photo pixels: judged later by the dice read (BLOBS_SIZED_BY_READ_DICE)."""
     cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if len(cnts) != 1:
         return []
@@ -449,10 +462,20 @@ def _die_unread(blob: np.ndarray, origin: tuple[int, int], f: float, est: float,
     if hull <= 0 or area < DIE_SOLIDITY * hull or max(rw, rh) > DIE_ELONGATION * max(1.0, min(rw, rh)):
         return []
     side = math.sqrt(area)
-    if typical is not None and not DIE_SIZE_RANGE[0] <= side / typical <= DIE_SIZE_RANGE[1]:
-        return []
     centre = ((origin[0] + cx) / f, (origin[1] + cy) / f)
+    if typical is not None and not DIE_SIZE_RANGE[0] <= side / typical <= DIE_SIZE_RANGE[1]:
+        if refused is not None:
+            refused.append((side / f, centre))
+        return []
     return [Die(None, centre, 0.0, est / f * 0.9, "a die-shaped blob, no face read in it")]
+
+
+#: a die-shaped blob that every look read nothing in and that the typical die's size (the photo's
+#: blobs, each a die with its shadow or blur on a blurred photo) refused is reported unreadable when
+#: its side is within DIE_SIZE_RANGE of the dice *read* in the photo, placed where the read dice lie
+#: in their blobs (:mod:`.dice_read_size`; development: ray 4304, 2122, light 3103 and ray 4361,
+#: dice missed there). False: such a blob is left out, the old rule
+BLOBS_SIZED_BY_READ_DICE = True
 
 
 #: the part of a blob no die read in it covers, when it could hold a die, is read as a blob of its
