@@ -54,7 +54,7 @@ from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_marbled import read_two_tone
 from .dice_pips import FACE_PX
-from .dice_read_size import judged_by_read_dice
+from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
@@ -180,6 +180,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     # blobs with one die read in them, as (blob, origin, die): where a die lies in its blob)
     refused: list[tuple[float, tuple[float, float]]] | None = [] if BLOBS_SIZED_BY_READ_DICE else None
     located: list[tuple[np.ndarray, tuple[int, int], Die]] = []
+    shaped: list[Die] = []  # (die-shaped blobs' reports: SHAPED_BLOBS_PLACED_BY_READ_DICE)
     table_coloured: list[tuple[Die, list[Die]]] = []  # values of the pips-first look, and what the blob read before it
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
@@ -216,13 +217,17 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
             got = _die_unread(blob, (x, y), f, est, typical, refused)
+            shaped += got
         elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
             side_faces: list[Die] = []  # (dice read in the blob found to be side faces, see below)
             more = _read_remainder(img, blob, (x, y), f, got, side_faces)
             got = [d for d in got if not any(d is s for s in side_faces)] + more
-        if refused is not None and sum(d.value is not None for d in got) == 1:
+        if (refused is not None or SHAPED_BLOBS_PLACED_BY_READ_DICE) and sum(d.value is not None for d in got) == 1:
             located.append((blob, (x, y), next(d for d in got if d.value is not None)))
         dice.extend(got)
+    if SHAPED_BLOBS_PLACED_BY_READ_DICE and shaped:
+        moved = placed_in_their_blobs(shaped, located, f, lambda d: d.side_px, lambda d, c: replace(d, center=c))
+        dice = [moved.get(id(d), d) for d in dice]
     if refused:
         # (judged once every blob is read: the dice read tell a die's size, see dice_read_size)
         dice += judged_by_read_dice(refused, dice, located, f, DIE_SIZE_RANGE, Die)
@@ -476,6 +481,10 @@ def _die_unread(blob: np.ndarray, origin: tuple[int, int], f: float, est: float,
 #: in their blobs (:mod:`.dice_read_size`; development: ray 4304, 2122, light 3103 and ray 4361,
 #: dice missed there). False: such a blob is left out, the old rule
 BLOBS_SIZED_BY_READ_DICE = True
+#: a die-shaped blob's unreadable report is moved from the blob's centre by the read dice's median
+#: offset from their blobs' centres (the die's shadow lies to the same side of every die: see
+#: :mod:`.dice_read_size`). False: at the blob's centre, the old rule
+SHAPED_BLOBS_PLACED_BY_READ_DICE = True
 
 
 #: the part of a blob no die read in it covers, when it could hold a die, is read as a blob of its

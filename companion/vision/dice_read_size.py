@@ -74,8 +74,7 @@ def judged_by_read_dice(refused: Sequence[tuple[float, tuple[float, float]]], di
     if not refused or not sides:
         return []
     read_side = float(np.median(sides))
-    offsets = die_offsets(located, f)
-    shift = np.median(np.array(offsets), axis=0) if len(offsets) >= OFFSETS_LEAST else np.zeros(2)
+    shift = blob_shift(located, f)
     out = []
     for side, (cx, cy) in refused:
         if not size_range[0] <= side / read_side <= size_range[1]:
@@ -84,3 +83,22 @@ def judged_by_read_dice(refused: Sequence[tuple[float, tuple[float, float]]], di
         die = min(side, read_side)
         out.append(make(None, (cx + float(shift[0]) * die, cy + float(shift[1]) * die), 0.0, die, REASON))
     return out
+
+
+def blob_shift(located: Sequence[tuple[np.ndarray, tuple[int, int], D]], f: float) -> np.ndarray:
+    """The read dice's median offset from their blobs' centres, in sides (0, 0 with fewer than
+    OFFSETS_LEAST blobs of one read die)."""
+    offsets = die_offsets(located, f)
+    return np.median(np.array(offsets), axis=0) if len(offsets) >= OFFSETS_LEAST else np.zeros(2)
+
+
+def placed_in_their_blobs(shaped: Sequence[D], located: Sequence[tuple[np.ndarray, tuple[int, int], D]],
+                          f: float, side: Callable[[D], float], move: Callable[[D, tuple[float, float]], D]) -> dict:
+    """Die-shaped blobs' unreadable reports (``shaped``) moved by the read dice's median offset in
+    their blobs: {id(report): moved report}. ``side(d)`` is the die's side to move by, ``move(d,
+    centre)`` a copy of ``d`` at ``centre``."""
+    shift = blob_shift(located, f)
+    if not shift.any():
+        return {}
+    return {id(d): move(d, (d.center[0] + float(shift[0]) * side(d), d.center[1] + float(shift[1]) * side(d)))
+            for d in shaped}
