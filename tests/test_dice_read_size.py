@@ -2,7 +2,7 @@
 with its shadow on a blurred photo), is judged by the dice read in the photo instead and reported
 unreadable where the read dice lie in their blobs (dice.BLOBS_SIZED_BY_READ_DICE); die-shaped blobs'
 reports are placed the same way (dice.SHAPED_BLOBS_PLACED_BY_READ_DICE). Drawn blobs for the
-rule's parts; rendered ray 2122 and ray 1085 for the missed dice now reported."""
+rule's parts; rendered ray 2122 and ray 2040 for the missed dice now reported."""
 
 from __future__ import annotations
 
@@ -86,14 +86,14 @@ def test_ray_2122s_blurred_white_two_refused_by_the_typical_blob_is_reported(mon
     assert on["wrong"] == on["extra"] == on["near_wrong"] == off["wrong"] == off["extra"] == 0
 
 
-def test_ray_1085s_die_shaped_blob_report_is_moved_onto_its_die(monkeypatch):
-    """Fails with dice.SHAPED_BLOBS_PLACED_BY_READ_DICE off: the marbled two's report at its blob's
-    centre (die and shadow) lies over half a side off its top face, the die scored missed."""
+def test_ray_2040s_die_shaped_blob_report_is_moved_onto_its_die(monkeypatch):
+    """Fails with dice.SHAPED_BLOBS_PLACED_BY_READ_DICE off: the marbled blue three's report at its blob's
+    centre (die and shadow) lies 0.54 sides off its top face, the die scored missed."""
     from companion.vision import dice
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
-    off, on = counts_off_then_on(monkeypatch, dice, "SHAPED_BLOBS_PLACED_BY_READ_DICE", render_raymarch(1085))
+    off, on = counts_off_then_on(monkeypatch, dice, "SHAPED_BLOBS_PLACED_BY_READ_DICE", render_raymarch(2040))
     assert on["missed"] == off["missed"] - 1
     assert on["unread"] == off["unread"] + 1 and on["right"] == off["right"]
     assert on["wrong"] == off["wrong"] and on["extra"] == off["extra"]
