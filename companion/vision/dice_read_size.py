@@ -15,10 +15,12 @@ Where is the die in such a blob? A blob is its die and its shadow (or blur) to o
 of the photo is lit by the same light, so the read dice lie in their own blobs the same way: the
 report is put at the blob's centre moved by the median offset of the read dice from the centres of
 their blobs (in sides). Measured outside the reader on the base readings: ray 4304's three 0.53 ->
-0.37 sides off its top face, light 3103's four 0.62 -> 0.09, ray 2122's six 0.63 -> 0.52.
+0.37 sides off its top face, light 3103's four 0.62 -> 0.09; in the reader (development, 24
+die-shaped blobs' reports): mean 0.37 -> 0.25 sides off, 5 brought within half a side, none taken
+out of it (docs/dice-camera.md, twenty-fourth round).
 
-The value stays unread (the report names no face, so no later look reads a value into it: see
-:data:`REASON`); only a die that was missed is now reported.
+A refused blob's report stays unread (its reason names no face, so no later look reads a value into
+it: see :data:`REASON`); a die-shaped blob's report keeps its reason and only moves.
 """
 
 from __future__ import annotations
