@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
+from .coverage_ray import on_own_ray
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
@@ -134,6 +135,13 @@ MISFIT_SEEN_BY_FITTER = False
 # ... "touches no other": no other expedition's clearly seen colour within this (a patch of an
 # overlap borders the two sheets' colours directly; the only value tried)
 MISFIT_OTHER_MM = 0.7
+# The sheet fitter sees the misfit and dim pixels whose colour lies on the ray of the one
+# expedition the colour match names ({c a + s}: a tone curve scales a sheet's log-transmission,
+# coverage_ray.py), when that ray explains them better than any other expedition's or any two
+# expeditions' stacked.  Coverage's decisions keep both tests.  Session 25 (s25h3): of the 59
+# development sheets named right as rendered but missed through the first phone, misfit lay over
+# most of 14 and dim channels over 11 (docs/board-vision.md, equipment type, eighteenth round).
+RAY_SEEN_BY_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
@@ -380,6 +388,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         seen_mf = _touching_own_colour(misfit & _one_expedition(code), code, unknown | ~flat_area,
                                        int(round(MISFIT_OTHER_MM * ppm)) * 2 + 1)
         misfit_fit = misfit & ~seen_mf if seen_mf.any() else None
+    if RAY_SEEN_BY_FITTER and (misfit.any() or dim.any()):
+        # colour a tone curve moved along its own sheet's ray (coverage_ray.py): seen by the fitter
+        ray = on_own_ray(L_col, code, misfit | dim, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+        if ray.any():
+            dim_fit = dim & ~ray if dim_fit is None else dim_fit & ~ray
+            misfit_fit = misfit & ~ray if misfit_fit is None else misfit_fit & ~ray
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
     if glare_seen_by_fitter is not None or dim_fit is not None or misfit_fit is not None:
