@@ -138,10 +138,17 @@ MISFIT_OTHER_MM = 0.7
 # The sheet fitter sees the misfit and dim pixels whose colour lies on the ray of the one
 # expedition the colour match names ({c a + s}: a tone curve scales a sheet's log-transmission,
 # coverage_ray.py), when that ray explains them better than any other expedition's or any two
-# expeditions' stacked.  Coverage's decisions keep both tests.  Session 25 (s25h3): of the 59
-# development sheets named right as rendered but missed through the first phone, misfit lay over
-# most of 14 and dim channels over 11 (docs/board-vision.md, equipment type, eighteenth round).
-RAY_SEEN_BY_FITTER = True
+# expeditions' stacked, at a gain under sqrt 2 times this photo's gain of one sheet (a stack
+# stays unseen).  Coverage's decisions keep both tests.  Session 25 (s25h3): of the 59 development
+# sheets named right as rendered but missed through the first phone, misfit lay over most of 14,
+# dim channels over 11.  On: development (500-579, 600-639, broad) first phone 1,011 -> 1,023 of
+# 1,145 right, wrong types 11 -> 9, typed extras 14 -> 13 (one new: 521, Independent cages on a
+# yellow-over-blue overlap beside the freed blue sheet), as rendered 1,085 -> 1,086, second phone
+# 1,054 -> 1,055, no right sheet lost, coverage identical on every photo; but on the check set
+# 9200-9239 the first phone 318 -> 318 right with wrong types 2 -> 3 and typed extras 7 -> 8
+# (second phone 330 -> 331, as rendered identical).  Off: a wrong type more on the check set is
+# not proven safe (docs/board-vision.md, equipment type, eighteenth round).
+RAY_SEEN_BY_FITTER = False
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
