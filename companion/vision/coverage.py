@@ -142,9 +142,10 @@ MISFIT_OTHER_MM = 0.7
 # stays unseen).  Coverage's decisions keep both tests.  Session 25 (s25h3): of the 59 development
 # sheets named right as rendered but missed through the first phone, misfit lay over most of 14,
 # dim channels over 11.  On: development (500-579, 600-639, broad) first phone 1,011 -> 1,023 of
-# 1,145 right, wrong types 11 -> 9, typed extras 14 -> 13 (one new: 521, Independent cages on a
-# yellow-over-blue overlap beside the freed blue sheet), as rendered 1,085 -> 1,086, second phone
-# 1,054 -> 1,055, no right sheet lost, coverage identical on every photo; but on the check set
+# 1,145 right, wrong types 11 -> 9, typed extras 14 -> 13, as rendered 1,085 -> 1,086, second
+# phone 1,054 -> 1,055, coverage identical on every photo; sheet by sheet one new wrong type and
+# one new typed extra (521: the freed blue sheet fitted as the wrong camera, Independent cages on
+# a yellow-over-blue overlap beside it) and one right sheet lost (567); and on the check set
 # 9200-9239 the first phone 318 -> 318 right with wrong types 2 -> 3 and typed extras 7 -> 8
 # (second phone 330 -> 331, as rendered identical).  Off: a wrong type more on the check set is
 # not proven safe (docs/board-vision.md, equipment type, eighteenth round).

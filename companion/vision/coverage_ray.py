@@ -28,9 +28,9 @@ from .transmission import RESIDUAL_MAX
 
 # The ray's gains tried: c from RAY_GAIN_LO to RAY_GAIN_HI times the profile's colour.  One sheet
 # as rendered is c ~ 1 (print runs), two stacked c ~ 2; the tone gains coverage accepts for a whole
-# photo run 0.6-2.2 (colour_adapt.GAINS), i.e. log-contrast scaled by 0.45-1.67.  The ray spans
-# one sheet paled by the lowest and two sheets stretched by the highest of those, rounded out:
-# 0.6 * 1 .. 1.67 * 2 ~ 3.3 (the only range tried).
+# photo run 0.6-2.2 (colour_adapt.GAINS), i.e. log-contrast scaled by 1/2.2-1/0.6 = 0.45-1.67.
+# The ray spans one sheet paled by the lowest to two sheets stretched by the highest of those:
+# 0.45 * 1 .. 1.67 * 2 ~ 3.3 (the only range tried).
 RAY_GAIN_LO = 0.45
 RAY_GAIN_HI = 3.3
 # A photo has one tone curve: its sheets of one expedition share one gain c1, measured as the
