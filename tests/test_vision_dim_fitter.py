@@ -20,6 +20,9 @@ def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkey
 
     read = broad_photo_reader(box, 523, phone_pipeline)
     monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)  # the dim rule alone
+    # ... on the fitter's view as the rule was measured: coverage.RAY_SEEN_BY_FITTER (off by
+    # default, session 25) frees these sheets too (9 right without the dim rule)
+    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER")
 
     assert before.right <= 4  # what the rule is for
@@ -39,6 +42,7 @@ def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, mon
 
     read = broad_photo_reader(box, 567, phone_pipeline)
     monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)  # as the rule was measured: on top of the dim rule
+    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)  # ... and without the ray rule (off by default)
     (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "MISFIT_SEEN_BY_FITTER")
 
     assert now.right >= before.right + 2

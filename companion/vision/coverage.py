@@ -30,6 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
+from .coverage_ray import on_own_ray
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
@@ -134,6 +135,21 @@ MISFIT_SEEN_BY_FITTER = False
 # ... "touches no other": no other expedition's clearly seen colour within this (a patch of an
 # overlap borders the two sheets' colours directly; the only value tried)
 MISFIT_OTHER_MM = 0.7
+# The sheet fitter sees the misfit and dim pixels whose colour lies on the ray of the one
+# expedition the colour match names ({c a + s}: a tone curve scales a sheet's log-transmission,
+# coverage_ray.py), when that ray explains them better than any other expedition's or any two
+# expeditions' stacked, at a gain under sqrt 2 times this photo's gain of one sheet (a stack
+# stays unseen).  Coverage's decisions keep both tests.  Session 25 (s25h3): of the 59 development
+# sheets named right as rendered but missed through the first phone, misfit lay over most of 14,
+# dim channels over 11.  On: development (500-579, 600-639, broad) first phone 1,011 -> 1,023 of
+# 1,145 right, wrong types 11 -> 9, typed extras 14 -> 13, as rendered 1,085 -> 1,086, second
+# phone 1,054 -> 1,055, coverage identical on every photo; sheet by sheet one new wrong type and
+# one new typed extra (521: the freed blue sheet fitted as the wrong camera, Independent cages on
+# a yellow-over-blue overlap beside it) and one right sheet lost (567); and on the check set
+# 9200-9239 the first phone 318 -> 318 right with wrong types 2 -> 3 and typed extras 7 -> 8
+# (second phone 330 -> 331, as rendered identical).  Off: a wrong type more on the check set is
+# not proven safe (docs/board-vision.md, equipment type, eighteenth round).
+RAY_SEEN_BY_FITTER = False
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
@@ -380,6 +396,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         seen_mf = _touching_own_colour(misfit & _one_expedition(code), code, unknown | ~flat_area,
                                        int(round(MISFIT_OTHER_MM * ppm)) * 2 + 1)
         misfit_fit = misfit & ~seen_mf if seen_mf.any() else None
+    if RAY_SEEN_BY_FITTER and (misfit.any() or dim.any()):
+        # colour a tone curve moved along its own sheet's ray (coverage_ray.py): seen by the fitter
+        ray = on_own_ray(L_col, code, misfit | dim, cols, EXPEDITIONS, GREY_LO, GREY_HI)
+        if ray.any():
+            dim_fit = dim & ~ray if dim_fit is None else dim_fit & ~ray
+            misfit_fit = misfit & ~ray if misfit_fit is None else misfit_fit & ~ray
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
     if glare_seen_by_fitter is not None or dim_fit is not None or misfit_fit is not None:
