@@ -105,6 +105,25 @@ def test_a_black_dies_part_is_read_grown_before_its_own_big_crop():
         assert got.crop_reads == 2 and not got.region and not got.full, (seed, got.crop_reads, got.region)
 
 
+def test_a_black_dies_grown_blob_read_whole_off_the_first_looks_size_is_read_at_96_px_at_once():
+    """A black one on black felt (rendered bench session 1100, third throw): its blob is a lone pip (the
+    first look: unreadable), grown over the die's faint body the first look reads the one cleanly but at
+    1.27x the side assumed, past ``FIRST_LOOK_SIZE``. The grown blob is then read at 96 px at once
+    (``tray_rest_read.FAINT_FIRST_AT_96``): three crop reads. Without the switch the pip's own crop at 96
+    px (15.8 ms, no die) and the grown blob's first look again came first: five crop reads, about 19 ms more,
+    and the throw reported 5-6 frames after rest in every bench run of main (3 with the switch) -- this test
+    fails with ``FAINT_FIRST_AT_96 = False``."""
+    frames = tray_stream(1100, throws=3, surface="felt_black", style="black_white")
+    empty = TrayView.of(frames[0].image).small.astype(np.float32)
+    rests = [i for i, f in enumerate(frames) if f.settled]
+    side = None
+    for k in rests:
+        got = read_tray_at_rest(TrayView.of(frames[k + 1].image), TrayMemory(empty, None, None, side, 1), _no_whole_tray)
+        assert [d.value for d in got.dice] == list(frames[k].values) and not got.region and not got.full, k
+        side = got.side_small
+    assert got.crop_reads == 3, got.crop_reads  # the last throw's: first look, grown first look, grown at 96 px
+
+
 def _no_whole_tray(image):
     raise AssertionError("the whole-tray reader was asked")
 

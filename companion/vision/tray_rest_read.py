@@ -112,6 +112,15 @@ GUESSED_REGROW = True  # while the empty tray's picture is a guess (a cold start
 # reads in one first look (2-3 ms). In every read while the picture is a guess, not only the one that made it:
 # a nudge's read of such a die (9854) read nothing, took the tray for empty and learnt the die into its picture.
 # False: as before (docs/dice-stream.md, fifteenth round)
+FAINT_FIRST_AT_96 = True  # a blob grown over a die's faint body (_read_faint_first) whose first look reads a
+# whole die cleanly, but off the first look's size (FIRST_LOOK_SIZE), is read at 96 px at once -- the grown
+# blob's crop, under the same checks as its first look -- rather than after the blob's own crop at 96 px and a
+# second first look of the same grown blob. Bench seed 1100's third throw (a black one on black felt, read 1.27x
+# the side assumed at 48 px): the blob's own crop at 96 px (15.8 ms, no die) and the grown blob's first look again
+# (3.6 ms) came before the grown crop at 96 px that reads it (6.8 ms): 5-6 frames from rest in every run of main.
+# Only once the dice's size is measured (what it reads is then held to SIZE_RANGE): before it, development
+# session 4607's first throw, a black two's half, read as a one at 96 px (tests/test_dice_stream_hard_cases.py).
+# False: as before (docs/dice-stream.md, sixteenth round)
 DEFAULT_SETTINGS = ReaderSettings()
 BACKGROUND_SIGMAS = DEFAULT_SETTINGS.background_sigmas  # the still reader's own foreground level
 
@@ -389,7 +398,10 @@ def _read_faint_first(view: TrayView, blob: Blob, out: RestRead, reads: BlobRead
         return None  # no faint body, or grown over more than a die (a smear, a hand)
     if found.changed_in(whole) >= DARK_FACE_SHARE:
         return None  # a die that differs as dice do (its first look was unsure for another reason)
-    dice = _first_look(view, whole, estimate_side(whole, out.side_small), out) or []
+    seen: list = []  # (what the first look read, kept or not)
+    dice = _first_look(view, whole, estimate_side(whole, out.side_small), out, seen) or []
+    if not dice and FAINT_FIRST_AT_96 and out.side_small and seen and all(d.value is not None for d in seen):
+        dice = _grown_at_96(view, whole, out)  # a whole die read off the first look's size: at 96 px now
     if out.side_small:
         dice = [_doubt_size(d, view.scale, out.side_small) for d in dice]
     dice = [_doubt_box(_doubt_dark_part(d, blob, found, view.scale), whole, view.scale, out.side_small)
@@ -445,19 +457,30 @@ def _doubt_box(die: Die, grown: Blob, scale: float, side_small: float | None) ->
                + PART_OF_A_DIE)
 
 
-def _first_look(view: TrayView, blob: Blob, side: float, out: RestRead) -> list | None:
+def _first_look(view: TrayView, blob: Blob, side: float, out: RestRead, seen: list | None = None) -> list | None:
     """The dice a crop at a die's own scale (``FIRST_LOOK_PX``) reads, if it reads them cleanly:
     a die or more, every one read, at the size assumed (``FIRST_LOOK_SIZE``). Else None, and
     the crop enlarged to ``FACE_PX`` is read as ever: the dice the first look is unsure of (a blurred
-    or cut face, touching dice, a black die on black felt) keep the full read, and its cost."""
+    or cut face, touching dice, a black die on black felt) keep the full read, and its cost.
+    ``seen``: what the crop read goes in there too, kept or not."""
     out.crop_reads += 1
     crop = cut_crop(view, blob, side, FIRST_LOOK_PX)
     crop.quick = FIRST_LOOK_QUICK
     dice = _read_crop_sliced(crop)
+    if seen is not None:
+        seen += dice
     if dice and all(d.value is not None and FIRST_LOOK_SIZE[0] <= d.side_px / crop.side_full <= FIRST_LOOK_SIZE[1]
                     for d in dice):
         return dice
     return None
+
+
+def _grown_at_96(view: TrayView, whole: Blob, out: RestRead) -> list:
+    """The grown blob ``whole`` read at ``FACE_PX`` (96 px) at the dice's size (``FAINT_FIRST_AT_96``): the
+    read a grown blob gets after its first look (``_read_blob``), without the retry at a misjudged size (the
+    caller holds what it reads to the dice's size, the grown box and what changed there)."""
+    out.crop_reads += 1
+    return _read_crop_sliced(cut_crop(view, whole, estimate_side(whole, out.side_small)))
 
 
 def _doubt_size(die: Die, scale: float, side_small: float) -> Die:
