@@ -147,9 +147,11 @@ MISFIT_OTHER_MM = 0.7
 # one new typed extra (521: the freed blue sheet fitted as the wrong camera, Independent cages on
 # a yellow-over-blue overlap beside it) and one right sheet lost (567); and on the check set
 # 9200-9239 the first phone 318 -> 318 right with wrong types 2 -> 3 and typed extras 7 -> 8
-# (second phone 330 -> 331, as rendered identical).  Off: a wrong type more on the check set is
-# not proven safe (docs/board-vision.md, equipment type, eighteenth round).
-RAY_SEEN_BY_FITTER = False
+# (second phone 330 -> 331, as rendered identical).  On since the lead's read of the held-out
+# photos 69096-69239 (1,346 sheets, never tuned on), first phone: right 1,163 -> 1,170, wrong
+# types 18 -> 16, typed extras 23 -> 22, one right sheet lost (69173); as rendered and second
+# phone identical (docs/board-vision.md, equipment type, eighteenth round and the lead's read).
+RAY_SEEN_BY_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
