@@ -40,3 +40,27 @@ def test_the_core_of_a_blurred_square_is_its_own_size():
     assert len(cores) == 1 and s2 == s
     side = np.sqrt(cv2.countNonZero(cores[0])) / s
     assert 34 <= side <= 46
+
+
+def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
+    """Development light 40 mirrored (a sharp pastel pink three, 46 px, on white paper: its core is
+    its shaded sides): with ``dice_soft_core.READ_LEAST`` at 0 the look reads two of its pips as a
+    two at 0.48 of the part read (a wrong value); with the bound, the three stays unread. Fails
+    without the rule (the first assert checks that it does)."""
+    from tests.dice_raymarch_light import render_light
+
+    scene = render_light(40)
+    mirrored = np.ascontiguousarray(scene.image[:, ::-1])
+    w = scene.image.shape[1]
+    three = next(d for d in scene.dice if d.value == 3)
+    at = (w - 1 - three.center[0], three.center[1])
+
+    def value_there():
+        near = [d for d in dice.read_dice(mirrored)
+                if np.hypot(d.center[0] - at[0], d.center[1] - at[1]) < three.side_px]
+        return [d.value for d in near]
+
+    monkeypatch.setattr(dice_soft_core, "READ_LEAST", 0.0)
+    assert 2 in value_there()
+    monkeypatch.setattr(dice_soft_core, "READ_LEAST", 0.7)
+    assert value_there() == [None]

@@ -48,6 +48,13 @@ CORE_MOST = 0.85
 #: read takes the crop's commonest colour for the face, and the core's rim is its shadow's and side
 #: faces' as much as its face's (ray 2103's red four: with the rim nothing was read, without, a four)
 CORE_ERODES = (0.15, 0.2)
+#: a die read in the core is the core's die: read at least this share of the part read's side. The
+#: seven development dice gained came out 0.8-1.3 of it; a part of a face read as a die is smaller
+#: (a three's two pips: development light 40 mirrored, a sharp pastel pink three on white paper whose
+#: core was its shaded sides, read as a two at 0.48 -- a wrong value in the invariance audit). Set
+#: between, at a column of a six's share of its die (0.71, as dice_sizes reasons). 0: no bound, the
+#: first version
+READ_LEAST = 0.7
 #: the unsharp mask's strengths: blur sigmas as a share of the part read's side (a pip's radius is
 #: about 0.08 of the side). Measured on the 53 development scenes holding the unread soft dice, with
 #: one rim share (0.15): 0.08 and 0.12 read 5 more right, 0.06 and 0.10 two, 0.10 and 0.14 three,
@@ -130,7 +137,7 @@ def _agreed_read(window: np.ndarray, mask: np.ndarray, s: float, side: float, re
         if not any(d.value in VALUES_READ for d in got):
             return []  # (nothing that could be kept read at one strength: the rest not read)
         readings.append(got)
-    return [d for d in agreed(readings) if d.value in VALUES_READ]
+    return [d for d in agreed(readings) if d.value in VALUES_READ and d.side_px >= READ_LEAST * side]
 
 
 def _moved(d, x0: int, y0: int):
