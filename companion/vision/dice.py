@@ -52,6 +52,7 @@ from .dice_second_opinion import second_opinions
 from .dice_table_texture import above_the_table
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
+from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
 from .dice_pips import FACE_PX
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
@@ -207,6 +208,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
                 not got or not SHARPENED_ONLY_WHERE_PIPS_UNSEEN or any(d.reason == PIPS_UNSEEN for d in got)):
             # (only where a face region took its pips in: pips seen that fit no layout are no blur's doing)
             got = _after(got, _read_blob_sharpened(img, blob, (x, y), f, est))
+            if SOFT_CORES_READ and not any(d.value is not None for d in got):
+                # (the die inside its blur's halo, read at its own size: dice_soft_core)
+                got = _with_read(got, _read_soft_cores(img, blob, (x, y), f, est))
         if MARBLED_FACES_LOOKED_AT and not got:
             # (no look reported anything: a marbled die's face is two colours, see dice_marbled)
             got = _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_two_tone)
@@ -382,6 +386,36 @@ def _read_blob_sharpened(img: np.ndarray, blob: np.ndarray, origin: tuple[int, i
                 for d in got]
 
     return read_sharpened(img, box, est / f * 0.9, read_window)
+
+
+#: a blob the sharpened look read nothing in either is read at the die's own size inside its blur's
+#: halo -- the blob's part at least half-way from the table's colour to the die's -- sharpened at
+#: the pip's scale (:mod:`.dice_soft_core`; False: not looked at, the old rule)
+SOFT_CORES_READ = True
+
+
+def _read_soft_cores(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                     est: float) -> list[Die]:
+    """The dice read in ``blob``'s die-cores (:func:`.dice_soft_core.read_soft_cores`)."""
+    bh, bw = blob.shape
+    box = (origin[0] / f, origin[1] / f, (origin[0] + bw) / f, (origin[1] + bh) / f)
+    m = blob.astype(np.uint8) * 255
+
+    def blob_mask(wbox: tuple, s: float) -> np.ndarray:
+        # (work pixels to the window's, scaled by s)
+        x0, y0, x1, y1 = wbox
+        M = np.array([[s / f, 0, (origin[0] / f - x0) * s], [0, s / f, (origin[1] / f - y0) * s]], np.float32)
+        return cv2.warpAffine(m, M, (max(1, round((x1 - x0) * s)), max(1, round((y1 - y0) * s))),
+                              flags=cv2.INTER_NEAREST)
+
+    return read_soft_cores(img, box, blob_mask, est / f, lambda window, core, s: _hole_read(window, core, (0, 0), s))
+
+
+def _with_read(got: list[Die], read: list[Die]) -> list[Die]:
+    """``read`` (dice a later look read) and the readings of ``got`` clear of them (an unread die
+    beside the one read stays reported)."""
+    return read + [d for d in got if all(math.dist(d.center, r.center) > 0.5 * max(d.side_px, r.side_px)
+                                         for r in read)] if read else got
 
 
 #: a blob in which no look reported anything (no face region, no pips) is read once more with its
