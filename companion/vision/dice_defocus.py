@@ -57,16 +57,22 @@ class _Reading:  # (the part of a Die this module uses)
     side_px: float
 
 
+def window_round(shape: tuple, box, reach: float) -> tuple[int, int, int, int]:
+    """The window (x0, y0, x1, y1) of ``box`` grown by ``reach`` pixels on every side, inside a
+    photo of ``shape``."""
+    H, W = shape[:2]
+    x0, y0 = max(0, int(box[0] - reach)), max(0, int(box[1] - reach))
+    x1, y1 = min(W, int(math.ceil(box[2] + reach))), min(H, int(math.ceil(box[3] + reach)))
+    return x0, y0, x1, y1
+
+
 def read_sharpened(img: np.ndarray, box: tuple[int, int, int, int], side_full: float,
                    read_window: Callable[[np.ndarray, tuple[int, int]], Sequence[_Reading]]) -> list:
     """The dice read in the part of ``img`` round ``box`` (x0, y0, x1, y1, full-resolution pixels)
     at each strength of ``SHARPEN_SIDES`` (sigma times ``side_full``, the die's guessed side) --
     ``read_window(window, (wx0, wy0))`` reads a sharpened window cut at (wx0, wy0) and gives dice in
     the photo's pixels -- kept where every strength read the same value at the same place."""
-    H, W = img.shape[:2]
-    reach = WINDOW_SIDES * side_full
-    x0, y0 = max(0, int(box[0] - reach)), max(0, int(box[1] - reach))
-    x1, y1 = min(W, int(math.ceil(box[2] + reach))), min(H, int(math.ceil(box[3] + reach)))
+    x0, y0, x1, y1 = window_round(img.shape, box, WINDOW_SIDES * side_full)
     if x1 - x0 < 3 or y1 - y0 < 3:
         return []
     window = img[y0:y1, x0:x1]

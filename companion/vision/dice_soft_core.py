@@ -20,7 +20,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .dice_defocus import AMOUNT, VALUES_READ, agreed, sharpened
+from .dice_defocus import AMOUNT, VALUES_READ, agreed, sharpened, window_round
 
 #: the die's edge in its blur: the place half-way from the table's colour to the die's (a
 #: Gaussian-blurred step crosses its middle where the step was)
@@ -106,10 +106,7 @@ def read_soft_cores(img: np.ndarray, box: tuple[float, float, float, float],
     each on sharpened copies of the window at ``SHARPEN_SIDES`` of its side, kept where they agree.
     ``blob_mask(window_box, s)``: the blob's mask on the window scaled by ``s``; ``read_hole(window,
     core, s)``: the dice read in a core mask of the window scaled by ``s`` (the window's pixels)."""
-    H, W = img.shape[:2]
-    reach = REACH * est_full
-    x0, y0 = max(0, int(box[0] - reach)), max(0, int(box[1] - reach))
-    x1, y1 = min(W, int(math.ceil(box[2] + reach))), min(H, int(math.ceil(box[3] + reach)))
+    x0, y0, x1, y1 = window_round(img.shape, box, REACH * est_full)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return []
     window = img[y0:y1, x0:x1]
