@@ -61,7 +61,13 @@ def assert_no_coverage_change(cov_on, cov_off) -> None:
 def assert_rule_unnames_one_wrong_type(box, monkeypatch, seed: int, module, flag: str) -> None:
     """A naming rule's test on development ``seed`` (broadened) as rendered: with ``module.flag``
     off one sheet is named a wrong type; on, it is unidentified instead, every right sheet stays
-    right, no typed extra is added and coverage's decisions are unchanged."""
+    right, no typed extra is added and coverage's decisions are unchanged.  The fitter's view is held
+    as these rules were measured, without coverage.RAY_SEEN_BY_FITTER (session 25): on, it frees
+    more of the blob's colour to the fitter and 556's and 566's sheets are fitted otherwise before
+    the naming rule acts (556: named right by itself)."""
+    from companion.vision import coverage as cov
+
+    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     read = broad_photo_reader(box, seed)  # as rendered
     (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, module, flag)
 

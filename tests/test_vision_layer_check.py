@@ -11,12 +11,7 @@ def test_a_merged_blob_split_against_its_layers_is_not_named(box, monkeypatch):
     biological unit whose overlap with the camera reads one layer over 0.39 of it: a wrong type.
     With the check the biological unit is unidentified instead; every sheet named right stays right,
     coverage's decisions unchanged.  Fails without the rule (switch off: one wrong type)."""
-    from companion.vision import coverage as cov
     from companion.vision import sheetfit
     from tests.coverage_helpers import assert_rule_unnames_one_wrong_type
 
-    # The fitter's view as the rule was measured: coverage.RAY_SEEN_BY_FITTER (session 25) frees
-    # more of this blob's colour to the fitter and names the eye witness right by itself, so with
-    # it on there is no wrong type left for this rule to take.
-    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     assert_rule_unnames_one_wrong_type(box, monkeypatch, 556, sheetfit, "LAYER_CHECK")
