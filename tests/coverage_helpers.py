@@ -53,6 +53,19 @@ def read_on_and_off(read, monkeypatch, module, flag: str):
     return on, read()
 
 
+def assert_fitter_rule_names_more(read, monkeypatch, module, flag: str, gain: int,
+                                  before_most: int | None = None) -> None:
+    """A fitter-only rule's test: ``read()`` with ``module.flag`` on names at least ``gain`` sheets
+    more right than off (off, at most ``before_most`` right: what the rule is for), with no wrong
+    type and no typed extra more, and coverage's decisions unchanged."""
+    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, module, flag)
+    if before_most is not None:
+        assert before.right <= before_most  # what the rule is for
+    assert now.right >= before.right + gain
+    assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
+    assert_no_coverage_change(cov_now, cov_before)
+
+
 def assert_no_coverage_change(cov_on, cov_off) -> None:
     """A fitter-only rule leaves coverage's decisions as they were: covered and unknown hexes."""
     assert cov_on.covered == cov_off.covered and cov_on.unknown == cov_off.unknown

@@ -6,7 +6,7 @@ tests/phone_pipeline; coverage's own hex decisions keep both tests."""
 
 from __future__ import annotations
 
-from tests.coverage_helpers import assert_no_coverage_change, broad_photo_reader, read_on_and_off
+from tests.coverage_helpers import assert_fitter_rule_names_more, broad_photo_reader
 from tests.phone_pipeline import phone_pipeline
 
 
@@ -20,15 +20,10 @@ def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkey
 
     read = broad_photo_reader(box, 523, phone_pipeline)
     monkeypatch.setattr(cov, "MISFIT_SEEN_BY_FITTER", False)  # the dim rule alone
-    # ... on the fitter's view as the rule was measured: coverage.RAY_SEEN_BY_FITTER (off by
-    # default, session 25) frees these sheets too (9 right without the dim rule)
+    # ... on the fitter's view as the rule was measured: coverage.RAY_SEEN_BY_FITTER (on since
+    # session 25) frees these sheets too (9 right without the dim rule)
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
-    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER")
-
-    assert before.right <= 4  # what the rule is for
-    assert now.right >= before.right + 4
-    assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
-    assert_no_coverage_change(cov_now, cov_before)
+    assert_fitter_rule_names_more(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER", gain=4, before_most=4)
 
 
 def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, monkeypatch):
@@ -42,9 +37,5 @@ def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, mon
 
     read = broad_photo_reader(box, 567, phone_pipeline)
     monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)  # as the rule was measured: on top of the dim rule
-    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)  # ... and without the ray rule (off by default)
-    (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, cov, "MISFIT_SEEN_BY_FITTER")
-
-    assert now.right >= before.right + 2
-    assert now.wrong <= before.wrong and now.extra_named <= before.extra_named
-    assert_no_coverage_change(cov_now, cov_before)
+    monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)  # ... and without the ray rule (on since session 25)
+    assert_fitter_rule_names_more(read, monkeypatch, cov, "MISFIT_SEEN_BY_FITTER", gain=2)

@@ -38,7 +38,7 @@ def test_sheets_under_a_phones_veil_of_added_light_are_still_fitted(box, monkeyp
     # ... and with one sheet's dim channels unseen to the fitter, as before coverage.DIM_SEEN_BY_FITTER
     # (with it this photo's 11 sheets are named right, none wrong, without the veil rule too)
     monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", False)
-    # ... and so does coverage.RAY_SEEN_BY_FITTER (off by default; on, the photo's sheets are
+    # ... and so does coverage.RAY_SEEN_BY_FITTER (on since session 25: the photo's sheets are
     # named 11 right without the veil rule too)
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
