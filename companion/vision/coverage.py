@@ -95,6 +95,18 @@ VEIL_NEAR_GLARE_AS_BEFORE = True
 # wrong types 1 -> 0; but the first phone 319 -> 318 with wrong types 1 -> 2 (9223).  Renders
 # unchanged.  docs/board-vision.md, equipment type, fifteenth round.
 VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
+# The veil of added light handed to the sheet fitter as measured, not grown as a glare spot's fade
+# (_glare_grown grows every core by at least HAZE_GROW_MM, by 0.6 of the largest core's radius):
+# the veil is already measured where it is (per 8 mm cell, spread ADDED_REACH_MM under sheets) and
+# per pixel (what the pixel passes), so growing it again unsees pixels its own test passed.  Round
+# real glare (_real_glare, _near_glare) it is grown as before.  Coverage's decisions keep the grown
+# veil.  Draft, being measured (session 26, s26h3).
+VEIL_UNGROWN_FOR_FITTER = False
+# The veil handed to the sheet fitter only where the added light stands out of this photo's own
+# cell-to-cell spread of plain paper: over VEIL_NOISE_Z times its robust standard deviation
+# (lighting.added_light's ``spread``), when that is above VEIL_MIN.  Draft (session 26, s26h3).
+VEIL_FLOOR_FOR_FITTER = True
+VEIL_NOISE_Z = 3.0
 # The sheet fitter sees through coverage's "dim channels" test where the colour match names one
 # expedition and a channel still passes most of the light (coverage's decisions keep the test).
 # The first phone of tests/phone_pipeline (gamma 0.8-1.2, an S-curve, a saturation boost) stretches
@@ -336,7 +348,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
-    added = added_light(L_seen, lay.paper & valid & ((code & 15) == 0), ppm)  # uncovered paper, per cell
+    spread: list = []  # the paper cells' own spread of rise (VEIL_FLOOR_FOR_FITTER)
+    added = added_light(L_seen, lay.paper & valid & ((code & 15) == 0), ppm, spread=spread)  # uncovered paper, per cell
     _tick('added')
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
@@ -375,6 +388,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         # the fitter sees through the veil as read in the photo's units; coverage's decisions keep
         # the veil as before (see VEIL_IN_PHOTO_UNITS_FOR_FITTER)
         glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
+    fit_veil = own if for_fitter else veil  # the veil the fitter is given (VEIL_FLOOR_FOR_FITTER, ...UNGROWN...)
+    if (VEIL_FLOOR_FOR_FITTER or VEIL_UNGROWN_FOR_FITTER) and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
+        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area,
+                                          ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
+        if fitter_glare is not None:
+            glare_seen_by_fitter = fitter_glare
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
     saturated = (wmin >= 250) & (Lmax > 0.08)
     too_dark_px = cv2.max(cv2.max(wc[0], wc[1]), wc[2]) < 25
@@ -576,21 +595,23 @@ def _glare_grown(glare: np.ndarray, haze: np.ndarray, occluded: np.ndarray, wmin
     return glare | _grown(haze | core, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kh, kh)))
 
 
-def _veil(added: np.ndarray, Lmin: np.ndarray, flat_area: np.ndarray, ppm: float, g: float = 1.0) -> np.ndarray | None:
+def _veil(added: np.ndarray, Lmin: np.ndarray, flat_area: np.ndarray, ppm: float, g: float = 1.0,
+          floor: float = VEIL_MIN) -> np.ndarray | None:
     """The pixels the veil of added light makes unknown (None: none), from ``added`` (per cell, as
     lighting.added_light measures it on the log-transmission after the tone gain ``g``) and each
     pixel's darkest channel ``Lmin`` (after the gain too).  With ``g`` given both are read in the
     photo's own units: added light a rise of r as taken reads g r after the gain, and the hue shift
-    it makes there, g log(1 + added / passes), must exceed log(1 + VEIL_SHARE)."""
+    it makes there, g log(1 + added / passes), must exceed log(1 + VEIL_SHARE).  ``floor``: added
+    light under it is within the noise (VEIL_MIN, or a photo's own: VEIL_FLOOR_FOR_FITTER)."""
     share = VEIL_SHARE
     if g != 1.0:
         added = np.expm1(np.log1p(added) / np.float32(g))
         share = float(np.expm1(np.log1p(VEIL_SHARE) / g))
-    if added.max() <= VEIL_MIN:
+    if added.max() <= floor:
         return None
     added = cv2.resize(added, flat_area.shape[::-1], interpolation=cv2.INTER_LINEAR)
     passes = cv2.exp(Lmin if g == 1.0 else Lmin * np.float32(1.0 / g))
-    veil = flat_area & (added > VEIL_MIN) & (added > share * passes)
+    veil = flat_area & (added > floor) & (added > share * passes)
     return veil if veil.any() else None
 
 
@@ -598,15 +619,41 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
     """The veil read in the photo's own units (VEIL_IN_PHOTO_UNITS), but round real glare as before:
     there the veil is real light.  None: no veil at all so read."""
     own = _veil(added, Lmin, flat_area, ppm, g)
-    # real glare: too bright, clipped white, brighter than the light in every channel, or
-    # near-white light that washed the printed lines out -- _glare_grown's core: a phone's tone
-    # curve can hold a glare spot under GLARE_LOG
-    real = (glare | (flat_area & (wmin >= 250) & (Lmax > 0.08)) | (flat_area & (Lmin > HAZE_LOG))
-            | (occluded & (wmin >= 230)))
+    real = _real_glare(glare, wmin, Lmax, Lmin, occluded, flat_area)
     near = None
     if VEIL_NEAR_GLARE_AS_BEFORE and veil is not None and real.any():
         near = veil & _near_glare(real, ppm)
     return own if near is None else _or(own, near)
+
+
+def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area, ppm: float, g: float,
+                       spread: float) -> np.ndarray:
+    """The glare the sheet fitter cannot see, from coverage's ``veil`` (read at the tone gain ``g``)
+    and the bright glare: with VEIL_FLOOR_FOR_FITTER the veil read again over this photo's own
+    floor (``spread``: the paper cells' spread of rise, log), with VEIL_UNGROWN_FOR_FITTER not grown
+    as glare's fade; round real glare the veil as coverage has it, grown.  None: the fitter's glare
+    as before (the photo's floor under VEIL_MIN and the veil grown)."""
+    floor = float(np.expm1(VEIL_NOISE_Z * spread / g)) if VEIL_FLOOR_FOR_FITTER else 0.0
+    if floor <= VEIL_MIN and not VEIL_UNGROWN_FOR_FITTER:
+        return None
+    real = _real_glare(bright, wmin, Lmax, Lmin, occluded, flat_area)
+    near = veil & _near_glare(real, ppm) if real.any() else None
+    if floor > VEIL_MIN:  # the veil over the photo's own floor, and round real glare as coverage's
+        over = _veil(added, Lmin, flat_area, ppm, g, floor)
+        veil = near if over is None else over if near is None else over | near
+    if veil is None:
+        return _glare_grown(bright, haze, occluded, wmin, ppm)
+    if not VEIL_UNGROWN_FOR_FITTER:
+        return _glare_grown(bright | veil, haze, occluded, wmin, ppm)
+    return _glare_grown(bright if near is None else bright | near, haze, occluded, wmin, ppm) | veil
+
+
+def _real_glare(glare, wmin, Lmax, Lmin, occluded, flat_area) -> np.ndarray:
+    """Real glare: too bright (``glare``: by brightness alone), clipped white, brighter than the
+    light in every channel, or near-white light that washed the printed lines out -- _glare_grown's
+    core: a phone's tone curve can hold a glare spot under GLARE_LOG."""
+    return (glare | (flat_area & (wmin >= 250) & (Lmax > 0.08)) | (flat_area & (Lmin > HAZE_LOG))
+            | (occluded & (wmin >= 230)))
 
 
 def _near_glare(bright: np.ndarray, ppm: float) -> np.ndarray:

@@ -71,7 +71,7 @@ ADDED_REACH_MM = 16.0  # added light is spread this far over the cells without p
 
 
 def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8.0,
-                reach_mm: float = ADDED_REACH_MM) -> np.ndarray:
+                reach_mm: float = ADDED_REACH_MM, spread: list | None = None) -> np.ndarray:
     """The white light added on top of the lighting (glare, a veil of reflection), as a share of
     the paper's white, per ``cell_mm`` cell (a small float32 image; resize it to the pixels).
 
@@ -82,7 +82,9 @@ def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8
     darkest of three noisy channels is pulled down by the noise, and a phone's noise varies over
     the photo (with the light), which read as light added where the noise is low.  Spread
     ``reach_mm`` over the cells without paper (under sheets), where it matters most: a dark
-    overlap passing a tenth of the light is lifted by ten times the share.
+    overlap passing a tenth of the light is lifted by ten times the share.  ``spread``: a list
+    given to be appended the cells' robust standard deviation of rise (log), the paper's own
+    cell-to-cell spread (none appended when too few cells hold paper).
     """
     h, w = paper.shape
     cs = max(4, int(cell_mm * ppm))
@@ -98,6 +100,8 @@ def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8
     Ls = cv2.multiply(_every(L, st), cv2.merge([pf, pf, pf]))
     means = cv2.resize(Ls, size, interpolation=cv2.INTER_AREA) / np.maximum(share, 1e-6)[..., None]
     rise = np.mean(means - np.median(means[ok], axis=0), axis=2)
+    if spread is not None:  # the cells' own spread of rise: 1.4826 x their median absolute deviation
+        spread.append(float(1.4826 * np.median(np.abs(rise[ok] - np.median(rise[ok])))))
     extra = np.where(ok, np.expm1(np.maximum(rise, 0.0)), 0.0).astype(np.float32)
     r = max(1, int(round(reach_mm / cell_mm)))
     return cv2.dilate(extra, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
