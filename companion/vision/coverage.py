@@ -390,8 +390,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
     fit_veil = own if for_fitter else veil  # the veil the fitter is given (VEIL_FLOOR_FOR_FITTER, ...UNGROWN...)
     if (VEIL_FLOOR_FOR_FITTER or VEIL_UNGROWN_FOR_FITTER) and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
-        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area,
-                                          ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
+        mean_log = (Lc[0] + Lc[1] + Lc[2]) * np.float32(1 / 3)
+        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, mean_log, bright, haze, occluded,
+                                          flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
         if fitter_glare is not None:
             glare_seen_by_fitter = fitter_glare
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
@@ -626,8 +627,8 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
     return own if near is None else _or(own, near)
 
 
-def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area, ppm: float, g: float,
-                       spread: float) -> np.ndarray:
+def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, mean_log, bright, haze, occluded, flat_area, ppm: float,
+                       g: float, spread: float) -> np.ndarray | None:
     """The glare the sheet fitter cannot see, from coverage's ``veil`` (read at the tone gain ``g``)
     and the bright glare: with VEIL_FLOOR_FOR_FITTER the veil read again over this photo's own
     floor (``spread``: the paper cells' spread of rise, log), with VEIL_UNGROWN_FOR_FITTER not grown
@@ -640,6 +641,9 @@ def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, fl
     near = veil & _near_glare(real, ppm) if real.any() else None
     if floor > VEIL_MIN:  # the veil over the photo's own floor, and round real glare as coverage's
         over = _veil(added, Lmin, flat_area, ppm, g, floor)
+        if VEIL_DARK_UNSEEN_BY_FITTER:  # ... and over what is too dark to see (see VEIL_SEEN_BY_FITTER)
+            dark = veil & (mean_log < DEEP_SHADOW_LOG)
+            near = dark if near is None else near | dark
         veil = near if over is None else over if near is None else over | near
     if veil is None:
         return _glare_grown(bright, haze, occluded, wmin, ppm)
