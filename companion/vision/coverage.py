@@ -107,6 +107,9 @@ VEIL_UNGROWN_FOR_FITTER = False
 # (lighting.added_light's ``spread``), when that is above VEIL_MIN.  Draft (session 26, s26h3).
 VEIL_FLOOR_FOR_FITTER = True
 VEIL_NOISE_Z = 3.0
+# ... but the veil over an overlap of two expeditions' sheets (the brightest channel passing less
+# than DIM_FIT_BRIGHT_LOG) stays unseen to the fitter: there added light bends the hue most.
+VEIL_OVERLAP_UNSEEN_BY_FITTER = True
 # The sheet fitter sees through coverage's "dim channels" test where the colour match names one
 # expedition and a channel still passes most of the light (coverage's decisions keep the test).
 # The first phone of tests/phone_pipeline (gamma 0.8-1.2, an S-curve, a saturation boost) stretches
@@ -390,8 +393,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
     fit_veil = own if for_fitter else veil  # the veil the fitter is given (VEIL_FLOOR_FOR_FITTER, ...UNGROWN...)
     if (VEIL_FLOOR_FOR_FITTER or VEIL_UNGROWN_FOR_FITTER) and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
-        mean_log = (Lc[0] + Lc[1] + Lc[2]) * np.float32(1 / 3)
-        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, mean_log, bright, haze, occluded,
+        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, bright, haze, occluded,
                                           flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
         if fitter_glare is not None:
             glare_seen_by_fitter = fitter_glare
@@ -627,7 +629,7 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
     return own if near is None else _or(own, near)
 
 
-def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, mean_log, bright, haze, occluded, flat_area, ppm: float,
+def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area, ppm: float,
                        g: float, spread: float) -> np.ndarray | None:
     """The glare the sheet fitter cannot see, from coverage's ``veil`` (read at the tone gain ``g``)
     and the bright glare: with VEIL_FLOOR_FOR_FITTER the veil read again over this photo's own
@@ -641,8 +643,8 @@ def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, mean_log, bright, haze, oc
     near = veil & _near_glare(real, ppm) if real.any() else None
     if floor > VEIL_MIN:  # the veil over the photo's own floor, and round real glare as coverage's
         over = _veil(added, Lmin, flat_area, ppm, g, floor)
-        if VEIL_DARK_UNSEEN_BY_FITTER:  # ... and over what is too dark to see (see VEIL_SEEN_BY_FITTER)
-            dark = veil & (mean_log < DEEP_SHADOW_LOG)
+        if VEIL_OVERLAP_UNSEEN_BY_FITTER:  # ... and over overlaps of two expeditions' sheets
+            dark = veil & (Lmax < DIM_FIT_BRIGHT_LOG)
             near = dark if near is None else near | dark
         veil = near if over is None else over if near is None else over | near
     if veil is None:
