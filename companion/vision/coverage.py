@@ -107,8 +107,9 @@ VEIL_UNGROWN_FOR_FITTER = False
 # (lighting.added_light's ``spread``), when that is above VEIL_MIN.  Draft (session 26, s26h3).
 VEIL_FLOOR_FOR_FITTER = True
 VEIL_NOISE_Z = 3.0
-# ... but the veil over an overlap of two expeditions' sheets (the brightest channel passing less
-# than DIM_FIT_BRIGHT_LOG) stays unseen to the fitter: there added light bends the hue most.
+# ... but the veil over an overlap of two expeditions' sheets (the colour match naming two, or the
+# brightest channel passing less than DIM_FIT_BRIGHT_LOG) stays unseen to the fitter: there added
+# light bends the hue most, towards another expedition's.
 VEIL_OVERLAP_UNSEEN_BY_FITTER = True
 # The sheet fitter sees through coverage's "dim channels" test where the colour match names one
 # expedition and a channel still passes most of the light (coverage's decisions keep the test).
@@ -393,7 +394,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
     fit_veil = own if for_fitter else veil  # the veil the fitter is given (VEIL_FLOOR_FOR_FITTER, ...UNGROWN...)
     if (VEIL_FLOOR_FOR_FITTER or VEIL_UNGROWN_FOR_FITTER) and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
-        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, bright, haze, occluded,
+        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded,
                                           flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
         if fitter_glare is not None:
             glare_seen_by_fitter = fitter_glare
@@ -629,7 +630,7 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
     return own if near is None else _or(own, near)
 
 
-def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, flat_area, ppm: float,
+def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded, flat_area, ppm: float,
                        g: float, spread: float) -> np.ndarray | None:
     """The glare the sheet fitter cannot see, from coverage's ``veil`` (read at the tone gain ``g``)
     and the bright glare: with VEIL_FLOOR_FOR_FITTER the veil read again over this photo's own
@@ -644,8 +645,9 @@ def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, bright, haze, occluded, fl
     if floor > VEIL_MIN:  # the veil over the photo's own floor, and round real glare as coverage's
         over = _veil(added, Lmin, flat_area, ppm, g, floor)
         if VEIL_OVERLAP_UNSEEN_BY_FITTER:  # ... and over overlaps of two expeditions' sheets
-            dark = veil & (Lmax < DIM_FIT_BRIGHT_LOG)
-            near = dark if near is None else near | dark
+            bits = code & np.uint8(15)
+            two = veil & (((bits & (bits - np.uint8(1))) != 0) | (Lmax < DIM_FIT_BRIGHT_LOG))
+            near = two if near is None else near | two
         veil = near if over is None else over if near is None else over | near
     if veil is None:
         return _glare_grown(bright, haze, occluded, wmin, ppm)
