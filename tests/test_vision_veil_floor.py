@@ -14,11 +14,12 @@ from tests.phone_pipeline import phone_pipeline
 
 def test_the_fitter_sees_sheets_under_a_veil_within_the_photos_own_paper_spread(box, monkeypatch):
     """Development seed 539 (broadened) through the first phone (gamma 1.20, S-curve 0.24; its
-    paper cells' spread 3.4 % against 1.8 % as rendered): the veil lay over 29-64 % of four
-    sheets' own parts, grown by a glare spot's fade to 85-99 %; with the rule off the fitter named
-    5 of its 13 sheets right, with it on 11, no wrong type or typed extra more, and coverage's
-    decisions (covered and unknown hexes) unchanged.  Fails with the switch off (5 right)."""
+    paper cells' spread of rise 3.4 % against 1.8 % as rendered, so the photo's floor is 10.7 %
+    against VEIL_MIN's 3 %): the veil lay over 29-64 % of three sheets' own parts and was grown as
+    glare's fade to 85-98 %; with the rule off the fitter named 5 of its 12 sheets right (4
+    unidentified), with it on 9, with no wrong type or typed extra more, and coverage's decisions
+    (covered and unknown hexes) unchanged.  Fails with the switch off (5 right, not 8)."""
     from companion.vision import coverage as cov
 
     read = broad_photo_reader(box, 539, phone_pipeline)
-    assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_FLOOR_FOR_FITTER", gain=4, before_most=5)
+    assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_FLOOR_FOR_FITTER", gain=3, before_most=5)

@@ -95,13 +95,6 @@ VEIL_NEAR_GLARE_AS_BEFORE = True
 # wrong types 1 -> 0; but the first phone 319 -> 318 with wrong types 1 -> 2 (9223).  Renders
 # unchanged.  docs/board-vision.md, equipment type, fifteenth round.
 VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
-# The veil of added light handed to the sheet fitter as measured, not grown as a glare spot's fade
-# (_glare_grown grows every core by at least HAZE_GROW_MM, by 0.6 of the largest core's radius):
-# the veil is already measured where it is (per 8 mm cell, spread ADDED_REACH_MM under sheets) and
-# per pixel (what the pixel passes), so growing it again unsees pixels its own test passed.  Round
-# real glare (_real_glare, _near_glare) it is grown as before.  Coverage's decisions keep the grown
-# veil.  Draft, being measured (session 26, s26h3).
-VEIL_UNGROWN_FOR_FITTER = False
 # The veil handed to the sheet fitter only where the added light stands out of this photo's own
 # cell-to-cell spread of plain paper: over VEIL_NOISE_Z times its robust standard deviation
 # (lighting.added_light's ``spread``), when that is above VEIL_MIN.  Draft (session 26, s26h3).
@@ -392,8 +385,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         # the fitter sees through the veil as read in the photo's units; coverage's decisions keep
         # the veil as before (see VEIL_IN_PHOTO_UNITS_FOR_FITTER)
         glare_seen_by_fitter = _glare_grown(bright if own is None else bright | own, haze, occluded, wmin, ppm)
-    fit_veil = own if for_fitter else veil  # the veil the fitter is given (VEIL_FLOOR_FOR_FITTER, ...UNGROWN...)
-    if (VEIL_FLOOR_FOR_FITTER or VEIL_UNGROWN_FOR_FITTER) and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
+    fit_veil = own if for_fitter else veil  # the veil the fitter is given so far
+    if VEIL_FLOOR_FOR_FITTER and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
+        # ... read again over the photo's own floor (see VEIL_FLOOR_FOR_FITTER)
         fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded,
                                           flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
         if fitter_glare is not None:
@@ -632,28 +626,23 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
 
 def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded, flat_area, ppm: float,
                        g: float, spread: float) -> np.ndarray | None:
-    """The glare the sheet fitter cannot see, from coverage's ``veil`` (read at the tone gain ``g``)
-    and the bright glare: with VEIL_FLOOR_FOR_FITTER the veil read again over this photo's own
-    floor (``spread``: the paper cells' spread of rise, log), with VEIL_UNGROWN_FOR_FITTER not grown
-    as glare's fade; round real glare the veil as coverage has it, grown.  None: the fitter's glare
-    as before (the photo's floor under VEIL_MIN and the veil grown)."""
-    floor = float(np.expm1(VEIL_NOISE_Z * spread / g)) if VEIL_FLOOR_FOR_FITTER else 0.0
-    if floor <= VEIL_MIN and not VEIL_UNGROWN_FOR_FITTER:
+    """The glare the sheet fitter cannot see (VEIL_FLOOR_FOR_FITTER): the bright glare and the veil
+    read again over this photo's own floor, VEIL_NOISE_Z times ``spread`` (the paper cells' spread of
+    rise, log, read at the tone gain ``g`` as ``veil`` is), grown as glare's fade as before; round
+    real glare, and over overlaps of two expeditions (VEIL_OVERLAP_UNSEEN_BY_FITTER), coverage's
+    ``veil`` as it is.  None: the photo's floor is not over VEIL_MIN (the fitter's glare as before)."""
+    floor = float(np.expm1(VEIL_NOISE_Z * spread / g))
+    if floor <= VEIL_MIN:
         return None
     real = _real_glare(bright, wmin, Lmax, Lmin, occluded, flat_area)
-    near = veil & _near_glare(real, ppm) if real.any() else None
-    if floor > VEIL_MIN:  # the veil over the photo's own floor, and round real glare as coverage's
-        over = _veil(added, Lmin, flat_area, ppm, g, floor)
-        if VEIL_OVERLAP_UNSEEN_BY_FITTER:  # ... and over overlaps of two expeditions' sheets
-            bits = code & np.uint8(15)
-            two = veil & (((bits & (bits - np.uint8(1))) != 0) | (Lmax < DIM_FIT_BRIGHT_LOG))
-            near = two if near is None else near | two
-        veil = near if over is None else over if near is None else over | near
-    if veil is None:
-        return _glare_grown(bright, haze, occluded, wmin, ppm)
-    if not VEIL_UNGROWN_FOR_FITTER:
-        return _glare_grown(bright | veil, haze, occluded, wmin, ppm)
-    return _glare_grown(bright if near is None else bright | near, haze, occluded, wmin, ppm) | veil
+    keep = veil & _near_glare(real, ppm) if real.any() else None  # coverage's veil kept for the fitter
+    if VEIL_OVERLAP_UNSEEN_BY_FITTER:
+        bits = code & np.uint8(15)
+        two = veil & (((bits & (bits - np.uint8(1))) != 0) | (Lmax < DIM_FIT_BRIGHT_LOG))
+        keep = two if keep is None else keep | two
+    over = _veil(added, Lmin, flat_area, ppm, g, floor)
+    fit_veil = keep if over is None else over if keep is None else over | keep
+    return _glare_grown(bright if fit_veil is None else bright | fit_veil, haze, occluded, wmin, ppm)
 
 
 def _real_glare(glare, wmin, Lmax, Lmin, occluded, flat_area) -> np.ndarray:

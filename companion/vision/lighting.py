@@ -83,8 +83,8 @@ def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8
     the photo (with the light), which read as light added where the noise is low.  Spread
     ``reach_mm`` over the cells without paper (under sheets), where it matters most: a dark
     overlap passing a tenth of the light is lifted by ten times the share.  ``spread``: a list
-    given to be appended the cells' robust standard deviation of rise (log), the paper's own
-    cell-to-cell spread (none appended when too few cells hold paper).
+    given to be appended the paper cells' own noise in rise (log; ``_cell_noise``), none when too
+    few cells hold paper.
     """
     h, w = paper.shape
     cs = max(4, int(cell_mm * ppm))
@@ -100,11 +100,24 @@ def added_light(L: np.ndarray, paper: np.ndarray, ppm: float, cell_mm: float = 8
     Ls = cv2.multiply(_every(L, st), cv2.merge([pf, pf, pf]))
     means = cv2.resize(Ls, size, interpolation=cv2.INTER_AREA) / np.maximum(share, 1e-6)[..., None]
     rise = np.mean(means - np.median(means[ok], axis=0), axis=2)
-    if spread is not None:  # the cells' own spread of rise: 1.4826 x their median absolute deviation
-        spread.append(float(1.4826 * np.median(np.abs(rise[ok] - np.median(rise[ok])))))
+    if spread is not None:
+        spread.append(_cell_noise(rise, ok))
     extra = np.where(ok, np.expm1(np.maximum(rise, 0.0)), 0.0).astype(np.float32)
     r = max(1, int(round(reach_mm / cell_mm)))
     return cv2.dilate(extra, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+
+
+def _cell_noise(rise: np.ndarray, ok: np.ndarray) -> float:
+    """The cells' own noise in ``rise`` (log): the robust standard deviation (1.4826 x the median
+    absolute deviation) of the differences between neighbouring cells both holding paper, over
+    sqrt 2.  Differences of neighbours leave out light that varies smoothly over the board (a real
+    veil spreads over several cells, a vignette over the whole board); what is left is the
+    cell-to-cell scatter of the photo's paper (noise, sharpening, compression).  0 with too few."""
+    d = np.concatenate([(rise[:, 1:] - rise[:, :-1])[ok[:, 1:] & ok[:, :-1]],
+                        (rise[1:] - rise[:-1])[ok[1:] & ok[:-1]]])
+    if len(d) < 10:
+        return 0.0
+    return float(1.4826 * np.median(np.abs(d - np.median(d))) / np.sqrt(2.0))
 
 
 def _every(img: np.ndarray, st: int) -> np.ndarray:
