@@ -360,7 +360,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
-    spread: list = []  # the paper cells' own spread of rise (VEIL_FLOOR_FOR_FITTER)
+    spread: list = []  # the paper cells' own noise in rise (lighting._cell_noise; VEIL_FLOOR_FOR_FITTER)
     added = added_light(L_seen, lay.paper & valid & ((code & 15) == 0), ppm, spread=spread)  # uncovered paper, per cell
     _tick('added')
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
@@ -642,7 +642,7 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
 def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded, flat_area, ppm: float,
                        g: float, spread: float) -> np.ndarray | None:
     """The glare the sheet fitter cannot see (VEIL_FLOOR_FOR_FITTER): the bright glare and the veil
-    read again over this photo's own floor, VEIL_NOISE_Z times ``spread`` (the paper cells' spread of
+    read again over this photo's own floor, VEIL_NOISE_Z times ``spread`` (the paper cells' noise in
     rise, log, read at the tone gain ``g`` as ``veil`` is), grown as glare's fade as before; round
     real glare, and over overlaps of two expeditions (VEIL_OVERLAP_UNSEEN_BY_FITTER), coverage's
     ``veil`` as it is.  None: the photo's floor is not over VEIL_MIN (the fitter's glare as before)."""
