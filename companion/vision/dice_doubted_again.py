@@ -35,6 +35,15 @@ AGAIN_SURE = 0.6
 #: one: a part's centre lies 0.18-0.4 of a side off its die's (a three's two pips, a five's pip,
 #: the doubted readings traced on the development sets), and a reading farther off is another die.
 AGAIN_WITHIN = 0.5
+#: a one read again on the same pip as the doubted one is kept whatever its size: a one's read size
+#: is its face region's (a side face or a shadow cuts it, or only its pip shows on a light table),
+#: not its die's; read at the neighbours' scale, the crop holds the whole die round the pip, and a
+#: pip of a larger face shows its face's other pips there (no one is read). False: a one read
+#: again must pass the size rule like a two or three
+ONES_BY_THEIR_PIP = True
+#: ... on the same pip: the one read again within this part of the neighbours' read size of the
+#: doubted one (a pip is 0.1-0.2 of a die across: the same pip, not another mark)
+SAME_PIP = 0.1
 #: the least share of the neighbours' read size for a four, five or six read again (ones, twos and
 #: threes must pass the size rule's own LOWEST_RATIO): the largest of the size rule's bounds.
 LEAST_SHARE = max(LOWEST_RATIO.values())
@@ -46,15 +55,16 @@ def read_doubted_again(dice: list[_Sized], doubted: list[tuple[_Sized, float, in
     replaced by what ``read_square(centre, side)`` reads round it at the neighbours' size, when
     that is one sure value of that size at its place (module docstring). Else it stays doubted."""
     out = list(dice)
-    for d, typical, _ in doubted:
-        again = _one_sure_near(read_square(d.center, typical), d.center, typical)
+    for d, typical, value in doubted:
+        again = _one_sure_near(read_square(d.center, typical), d.center, typical, value)
         if again is None or _beside_a_read_die(again, out, d):
             continue
         out = [again if o is d else o for o in out]
     return out
 
 
-def _one_sure_near(found: list[_Sized], centre: tuple[float, float], typical: float) -> _Sized | None:
+def _one_sure_near(found: list[_Sized], centre: tuple[float, float], typical: float,
+                   doubted_value: int) -> _Sized | None:
     """The one value read in ``found`` near ``centre``, sure and of the neighbours' size, or None."""
     near = [g for g in found if g.value is not None
             and math.hypot(g.center[0] - centre[0], g.center[1] - centre[1]) <= AGAIN_WITHIN * typical]
@@ -63,6 +73,9 @@ def _one_sure_near(found: list[_Sized], centre: tuple[float, float], typical: fl
     g = near[0]
     share = g.side_px / max(typical, 1e-6)
     least = LOWEST_RATIO.get(g.value, LEAST_SHARE)
+    if ONES_BY_THEIR_PIP and g.value == 1 and doubted_value == 1 and share <= OUTLINED_ONE_HIGHEST \
+            and math.hypot(g.center[0] - centre[0], g.center[1] - centre[1]) <= SAME_PIP * typical:
+        least = 0.0  # (the same pip read as a one again, the whole die round it in the crop)
     if g.confidence < AGAIN_SURE or not least <= share <= OUTLINED_ONE_HIGHEST:
         return None
     return g
