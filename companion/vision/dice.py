@@ -61,6 +61,7 @@ from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
+from .dice_doubted_again import read_doubted_again
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
 
@@ -258,7 +259,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice = drop_side_faces(dice, img)
     # (a two or three read small whose photo shows a whole face is spared: see dice_small_whole)
     whole = (lambda d, share: whole_small_face(d, img, share)) if SMALL_WHOLE_FACES_SPARED else None
-    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo), whole, frozenset(id(d) for d, _ in table_coloured))
+    doubted: list[tuple[Die, float, int]] = []
+    dice = doubt_odd_sizes(doubt_overlaps(dice, *photo), whole, frozenset(id(d) for d, _ in table_coloured), doubted)
+    if DOUBTED_SIZES_READ_AGAIN and doubted:
+        # (a part of a die read: the whole die read round it at its neighbours' size, dice_doubted_again)
+        dice = read_doubted_again(dice, doubted, lambda c, side: _read_square(img, c, side))
     if SHADED_FACES_DOUBTED:
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
@@ -323,6 +328,15 @@ def _outline_unread(blob: np.ndarray, origin: tuple[int, int], f: float, typical
 #: neighbours read large with their shadows, and a farther or smaller die of a set reads small).
 #: False: every such reading doubted, the old rule
 SMALL_WHOLE_FACES_SPARED = True
+
+#: a die the size rule made unreadable is read again in a crop made for a die its neighbours' size
+#: round it, and takes that reading when it is one sure value of that size
+#: (:mod:`.dice_doubted_again`). False: it stays unreadable, the old rule
+DOUBTED_SIZES_READ_AGAIN = True
+#: the disc the crop's reading is held to, round the doubted reading: this many of the neighbours'
+#: read sizes across. A die turned 45 degrees spans 1.41 of its side, and a read size is 1.1-1.25
+#: of the die's side (dice_sizes): 1.2 holds a die of that size whatever its turn
+AGAIN_DISC = 1.2
 
 #: small blobs with marks inside (:func:`.dice_zoom.small_marked_blobs`) that lie beside a die-sized
 #: blob are grouped as pips by the pips-alone look (:func:`_read_pip_clusters`): the finer look takes
@@ -1156,6 +1170,22 @@ def _hole_read(img: np.ndarray, hole: np.ndarray, at: tuple[int, int], s: float)
     mask = cv2.warpAffine(hole, M, (cw, ch), flags=cv2.INTER_NEAREST)
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
     return _as_dice(read_crop(crop, mask), X0, Y0, s2)
+
+
+def _read_square(img: np.ndarray, centre: tuple[float, float], side: float) -> list[Die]:
+    """The dice read in a disc :data:`AGAIN_DISC` ``side`` across round ``centre`` (full-resolution
+    pixels), cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
+    r = max(2, int(round(AGAIN_DISC * side / 2)))
+    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
+    disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+    cv2.circle(disc, (r, r), r, 1, -1)
+    H, W = img.shape[:2]
+    # (the disc clipped to the photo: the crop's box is the disc's box)
+    cx0, cy0 = max(0, -x0), max(0, -y0)
+    cx1, cy1 = min(disc.shape[1], W - x0), min(disc.shape[0], H - y0)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return []
+    return _read_blob_at(img, disc[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
 
 
 def _as_dice(readings: list, X0: int, Y0: int, s: float) -> list[Die]:

@@ -53,12 +53,14 @@ class _Sized(Protocol):
 
 
 def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] | None = None,
-                    outlined: frozenset[int] = frozenset()) -> list[_Sized]:
+                    outlined: frozenset[int] = frozenset(),
+                    doubted_out: list[tuple[_Sized, float, int]] | None = None) -> list[_Sized]:
     """Make a one, two or three read much smaller than its two nearest neighbours unreadable
     (in place; returns the list). ``whole(die, share)``, when given, spares a die read at ``share``
     of its neighbours' size that the photo shows is a whole face (:mod:`.dice_small_whole`).
     ``outlined``: the ids of dice the pips-first look read (a one among them read far larger
-    than its neighbours is doubted too: :data:`OUTLINED_ONES_DOUBTED_LARGE`)."""
+    than its neighbours is doubted too: :data:`OUTLINED_ONES_DOUBTED_LARGE`). ``doubted_out``, when
+    given, receives each die made unreadable, with its neighbours' read size and the value it had."""
     readable = [d for d in dice if d.value is not None]
     if len(readable) < 3:
         return dice
@@ -80,6 +82,8 @@ def doubt_odd_sizes(dice: list[_Sized], whole: Callable[[_Sized, float], bool] |
         elif OUTLINED_ONES_DOUBTED_LARGE and d.value == 1 and id(d) in outlined and share > OUTLINED_ONE_HIGHEST:
             doubted.append((d, typical))
     for d, typical in doubted:
+        if doubted_out is not None:
+            doubted_out.append((d, typical, d.value))
         d.value, d.confidence = None, 0.0
         d.reason = f"read at {d.side_px:.0f} px, the dice beside it are {typical:.0f} px"
     return dice
