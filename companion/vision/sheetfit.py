@@ -102,6 +102,11 @@ OTHER_COLOUR_UNSEEN = True
 # (245, 215, 60)); half of that, so a filter under another shows however its dark channels clip
 # (the only value tried)
 OTHER_DARKER_LOG = 0.28
+# ... but a small sheet (seen over under EDGE_CHECK_MM2: a cage) is not named where it would not
+# be a plausible pose (sheetgroups.MIN_PURITY) with those pixels counted as paper again: through
+# the second phone a hex of an Independent sheet read partly as the American and Japanese pair
+# (its look-alike) and partly as dark green was named a cage of both (development 537, 548).
+SMALL_NOT_ON_FREED = True
 
 
 @dataclass
@@ -169,6 +174,22 @@ def _darker_other_colour(photo, others, k: int, kc: int, cut: tuple) -> np.ndarr
         dark = _grey(photo, ys + r0, xs + c0) < level - OTHER_DARKER_LOG
         out[ys[dark], xs[dark]] = np.maximum(out[ys[dark], xs[dark]], cut_o[ys[dark], xs[dark]])
     return out
+
+
+def _small_on_freed(grid: FitGrid, shape, x, y, ang, freed) -> bool:
+    """Is a sheet small (under EDGE_CHECK_MM2 of its outline seen) and plausible only because
+    another colour's darkened pixels were freed (OTHER_COLOUR_UNSEEN: SMALL_NOT_ON_FREED)?"""
+    if freed is None:
+        return False
+    wgt, win = grid._weights(shape, x, y, ang)
+    if wgt is None:
+        return False
+    colour = float(np.vdot(grid.C[win], wgt)) / 255
+    paper = float(np.vdot(grid.B[win], wgt)) / 255
+    back = float(np.vdot(freed[win], wgt)) / 255
+    if colour + paper >= EDGE_CHECK_MM2 * grid.ppm ** 2 or back <= 0:
+        return False
+    return colour < MIN_PURITY * (colour + paper + back)
 
 
 def _grey(photo, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
@@ -294,8 +315,10 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         D, single = layers(seen.land.photo, expedition, C, r0, c0, ppm / k, single=LAYER_CHECK)
     B = np.maximum(S - C, 0.0)
     photo = getattr(seen.land, "photo", None) if seen.land is not None else None
+    freed = None
     if OTHER_COLOUR_UNSEEN and others and photo is not None:
-        B = np.maximum(B - _darker_other_colour(photo, others, k, kc, (r0, r1, c0, c1)), 0.0)
+        freed = np.minimum(_darker_other_colour(photo, others, k, kc, (r0, r1, c0, c1)), B)
+        B = B - freed
     grid = FitGrid(C, B, x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
@@ -338,7 +361,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
             continue  # refitted onto a sheet already reported
         score = float(good / max(visible, 1e-9))
         named = (_named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
-                 and not (len(types) > 1 and _paper_shown(score, confidence)))
+                 and not (len(types) > 1 and _paper_shown(score, confidence))
+                 and not (SMALL_NOT_ON_FREED and _small_on_freed(grid, shapes[eq], x, y, ang, freed)))
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:
         for i in _one_layer_overlaps(grid, shapes, out, single):
