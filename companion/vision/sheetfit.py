@@ -26,7 +26,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .sheetgrid import EDGE_BAND_MM, EXPLAIN_GROW_MM, FitGrid, _fill, _loch_mask, washed_out_halo
+from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _fill, _loch_mask, washed_out_halo
 from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
@@ -107,7 +107,6 @@ OTHER_DARKER_LOG = 0.28
 # the second phone a hex of an Independent sheet read partly as the American and Japanese pair
 # (its look-alike) and partly as dark green was named a cage of both (development 537, 548).
 SMALL_NOT_ON_FREED = True
-FREED_NEAR_MM2 = 12.0  # sheetlayers.MIN_DOUBLE_MM2: a smaller patch is noise or an edge (the only value tried)
 
 
 @dataclass
@@ -178,22 +177,19 @@ def _darker_other_colour(photo, others, k: int, kc: int, cut: tuple) -> np.ndarr
 
 
 def _small_on_freed(grid: FitGrid, shape, x, y, ang, freed) -> bool:
-    """Is a sheet small (under EDGE_CHECK_MM2 of its outline seen) with another colour's darkened
-    pixels freed (OTHER_COLOUR_UNSEEN) over at least FREED_NEAR_MM2 of its outline and the band
-    just outside it (where the edge check looks for paper: SMALL_NOT_ON_FREED)?"""
+    """Is a sheet small (under EDGE_CHECK_MM2 of its outline seen) and plausible only because
+    another colour's darkened pixels were freed (OTHER_COLOUR_UNSEEN: SMALL_NOT_ON_FREED)?"""
     if freed is None:
         return False
-    _u, b, c, _p = grid.sums(shape, x, y, ang)
-    if b + c >= EDGE_CHECK_MM2 * grid.ppm ** 2:
+    wgt, win = grid._weights(shape, x, y, ang)
+    if wgt is None:
         return False
-    poly = grid._poly(shape, x, y, ang)
-    lo, hi = grid._window(poly, pad=int(np.ceil(EDGE_BAND_MM[1] * grid.ppm)) + 1)
-    if (hi <= lo).any():
+    colour = float(np.vdot(grid.C[win], wgt)) / 255
+    paper = float(np.vdot(grid.B[win], wgt)) / 255
+    back = float(np.vdot(freed[win], wgt)) / 255
+    if colour + paper >= EDGE_CHECK_MM2 * grid.ppm ** 2 or back <= 0:
         return False
-    m = _fill(poly - lo, (hi[1] - lo[1], hi[0] - lo[0]))
-    k1 = int(round(EDGE_BAND_MM[1] * grid.ppm)) * 2 + 1
-    near = cv2.dilate(m, np.ones((k1, k1), np.uint8)) > 0
-    return float(freed[lo[1]:hi[1], lo[0]:hi[0]][near].sum()) >= FREED_NEAR_MM2 * grid.ppm ** 2
+    return colour < MIN_PURITY * (colour + paper + back)
 
 
 def _grey(photo, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
