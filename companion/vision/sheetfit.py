@@ -96,7 +96,16 @@ ONE_LAYER_SHARE = 0.25
 # expedition's median there by over OTHER_DARKER_LOG are neither colour nor paper to it -- unseen,
 # as glare is (they earn nothing and cost UNSEEN_COST).  All of another colour freed (a first
 # draft, no darkness test) let sheets span single layers of a neighbour's colour (development
-# 515: an Independent eye witness over a British camera, a wrong type).
+# 515: an Independent eye witness over a British camera, a wrong type).  Measured with
+# SMALL_NOT_ON_FREED (development 500-579 + 600-639, 1,145 sheets; right / wrong types / typed
+# extras): as rendered 1,086 / 5 / 9 -> 1,091 / 5 / 6, first phone 1,023 / 9 / 13 -> 1,025 / 9 /
+# 11, second phone 1,055 / 8 / 10 -> 1,058 / 7 / 7, coverage identical; but photo by photo it
+# also names new wrong types (632 as rendered: an eye witness whose edge lies under a British
+# sheet fitted as an underwater camera; 559 as rendered and first phone, 601 and 609 first phone,
+# 547 second phone) and new typed extras (510, 559, 630 first phone, 530 second phone) while
+# taking more away.  Check set 9200-9239 (357 sheets): 337 / 3 / 3 -> 340 / 1 / 1, 318 / 3 / 8
+# -> 318 / 3 / 5, 331 / 0 / 0 -> 333 / 0 / 0 (docs/board-vision.md, equipment type, nineteenth
+# round, part 2).
 OTHER_COLOUR_UNSEEN = True
 # every filter takes at least 0.55 log of grey (Japanese yellow, the lightest: mean log of its
 # (245, 215, 60)); half of that, so a filter under another shows however its dark channels clip
@@ -106,6 +115,7 @@ OTHER_DARKER_LOG = 0.28
 # be a plausible pose (sheetgroups.MIN_PURITY) with those pixels counted as paper again: through
 # the second phone a hex of an Independent sheet read partly as the American and Japanese pair
 # (its look-alike) and partly as dark green was named a cage of both (development 537, 548).
+# Without it the second phone's typed extras went 10 -> 20 on development (630 five, 537 three).
 SMALL_NOT_ON_FREED = True
 
 
