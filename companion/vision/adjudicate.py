@@ -33,6 +33,7 @@ from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
 from .sheetfit import fit_expedition, prepare_seen
+from . import sheetfit as _sheetfit
 from .sheetland import measure as measure_land
 from .sheets import LINE_MM, outline, polygon_distance
 
@@ -340,8 +341,10 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
             # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
+            # (another expedition's colour is not plain paper to this one: sheetfit.OTHER_COLOUR_UNSEEN)
+            others = [result.fit_masks.lazy(o) for o in cov.EXPEDITIONS if o != e] if _sheetfit.OTHER_COLOUR_UNSEEN else None
             return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
-                          lay.x0, lay.y0, lay.ppm, unidentified=True)
+                          lay.x0, lay.y0, lay.ppm, unidentified=True, others=others)
 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))
         sheets = dict(zip(cov.EXPEDITIONS, done))

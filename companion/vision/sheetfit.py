@@ -30,7 +30,7 @@ from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _fill, _loch_mask, washed_out_h
 from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
-from .sheetlayers import layers
+from .sheetlayers import _LOG8, layers
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance, symmetry_deg
@@ -84,6 +84,39 @@ PAPER_FIT_CONFIDENCE = 0.5
 # Only when the type is not given (as PAPER_FIT_CHECK).
 LAYER_CHECK = True
 ONE_LAYER_SHARE = 0.25
+# Another expedition's colour darkened by a second filter is not plain paper.  Where one
+# expedition's sheet lies under (or over) another's, the overlap shows the two filters' product;
+# coverage's colour match codes it as the pair when it can, but a product it cannot read as the
+# pair (blue under yellow: green, the Independent look-alike; red under green: brown, partly
+# coded green) is coded the other expedition alone, and the fitter counted it as plain paper (at
+# UNCOLOURED_COST): a sheet mostly under another colour was fitted, if at all, by the scraps of
+# its own colour round the overlap (session 26: of the 46 development sheets missed as rendered,
+# 10 lay mostly under other expeditions' sheets, read that way).  On: for each expedition,
+# pixels the fit masks give another expedition (and not this one) and darker than that
+# expedition's median there by over OTHER_DARKER_LOG are neither colour nor paper to it -- unseen,
+# as glare is (they earn nothing and cost UNSEEN_COST).  All of another colour freed (a first
+# draft, no darkness test) let sheets span single layers of a neighbour's colour (development
+# 515: an Independent eye witness over a British camera, a wrong type).  Measured with
+# SMALL_NOT_ON_FREED (development 500-579 + 600-639, 1,145 sheets; right / wrong types / typed
+# extras): as rendered 1,086 / 5 / 9 -> 1,091 / 5 / 6, first phone 1,023 / 9 / 13 -> 1,025 / 9 /
+# 11, second phone 1,055 / 8 / 10 -> 1,058 / 7 / 7, coverage identical; but photo by photo it
+# also names new wrong types (632 as rendered: an eye witness whose edge lies under a British
+# sheet fitted as an underwater camera; 559 as rendered and first phone, 601 and 609 first phone,
+# 547 second phone) and new typed extras (510, 559, 630 first phone, 530 second phone) while
+# taking more away.  Check set 9200-9239 (357 sheets): 337 / 3 / 3 -> 340 / 1 / 1, 318 / 3 / 8
+# -> 318 / 3 / 5, 331 / 0 / 0 -> 333 / 0 / 0 (docs/board-vision.md, equipment type, nineteenth
+# round, part 2).
+OTHER_COLOUR_UNSEEN = True
+# every filter takes at least 0.55 log of grey (Japanese yellow, the lightest: mean log of its
+# (245, 215, 60)); half of that, so a filter under another shows however its dark channels clip
+# (the only value tried)
+OTHER_DARKER_LOG = 0.28
+# ... but a small sheet (seen over under EDGE_CHECK_MM2: a cage) is not named where it would not
+# be a plausible pose (sheetgroups.MIN_PURITY) with those pixels counted as paper again: through
+# the second phone a hex of an Independent sheet read partly as the American and Japanese pair
+# (its look-alike) and partly as dark green was named a cage of both (development 537, 548).
+# Without it the second phone's typed extras went 10 -> 20 on development (630 five, 537 three).
+SMALL_NOT_ON_FREED = True
 
 
 @dataclass
@@ -128,6 +161,53 @@ def prepare_seen(box, seen: np.ndarray, x0: float, y0: float, ppm: float, land=N
            float(ppm_fine), S.shape)
     halo = washed_out_halo(S, _loch_mask(*key, kc), ppm_fine, kc)
     return SeenGrid(S, halo, k, seen.shape, land)
+
+
+def _darker_other_colour(photo, others, k: int, kc: int, cut: tuple) -> np.ndarray:
+    """Over a cut ``r0, r1, c0, c1`` of the fine grid: the share of each pixel that is another
+    expedition's colour (``others``: their masks) and darker than that colour's median over the
+    whole photo by over OTHER_DARKER_LOG (another filter under or over it: OTHER_COLOUR_UNSEEN)."""
+    r0, r1, c0, c1 = cut
+    out = np.zeros((r1 - r0, c1 - c0), np.float32)
+    H, W = photo.valid.shape
+    for m in others:
+        O = _fine_of(m, k, kc)
+        whole = (O[:H, :W] >= 0.99) & photo.valid[:O.shape[0], :O.shape[1]]
+        ys, xs = np.nonzero(whole[::3, ::3])  # the colour's median from a ninth of its pixels
+        if not len(ys):
+            continue
+        level = float(np.median(_grey(photo, ys * 3, xs * 3)))
+        cut_o = O[r0:r1, c0:c1]
+        ys, xs = np.nonzero(whole[r0:r1, c0:c1])
+        if not len(ys):
+            continue
+        dark = _grey(photo, ys + r0, xs + c0) < level - OTHER_DARKER_LOG
+        out[ys[dark], xs[dark]] = np.maximum(out[ys[dark], xs[dark]], cut_o[ys[dark], xs[dark]])
+    return out
+
+
+def _small_on_freed(grid: FitGrid, shape, x, y, ang, freed) -> bool:
+    """Is a sheet small (under EDGE_CHECK_MM2 of its outline seen) and plausible only because
+    another colour's darkened pixels were freed (OTHER_COLOUR_UNSEEN: SMALL_NOT_ON_FREED)?"""
+    if freed is None:
+        return False
+    wgt, win = grid._weights(shape, x, y, ang)
+    if wgt is None:
+        return False
+    colour = float(np.vdot(grid.C[win], wgt)) / 255
+    paper = float(np.vdot(grid.B[win], wgt)) / 255
+    back = float(np.vdot(freed[win], wgt)) / 255
+    if colour + paper >= EDGE_CHECK_MM2 * grid.ppm ** 2 or back <= 0:
+        return False
+    return colour < MIN_PURITY * (colour + paper + back)
+
+
+def _grey(photo, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """Mean log colour of the photo's pixels against the drawn board's (sheetlayers' units)."""
+    at = ys * photo.warped.shape[1] + xs
+    px = np.take(photo.warped.reshape(-1, 3), at, axis=0)
+    L = _LOG8[px] - np.take(photo.log_reference.reshape(-1, 3), at, axis=0)
+    return (L[:, 0] + L[:, 1] + L[:, 2]) / np.float32(3)
 
 
 def _padded(mask: np.ndarray, shape) -> np.ndarray:
@@ -195,13 +275,17 @@ def _fine_from_thirds(work: np.ndarray, kc: int) -> np.ndarray:
 
 def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0: float,
                    ppm: float, candidates=None, max_sheets: int = 12,
-                   unidentified: bool = False, double: np.ndarray | None = None) -> list[FittedSheet]:
+                   unidentified: bool = False, double: np.ndarray | None = None,
+                   others=None) -> list[FittedSheet]:
     """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm).
 
     ``seen``: the bool mask of what is seen, or :func:`prepare_seen`'s answer for it (a photo's
     expeditions share it).  Only sheets whose equipment is clear are returned, unless
     ``unidentified`` asks for the others too (``FittedSheet.identified`` false): a caller that
     credits evidence by equipment must not take their type at its word.
+
+    ``others``: the other expeditions' colour masks (as ``colour``), for ``OTHER_COLOUR_UNSEEN``
+    (needs the photo: ``seen.land.photo``).
     """
     types = list(candidates or box.equipment)
     shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
@@ -239,7 +323,13 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         # two of this expedition's sheets overlapping, read from the photo's darker overlap (and,
         # for LAYER_CHECK, where it reads plainly one layer)
         D, single = layers(seen.land.photo, expedition, C, r0, c0, ppm / k, single=LAYER_CHECK)
-    grid = FitGrid(C, np.maximum(S - C, 0.0), x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
+    B = np.maximum(S - C, 0.0)
+    photo = getattr(seen.land, "photo", None) if seen.land is not None else None
+    freed = None
+    if OTHER_COLOUR_UNSEEN and others and photo is not None:
+        freed = np.minimum(_darker_other_colour(photo, others, k, kc, (r0, r1, c0, c1)), B)
+        B = B - freed
+    grid = FitGrid(C, B, x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
                    halo, (r0, c0, seen.seen.shape))
@@ -281,7 +371,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
             continue  # refitted onto a sheet already reported
         score = float(good / max(visible, 1e-9))
         named = (_named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
-                 and not (len(types) > 1 and _paper_shown(score, confidence)))
+                 and not (len(types) > 1 and _paper_shown(score, confidence))
+                 and not (SMALL_NOT_ON_FREED and _small_on_freed(grid, shapes[eq], x, y, ang, freed)))
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:
         for i in _one_layer_overlaps(grid, shapes, out, single):
