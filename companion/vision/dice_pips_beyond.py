@@ -36,8 +36,8 @@ BAND = (0.55, 1.25)
 LATERAL = 0.6
 #: a mark: a black-hat (dark pips) or top-hat (light pips) response over this many Lab L units,
 #: in a structuring disc of HAT_SIDES of the read side (a pip is 0.2 sides across; the gaps
-#: between a six's pips are 0.15). The pips of the near-wrong cases measured 55-250, the table's
-#: grain on wood 30-100 (its hue rejects it, below)
+#: between a six's pips are 0.15). Set beforehand, not varied: the top faces' pips of the pool's
+#: near-wrong cases measured 54-250; a wood table's grain reaches it too (its hue rejects it, below)
 MARK_CONTRAST = 30.0
 HAT_SIDES = 0.35
 #: a mark's area, as shares of a pip's of the reading (its pips' median radius; without pips,
@@ -47,7 +47,10 @@ MARK_AREA = (0.25, 3.0)
 #: a mark's bounding box at most this elongated (a squeezed pip 2-2.5; a wood grain's streak more)
 MARK_ELONGATION = 3.5
 #: the ring round a mark (its radii 1.6-2.6 of the mark's) is the face it lies on: at most this
-#: chroma (Lab a, b) from the reading's face ...
+#: chroma (Lab a, b) from the reading's face ... (chosen on an approximation of the rule run over
+#: the base's readings of s26h2's pool and the development sets: without it 31 right readings of
+#: the pool had two marks beyond them, wood grain and felt round small webcam dice; 12 kept those
+#: out and also a pastel die's lit top face, 19 from its shaded side face; 30 kept every right one out)
 FACE_HUE = 30.0
 #: ... and at least this lighter than it, in Lab L (negative: the most it may be darker). Light
 #: comes from above: the top face is lit at least as well as a side face
