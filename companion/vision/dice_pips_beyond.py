@@ -3,8 +3,8 @@
 Seen from above at a slant, a die shows its side faces toward the photo's middle and its top face
 outward (:mod:`.dice_unread_place`). When a side face is read as the die -- its top face unread,
 lit as the table, or joined to a neighbour -- the value is that side face's, a wrong one for the
-die, 0.6-0.8 of a side inward of the top face (the near-wrong readings of the development sets and
-of helper s26h2's fresh pool, 17 of 24, every one with its top face outward: docs/dice-camera.md,
+die, 0.6-0.8 of a side inward of the top face (17 of the 24 wrong and near-wrong readings of the
+development sets and of helper s26h2's fresh pool, every one with its top face outward: docs/dice-camera.md,
 twenty-fifth round). Right beyond such a reading lie the top face's pips: marks like the reading's
 own pips (dark on a light die, light on a dark one; pip-sized; on a face at least as light as the
 one read, and of its hue, not the table's grain). Beyond a top face read right lies the table, its
@@ -41,8 +41,8 @@ LATERAL = 0.6
 MARK_CONTRAST = 30.0
 HAT_SIDES = 0.35
 #: a mark's area, as shares of a pip's of the reading (its pips' median radius; without pips,
-#: 0.1 of the read side): a top face's pips, seen from nearer the vertical than the side face's,
-#: are 1-2 times theirs; a speck of noise or a shadow's edge is outside this
+#: 0.1 of the read side): a top face's pips, seen nearer face-on than the side face's, are no
+#: smaller (set beforehand, not varied); a speck of noise or a shadow's broad edge is outside this
 MARK_AREA = (0.25, 3.0)
 #: a mark's bounding box at most this elongated (a squeezed pip 2-2.5; a wood grain's streak more)
 MARK_ELONGATION = 3.5
@@ -124,8 +124,8 @@ def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: floa
 
 
 #: the window is looked at with the read side scaled down to at most this many pixels (a pip then
-#: 8-10 px across): the cost no longer grows with the photo (a 270 px die's window at full size took
-#: seconds of morphology)
+#: 8-10 px across): the cost does not grow with the die's size in pixels (a 270 px die's disc
+#: would be 95 px wide at full size)
 WORK_SIDE = 48.0
 
 
