@@ -57,6 +57,7 @@ from .dice_marbled import read_two_tone
 from .dice_pips import FACE_PX
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
+from .dice_pips_beyond import doubt_pips_beyond
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_unread_place import at_top_faces
@@ -128,11 +129,19 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     # (a tilted light die's side face reported unreadable: its top face, like the table, is beside it)
     dice = tops_beside_unread(dice, img, f, _read_around_at)
     dice = second_opinions(dice, img)
+    if SIDE_FACES_BY_PIPS_BEYOND:
+        # (a reading with its top face's pips beyond it, away from the photo's middle: a side face)
+        dice = doubt_pips_beyond(dice, img, *_photo_middle(W, H, settings))
     if UNREAD_DICE_AT_TOP_FACES:
         # (last: every look above reads round an unread die's report where its reading put it)
         mask, at_f = seen
         dice = at_top_faces(dice, img, mask, at_f, *_photo_middle(W, H, settings))
     return dice
+
+
+#: a die read whose top face's pips lie beyond it, away from the photo's middle, was read at its side
+#: face: it is made unreadable (:mod:`.dice_pips_beyond`; False: kept, the old rule)
+SIDE_FACES_BY_PIPS_BEYOND = True
 
 
 #: an unreadable die is reported at its top face's centre, found from the foreground beyond the

@@ -1,0 +1,155 @@
+"""A die read at its side face: its top face's pips lie beyond the reading, away from the photo's middle.
+
+Seen from above at a slant, a die shows its side faces toward the photo's middle and its top face
+outward (:mod:`.dice_unread_place`). When a side face is read as the die -- its top face unread,
+lit as the table, or joined to a neighbour -- the value is that side face's, a wrong one for the
+die, 0.6-0.8 of a side inward of the top face (17 of the 24 wrong and near-wrong readings of the
+development sets and of helper s26h2's fresh pool, every one with its top face outward: docs/dice-camera.md,
+twenty-fifth round). Right beyond such a reading lie the top face's pips: marks like the reading's
+own pips (dark on a light die, light on a dark one; pip-sized; on a face at least as light as the
+one read, and of its hue, not the table's grain). Beyond a top face read right lies the table, its
+shadow or the die's edge. A reading with ``NEED`` such marks beyond it, none of them on another
+die read, is made unreadable: the die is there, its value is not known.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Sequence, TypeVar
+
+import cv2
+import numpy as np
+
+D = TypeVar("D")  # a :class:`.dice.Die`
+
+#: a reading this near the photo's middle (part of its diagonal) is left alone: there the side
+#: faces show in whatever direction the camera's tilt gives (:data:`.dice_unread_place.OFF_CENTRE`)
+OFF_CENTRE = 0.1
+#: read sides from the reading's centre, along the line from the photo's middle: the band a top
+#: face's pips lie in when the reading is its side face. The top face's centre lies 0.6-0.8 sides
+#: out (the near-wrong readings above), its pips +-0.3 round it; the reading's own face ends at
+#: 0.5 (0.71 at its corners, where its pips are not: they lie within 0.35)
+BAND = (0.55, 1.25)
+#: ... and at most this many read sides to either side of that line (a face's half width, and the
+#: slant of the line to the face's edges)
+LATERAL = 0.6
+#: a mark: a black-hat (dark pips) or top-hat (light pips) response over this many Lab L units,
+#: in a structuring disc of HAT_SIDES of the read side (a pip is 0.2 sides across; the gaps
+#: between a six's pips are 0.15). Set beforehand, not varied: the top faces' pips of the pool's
+#: near-wrong cases measured 54-250; a wood table's grain reaches it too (its hue rejects it, below)
+MARK_CONTRAST = 30.0
+HAT_SIDES = 0.35
+#: a mark's area, as shares of a pip's of the reading (its pips' median radius; without pips,
+#: 0.1 of the read side): a top face's pips, seen nearer face-on than the side face's, are no
+#: smaller (set beforehand, not varied); a speck of noise or a shadow's broad edge is outside this
+MARK_AREA = (0.25, 3.0)
+#: a mark's bounding box at most this elongated (a squeezed pip 2-2.5; a wood grain's streak more)
+MARK_ELONGATION = 3.5
+#: the ring round a mark (its radii 1.6-2.6 of the mark's) is the face it lies on: at most this
+#: chroma (Lab a, b) from the reading's face ... (chosen on an approximation of the rule run over
+#: the base's readings of s26h2's pool and the development sets: without it 31 right readings of
+#: the pool had two marks beyond them, wood grain and felt round small webcam dice; 12 kept those
+#: out and also a pastel die's lit top face, 19 from its shaded side face; 30 kept every right one out)
+FACE_HUE = 30.0
+#: ... and at least this lighter than it, in Lab L (negative: the most it may be darker). Light
+#: comes from above: the top face is lit at least as well as a side face
+FACE_LIGHTER = -10.0
+#: marks needed: two (one pip alone may be a speck, a neighbour's corner; a one's top face has one
+#: pip and so is not caught -- the rule doubts no reading it cannot back with two marks)
+NEED = 2
+#: a mark within this many sides (of the other die) of another die read is that die's pip
+OTHER_DIE = 0.6
+
+
+def doubt_pips_beyond(dice: list[D], img: np.ndarray, middle: tuple[float, float], diagonal: float) -> list[D]:
+    """The dice with each reading that has a top face's pips beyond it made unreadable."""
+    read = [d for d in dice if d.value is not None]
+    out = []
+    for d in dice:
+        if d.value is not None and _pips_beyond(d, img, middle, diagonal, [o for o in read if o is not d]) >= NEED:
+            d = replace(d, value=None, confidence=0.0,
+                        reason="a side face? its top face's pips lie beyond it, away from the photo's middle")
+        out.append(d)
+    return out
+
+
+def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: float, others: Sequence) -> int:
+    """How many marks like ``d``'s pips lie in the band beyond ``d``, away from ``middle``."""
+    ox, oy = d.center[0] - middle[0], d.center[1] - middle[1]
+    out = math.hypot(ox, oy)
+    if d.side_px < 4 or out < OFF_CENTRE * diagonal:
+        return 0
+    ux, uy = ox / out, oy / out
+    win = _window(img, d)
+    if win is None:
+        return 0
+    lab, g, (x0, y0) = win
+    x, y, s = (d.center[0] - x0) * g, (d.center[1] - y0) * g, d.side_px * g  # (window pixels)
+    light = lab[..., 0].astype(np.uint8)
+    yy, xx = np.ogrid[:lab.shape[0], :lab.shape[1]]
+    k = max(3, int(HAT_SIDES * s)) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    dark, lit = (cv2.morphologyEx(light, op, disc) > MARK_CONTRAST for op in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT))
+    face = ((xx - x) ** 2 + (yy - y) ** 2 <= (0.4 * s) ** 2) & ~(dark | lit)
+    if not face.any():
+        return 0
+    face_lab = np.median(lab[face], axis=0)
+    marks = dark if _dark_pips(d, light, face_lab[0], (x0, y0), g) else lit
+    pip_r = g * float(np.median([p[2] for p in d.pips])) if d.pips else 0.1 * s
+    area = math.pi * pip_r * pip_r
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
+    count = 0
+    for j in range(1, n):
+        bw, bh, a = int(stats[j, 2]), int(stats[j, 3]), int(stats[j, 4])
+        if not MARK_AREA[0] * area <= a <= MARK_AREA[1] * area or max(bw, bh) > MARK_ELONGATION * max(1, min(bw, bh)):
+            continue
+        px, py = centres[j]
+        along, across = (px - x) * ux + (py - y) * uy, -(px - x) * uy + (py - y) * ux
+        if not (BAND[0] * s <= along <= BAND[1] * s and abs(across) <= LATERAL * s):
+            continue
+        at = (px / g + x0, py / g + y0)
+        if any(math.dist(at, o.center) < OTHER_DIE * o.side_px for o in others):
+            continue
+        r = math.sqrt(a / math.pi)
+        d2 = (xx - px) ** 2 + (yy - py) ** 2
+        ring = (d2 >= (1.6 * r) ** 2) & (d2 <= (2.6 * r) ** 2) & ~(dark | lit)
+        if not ring.any():
+            continue
+        ring_lab = np.median(lab[ring], axis=0)
+        if (math.hypot(ring_lab[1] - face_lab[1], ring_lab[2] - face_lab[2]) <= FACE_HUE
+                and ring_lab[0] - face_lab[0] >= FACE_LIGHTER):
+            count += 1
+    return count
+
+
+#: the window is looked at with the read side scaled down to at most this many pixels (a pip then
+#: 8-10 px across): the cost does not grow with the die's size in pixels (a 270 px die's disc
+#: would be 95 px wide at full size)
+WORK_SIDE = 48.0
+
+
+def _window(img: np.ndarray, d) -> tuple[np.ndarray, float, tuple[int, int]] | None:
+    """The photo round ``d`` (the band and its pips' rings), scaled by ``g`` to WORK_SIDE, as Lab
+    (float32), with ``g`` and the window's origin in the photo."""
+    x, y = d.center
+    H, W = img.shape[:2]
+    R = int((BAND[1] + 0.3) * d.side_px) + 2
+    x0, y0, x1, y1 = max(0, int(x - R)), max(0, int(y - R)), min(W, int(x + R) + 1), min(H, int(y + R) + 1)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    g = min(1.0, WORK_SIDE / d.side_px)
+    win = np.ascontiguousarray(img[y0:y1, x0:x1])
+    if g < 1.0:
+        win = cv2.resize(win, (max(3, round((x1 - x0) * g)), max(3, round((y1 - y0) * g))), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32), g, (x0, y0)
+
+
+def _dark_pips(d, light: np.ndarray, face_l: float, origin: tuple[int, int], g: float) -> bool:
+    """Are ``d``'s pips darker than its face (its pips' centres when known; else a light face)?"""
+    if d.pips:
+        h, w = light.shape
+        values = [float(light[min(h - 1, max(0, int(round((py - origin[1]) * g)))),
+                              min(w - 1, max(0, int(round((px - origin[0]) * g))))]) for px, py, _ in d.pips]
+        return float(np.median(values)) < face_l
+    return face_l >= 128.0
