@@ -14,17 +14,9 @@ same part was read again and the die stays unread), and is no one (:data:`VALUES
 from __future__ import annotations
 
 import math
-from typing import Callable, Protocol
+from typing import Callable
 
-from .dice_sizes import LOWEST_RATIO, OUTLINED_ONE_HIGHEST, OVERLAP
-
-
-class _Sized(Protocol):
-    value: int | None
-    center: tuple[float, float]
-    side_px: float
-    confidence: float
-    reason: str
+from .dice_sizes import LOWEST_RATIO, OUTLINED_ONE_HIGHEST, OVERLAP, _Sized
 
 
 #: the least confidence (the face reader's: layout fit, pips' roundness and contrast) of a value
