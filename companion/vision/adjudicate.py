@@ -33,7 +33,6 @@ from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
 from .sheetfit import fit_expedition, prepare_seen
-from . import sheetfit as _sheetfit
 from .sheetland import measure as measure_land
 from .sheets import LINE_MM, outline, polygon_distance
 
@@ -342,7 +341,7 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
             # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
             # (another expedition's colour is not plain paper to this one: sheetfit.OTHER_COLOUR_UNSEEN)
-            others = [result.fit_masks.lazy(o) for o in cov.EXPEDITIONS if o != e] if _sheetfit.OTHER_COLOUR_UNSEEN else None
+            others = [result.fit_masks.lazy(o) for o in cov.EXPEDITIONS if o != e]  # (fit_expedition reads the switch)
             return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
                           lay.x0, lay.y0, lay.ppm, unidentified=True, others=others)
 
