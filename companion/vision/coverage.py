@@ -30,7 +30,7 @@ from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .coverage_ray import on_own_ray
+from .coverage_ray import on_own_ray, photo_hue
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
@@ -176,6 +176,12 @@ MISFIT_OTHER_MM = 0.7
 # types 18 -> 16, typed extras 23 -> 22, one right sheet lost (69173); as rendered and second
 # phone identical (docs/board-vision.md, equipment type, eighteenth round and the lead's read).
 RAY_SEEN_BY_FITTER = True
+# The misfit pixels of one expedition that gather round a colour of the photo's own (its white
+# balance went through the tone curve: the channels moved apart, off the ray) are seen by the
+# fitter too (coverage_ray.photo_hue; coverage's decisions keep the misfit test).  Session 27
+# (s27h4): of the development sheets named right as rendered but not through the first phone,
+# misfit lay over ten whole sheets (511, 523, 551, 557, 563, 567, 601), coded their expedition.
+HUE_SEEN_BY_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
 DIM_LOG = -2.3  # a channel passing less than ~10 % of the light is lost in the noise
@@ -436,6 +442,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if ray.any():
             dim_fit = dim & ~ray if dim_fit is None else dim_fit & ~ray
             misfit_fit = misfit & ~ray if misfit_fit is None else misfit_fit & ~ray
+    if HUE_SEEN_BY_FITTER and misfit.any():
+        # ... and misfit near this photo's own colour of its expedition (see HUE_SEEN_BY_FITTER)
+        left = misfit if misfit_fit is None else misfit_fit
+        hue = photo_hue(L_col, code, left, cols, EXPEDITIONS, GREY_LO, GREY_HI, ppm)
+        if hue.any():
+            misfit_fit = left & ~hue
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
     if glare_seen_by_fitter is not None or dim_fit is not None or misfit_fit is not None:

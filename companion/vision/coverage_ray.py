@@ -24,7 +24,7 @@ import itertools
 import numpy as np
 
 from .colour_adapt import MIN_SAMPLES, SAMPLE_STEP
-from .transmission import RESIDUAL_MAX
+from .transmission import MISFIT, RESIDUAL_MAX
 
 # The ray's gains tried: c from RAY_GAIN_LO to RAY_GAIN_HI times the profile's colour.  One sheet
 # as rendered is c ~ 1 (print runs), two stacked c ~ 2; the tone gains coverage accepts for a whole
@@ -105,4 +105,60 @@ def on_own_ray(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict
             c1 = _one_sheet_gain(L, one & ~where & (bits == (1 << i)), dirs[i], s_lo, s_hi)
             ok[mine] = False if c1 is None else fits[i][1][mine] <= RAY_STACK_RATIO * c1
     out[ys[ok], xs[ok]] = True
+    return out
+
+
+# --- the photo's own hue of an expedition (coverage.HUE_SEEN_BY_FITTER) ---------------------------
+# A phone white-balances in linear light, *before* its tone curve and saturation boost: the channel
+# it lifts or lowers then goes through the curve at another level than the paper did, so dividing
+# the paper's light out no longer brings a sheet back onto its ray -- its channels move apart (a
+# red sheet's green and blue, equal as printed, 0.5 log apart through the first phone).  Every
+# sheet of one expedition is moved alike (one map per photo), so the pixels the match names that
+# expedition but calls misfit gather round one colour of their own: this photo's colour of the
+# expedition.  Pixels near it are the sheet as this photo shows it.
+# Fewer misfit pixels of one expedition than half the smallest sheet (a cage, 122 mm^2): no colour
+# of the photo's own is measured (one whole cage is enough to say where the photo puts it).
+HUE_MIN_MM2 = 61.0
+# The photo's colour must stay nearer its expedition's ray than any other ray, single or paired
+# (a look-alike overlap -- yellow over blue reads green -- stays with the pair), and within twice
+# the match's own tolerance of it: a phone moves a colour, it does not make a new one.
+HUE_SHIFT_MAX = 2 * RESIDUAL_MAX
+
+
+def _weighted_rms(r: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """RMS of residuals r (m x 3), weighted per channel as the colour match weighs them (by X)."""
+    w = np.clip(np.exp(X) / 0.3, 0.2, 1.0).astype(np.float32)
+    return np.sqrt((w * r * r).sum(1) * 3.0 / w.sum(1))
+
+
+def photo_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict, expeditions,
+              s_lo: float, s_hi: float, ppm: float) -> np.ndarray:
+    """Of ``where`` (bool: misfit pixels), those whose code names one expedition and whose colour
+    lies within RESIDUAL_MAX (a grey term aside) of the median colour of all such pixels of that
+    expedition -- when that median is nearer the expedition's ray than any other ray, within
+    HUE_SHIFT_MAX of it, and not past one sheet (with RAY_ONE_SHEET, as ``on_own_ray``)."""
+    out = np.zeros(where.shape, bool)
+    bits = code & np.uint8(15)
+    dirs, ray_bits = _rays(colours, expeditions)
+    min_px = HUE_MIN_MM2 * ppm * ppm
+    for i in range(len(expeditions)):
+        pool = where & (bits == (1 << i))
+        ys, xs = np.nonzero(pool)
+        if len(ys) < min_px:
+            continue
+        X = L[ys, xs].astype(np.float32)
+        m = np.median(X[::SAMPLE_STEP], 0)[None].astype(np.float32)
+        fits = [_ray_fit(m, d, s_lo, s_hi) for d in dirs]
+        res = np.array([f[0][0] for f in fits])
+        if ray_bits[int(res.argmin())] != (1 << i) or res[i] > HUE_SHIFT_MAX:
+            continue
+        if RAY_ONE_SHEET:
+            one = (bits == (1 << i)) & ((code & np.uint8(MISFIT)) == 0)
+            c1 = _one_sheet_gain(L, one, dirs[i], s_lo, s_hi)
+            if c1 is not None and fits[i][1][0] > RAY_STACK_RATIO * c1:
+                continue
+        d = X - m
+        s = np.clip(d.mean(1, keepdims=True), s_lo, s_hi)
+        ok = _weighted_rms(d - s, X) <= RESIDUAL_MAX
+        out[ys[ok], xs[ok]] = True
     return out
