@@ -38,4 +38,7 @@ def test_the_fitter_sees_sheets_a_phones_saturation_moved_off_the_table(box, mon
     read = broad_photo_reader(box, 567, phone_pipeline)
     monkeypatch.setattr(cov, "DIM_SEEN_BY_FITTER", True)  # as the rule was measured: on top of the dim rule
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)  # ... and without the ray rule (on since session 25)
+    # ... and without the photo's own hue (coverage.HUE_SEEN_BY_FITTER, session 27), which frees
+    # these American sheets' misfit too (with it on, the rule's gain here failed)
+    monkeypatch.setattr(cov, "HUE_SEEN_BY_FITTER", False)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "MISFIT_SEEN_BY_FITTER", gain=2)

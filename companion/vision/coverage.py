@@ -179,8 +179,13 @@ RAY_SEEN_BY_FITTER = True
 # The misfit pixels of one expedition that gather round a colour of the photo's own (its white
 # balance went through the tone curve: the channels moved apart, off the ray) are seen by the
 # fitter too (coverage_ray.photo_hue; coverage's decisions keep the misfit test).  Session 27
-# (s27h4): of the development sheets named right as rendered but not through the first phone,
-# misfit lay over ten whole sheets (511, 523, 551, 557, 563, 567, 601), coded their expedition.
+# (s27h4): of the 65 development sheets named right as rendered but not through the first phone,
+# misfit lay over 11 (511, 521, 523, 551, 557, 563, 567, 601), coded their expedition.  On:
+# development (500-579, 600-639, broad) first phone 1,035 -> 1,042 of 1,145 right, wrong types
+# 8 -> 8, typed extras 12 -> 11, second phone 1,060 -> 1,062, as rendered identical, coverage
+# identical on every photo; sheet by sheet no right sheet lost, no new wrong type or typed extra;
+# check set 9200-9239 first phone 325 -> 326 right, the rest identical (docs/board-vision.md,
+# equipment type, twentieth round, part 2).
 HUE_SEEN_BY_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see
