@@ -73,6 +73,35 @@ def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     return min(widths) >= TOP_FACE_SHARE_LEAST * side
 
 
+#: a one is doubted when its pip is off its face's middle along at least this many of the four
+#: lines (both of the line's reaches measured, the shorter under ``ONE_MIDDLE`` of the longer). A
+#: corner pip of a two or three is off along three of the four (both axes and the diagonal through
+#: it); two keeps a one with one side face of its own shade joined on (off along one axis only)
+OFF_LINES_LEAST = 2
+
+
+def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
+    """Is ``pip`` (a lone pip taken for a one) clearly *off* the middle of the face of the colour
+    round it: along ``OFF_LINES_LEAST`` of the four lines the face ends on both sides of it, and
+    much nearer on one? A line whose face ends nowhere (a face of the table's colour) or at the
+    crop's edge tells nothing and is not counted, so a face that cannot be measured is no doubt."""
+    if dl is None or dl.ndim != 3:
+        return False
+    pr = math.sqrt(pip.area / math.pi)
+    colour = _ring_colour(dl, pip.x, pip.y, pr)
+    if colour is None:
+        return False
+    off = 0
+    for degrees in LINES:
+        t = math.radians(degrees)
+        e = (math.cos(t), math.sin(t))
+        ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
+        behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
+        if ahead is not None and behind is not None and min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
+            off += 1
+    return off >= OFF_LINES_LEAST
+
+
 def _ring_colour(dl: np.ndarray, x: float, y: float, pr: float) -> np.ndarray | None:
     """The median Lab offset on the ring ``RING`` pip radii round the pip: its face's colour."""
     H, W = dl.shape[:2]
