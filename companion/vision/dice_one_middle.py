@@ -97,9 +97,26 @@ def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
         e = (math.cos(t), math.sin(t))
         ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
         behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
-        if ahead is not None and behind is not None and min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
-            off += 1
+        off += _line_off(ahead, behind, side)
     return off >= OFF_LINES_LEAST
+
+
+#: a line whose face ends on one side of the pip only (on the other it runs on into a table of its
+#: colour, or past ``REACH_SIDES``) is off the middle when that one end is nearer than this many
+#: region sides: ``ONE_MIDDLE`` of a face's half width along its axes (0.5), the nearest a one's
+#: face can end and still pass the two-sided test against a face at least as wide on the other side
+ONE_SIDED_NEAREST = ONE_MIDDLE * 0.5
+#: (False: a line counts only when the face ends on both sides of the pip)
+ONE_SIDED_LINES_COUNT = True
+
+
+def _line_off(ahead: float | None, behind: float | None, side: float) -> bool:
+    """Does the face along one line end much nearer on one side of the pip than on the other?"""
+    if ahead is not None and behind is not None:
+        return min(ahead, behind) < ONE_MIDDLE * max(ahead, behind)
+    if ONE_SIDED_LINES_COUNT and (ahead is None) != (behind is None):
+        return (ahead if ahead is not None else behind) < ONE_SIDED_NEAREST * side
+    return False
 
 
 def _ring_colour(dl: np.ndarray, x: float, y: float, pr: float) -> np.ndarray | None:
