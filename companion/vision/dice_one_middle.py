@@ -97,8 +97,19 @@ def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
         e = (math.cos(t), math.sin(t))
         ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
         behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
+        at_once = PIP_CLEAR * pr + AT_ONCE_PX
+        if (ahead is not None and ahead <= at_once) or (behind is not None and behind <= at_once):
+            continue  # (the pip's own rim or a vein of marbling, not the face's edge: the line tells nothing)
         off += _line_off(ahead, behind, side)
     return off >= OFF_LINES_LEAST
+
+
+#: a walk that ends within this many pixels of its start (``PIP_CLEAR`` pip radii out) met the
+#: pip's own rim -- its dimple's shading, a blurred pip's halo -- or a vein of marbling, not the
+#: face's edge, and its line is not counted (pool ray 20285, 31 px white dice under defocus: walks
+#: of 5 px from a 5.4 px start on three lines of right ones; ray 20219, a marbled one: 13-16 px
+#: from 13.4-15.7). The walk steps one pixel: the first step or the next
+AT_ONCE_PX = 1.5
 
 
 #: a line whose face ends on one side of the pip only (on the other it runs on into a table of its
