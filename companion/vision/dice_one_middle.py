@@ -74,10 +74,12 @@ def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
 
 
 #: a one is doubted when its pip is off its face's middle along at least this many of the four
-#: lines (both of the line's reaches measured, the shorter under ``ONE_MIDDLE`` of the longer). A
-#: corner pip of a two or three is off along three of the four (both axes and the diagonal through
-#: it); two keeps a one with one side face of its own shade joined on (off along one axis only)
-OFF_LINES_LEAST = 2
+#: lines (see ``_line_off``). A corner pip of a two or three is off along three of the four -- both
+#: of the face's axes and the diagonal through it; the other diagonal is symmetric -- and the
+#: wrong ones of the pools measured 3-4 (light 12, 6034, 6091, 6120, ray 20243). Two let a vein of
+#: marbling doubt a right one (ray 4389, a marbled green one: two lines cut short by a vein 3 px
+#: past the walk's start); a side face of the one's own shade joined on moves one axis only
+OFF_LINES_LEAST = 3
 
 
 def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
