@@ -84,9 +84,10 @@ OFF_LINES_LEAST = 3
 
 def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     """Is ``pip`` (a lone pip taken for a one) clearly *off* the middle of the face of the colour
-    round it: along ``OFF_LINES_LEAST`` of the four lines the face ends on both sides of it, and
-    much nearer on one? A line whose face ends nowhere (a face of the table's colour) or at the
-    crop's edge tells nothing and is not counted, so a face that cannot be measured is no doubt."""
+    round it: along ``OFF_LINES_LEAST`` of the four lines the face ends much nearer on one side of
+    it than on the other (``_line_off``)? A line whose face ends nowhere on either side (a face of
+    the table's colour), at the crop's edge, or at once (``AT_ONCE_PX``) tells nothing and is not
+    counted, so a face that cannot be measured is no doubt."""
     if dl is None or dl.ndim != 3:
         return False
     pr = math.sqrt(pip.area / math.pi)

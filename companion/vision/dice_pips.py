@@ -574,7 +574,7 @@ def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
 ONES_BY_THEIR_FACES_MIDDLE = True
 #: a lone pip taken for a one at its region's middle (by centroid or depth) is left unread when the
 #: face of its colour, walked along four lines through it, ends much nearer on one side than the
-#: other on two of them (:func:`.dice_one_middle.off_its_face_middle`): the region was wrong (the
+#: other on three of them (:func:`.dice_one_middle.off_its_face_middle`): the region was wrong (the
 #: die with its shadow, part of the face) and the pip is a corner pip of a two or three whose other
 #: pips were lost (docs/dice-camera.md, twenty-sixth round, group B). False: the old rule
 ONES_OFF_THEIR_FACES_MIDDLE_DOUBTED = True
