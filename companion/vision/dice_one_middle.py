@@ -73,6 +73,66 @@ def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     return min(widths) >= TOP_FACE_SHARE_LEAST * side
 
 
+#: a one is doubted when its pip is off its face's middle along at least this many of the four
+#: lines (see ``_line_off``). A corner pip of a two or three is off along three of the four -- both
+#: of the face's axes and the diagonal through it; the other diagonal is symmetric -- and the
+#: wrong ones of the pools measured 3-4 (light 12, 6034, 6091, 6120, ray 20243). Two let a vein of
+#: marbling doubt a right one (ray 4389, a marbled green one: two lines cut short by a vein 3 px
+#: past the walk's start); a side face of the one's own shade joined on moves one axis only
+OFF_LINES_LEAST = 3
+
+
+def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
+    """Is ``pip`` (a lone pip taken for a one) clearly *off* the middle of the face of the colour
+    round it: along ``OFF_LINES_LEAST`` of the four lines the face ends much nearer on one side of
+    it than on the other (``_line_off``)? A line whose face ends nowhere on either side (a face of
+    the table's colour), at the crop's edge, or at once (``AT_ONCE_PX``) tells nothing and is not
+    counted, so a face that cannot be measured is no doubt."""
+    if dl is None or dl.ndim != 3:
+        return False
+    pr = math.sqrt(pip.area / math.pi)
+    colour = _ring_colour(dl, pip.x, pip.y, pr)
+    if colour is None:
+        return False
+    off = 0
+    for degrees in LINES:
+        t = math.radians(degrees)
+        e = (math.cos(t), math.sin(t))
+        ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
+        behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
+        at_once = PIP_CLEAR * pr + AT_ONCE_PX
+        if (ahead is not None and ahead <= at_once) or (behind is not None and behind <= at_once):
+            continue  # (the pip's own rim or a vein of marbling, not the face's edge: the line tells nothing)
+        off += _line_off(ahead, behind, side)
+    return off >= OFF_LINES_LEAST
+
+
+#: a walk that ends within this many pixels of its start (``PIP_CLEAR`` pip radii out) met the
+#: pip's own rim -- its dimple's shading, a blurred pip's halo -- or a vein of marbling, not the
+#: face's edge, and its line is not counted (pool ray 20285, 31 px white dice under defocus: walks
+#: of 5 px from a 5.4 px start on three lines of right ones; ray 20219, a marbled one: 13-16 px
+#: from 13.4-15.7). The walk steps one pixel: the first step or the next
+AT_ONCE_PX = 1.5
+
+
+#: a line whose face ends on one side of the pip only (on the other it runs on into a table of its
+#: colour, or past ``REACH_SIDES``) is off the middle when that one end is nearer than this many
+#: region sides: ``ONE_MIDDLE`` of a face's half width along its axes (0.5), the nearest a one's
+#: face can end and still pass the two-sided test against a face at least as wide on the other side
+ONE_SIDED_NEAREST = ONE_MIDDLE * 0.5
+#: (False: a line counts only when the face ends on both sides of the pip)
+ONE_SIDED_LINES_COUNT = True
+
+
+def _line_off(ahead: float | None, behind: float | None, side: float) -> bool:
+    """Does the face along one line end much nearer on one side of the pip than on the other?"""
+    if ahead is not None and behind is not None:
+        return min(ahead, behind) < ONE_MIDDLE * max(ahead, behind)
+    if ONE_SIDED_LINES_COUNT and (ahead is None) != (behind is None):
+        return (ahead if ahead is not None else behind) < ONE_SIDED_NEAREST * side
+    return False
+
+
 def _ring_colour(dl: np.ndarray, x: float, y: float, pr: float) -> np.ndarray | None:
     """The median Lab offset on the ring ``RING`` pip radii round the pip: its face's colour."""
     H, W = dl.shape[:2]

@@ -23,7 +23,7 @@ from .dice_pip_templates import read_blurred_face
 from .dice_face_reading import FACE_PX, FaceReading, face_px, fill_holes, quick_look
 from .dice_top_face import read_ace_by_its_shade
 from .dice_layouts import LAYOUTS, fit_frame, fit_layout, square_aspect
-from .dice_one_middle import at_its_face_middle
+from .dice_one_middle import at_its_face_middle, off_its_face_middle
 from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_of_more, a_side_face_pip_among,
                             on_one_shade, painted_alike, side_face_marks, side_face_pips_among)
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
@@ -473,6 +473,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
         at_middle = off < 0.18 or deep >= 0.38 or (
             ONES_BY_THEIR_FACES_MIDDLE and 0.06 <= rel <= LARGEST_ACE and at_its_face_middle(p, dl, side))
         if at_middle and 0.06 <= rel <= LARGEST_ACE:
+            if ONES_OFF_THEIR_FACES_MIDDLE_DOUBTED and off_its_face_middle(p, dl, side):
+                return FaceReading(None, (p.x, p.y), 0.0, side, ONE_OFF_MIDDLE_DOUBT, filled)
             if not _vacancies_empty(dist, complex(p.x, p.y), _rect_frame(filled), 1, pips):
                 return FaceReading(None, (p.x, p.y), 0.0, side, "marks where a one has no pip", filled)
             if marks_on_the_corners(dl, complex(p.x, p.y), _rect_frame(filled), p):
@@ -570,6 +572,13 @@ def _without(marks: list[Pip], gone: list[Pip]) -> list[Pip]:
 #: when the face of the colour round it reaches alike on either side of it along four lines
 #: (:mod:`.dice_one_middle`). False: only the region's centroid and depth tell, the old rule
 ONES_BY_THEIR_FACES_MIDDLE = True
+#: a lone pip taken for a one at its region's middle (by centroid or depth) is left unread when the
+#: face of its colour, walked along four lines through it, ends much nearer on one side than the
+#: other on three of them (:func:`.dice_one_middle.off_its_face_middle`): the region was wrong (the
+#: die with its shadow, part of the face) and the pip is a corner pip of a two or three whose other
+#: pips were lost (docs/dice-camera.md, twenty-sixth round, group B). False: the old rule
+ONES_OFF_THEIR_FACES_MIDDLE_DOUBTED = True
+ONE_OFF_MIDDLE_DOUBT = "a lone pip off its face's middle (a two's or three's corner pip?)"
 #: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
 #: 0.3 (a side face joined on only lowers it), blur spreads them: drawn and blurred 0.31, a big
 #: ray-marched ace under motion blur 0.341. A blurred die in its halo, read as a pip in a "face"
