@@ -22,7 +22,7 @@ import numpy as np
 
 from .dice_face_reading import FaceReading, face_px
 from .dice_layouts import LAYOUTS
-from .dice_marks import _vacancies_empty
+from .dice_marks import _GRID, _OCCUPIED, _could_be_more, _vacancies_empty
 from .dice_pip_finding import Pip
 from .dice_quick_stats import median_of, median_rows
 
@@ -53,6 +53,19 @@ SPOT_COLOUR = 0.5
 #: three found pips are taken as three places of a layout when they fit them within this rms (in
 #: half-sides: the fit a three must make, ``dice_pips._judge``)
 FIT_MOST = 0.1
+#: an empty place of the layout is looked at this far round it (half-sides of the fitted face): the
+#: frame is a square's, a face seen at a slant is a rhombus, and its pips off the square's places
+#: (light 3148: a five's pips 0.45 half-sides off a three's empty corners)
+VACANT_REACH = 0.45
+#: ... past this many pip radii from the layout's own places (their pips are no vacancy's marks)
+VACANT_CLEAR = 1.5
+#: ... and is plain when no spot there steps towards the pips' colour by this part of the found
+#: pips' own step on average over its ring ...
+VACANT_STEP = 0.3
+#: ... and by this part in every sector of it (a round mark: a marbled face's lighter or darker
+#: vein steps from the face too, but not on all sides; half of a pip's SECTOR_STEP, so a faint pip
+#: on an empty place is caught before a faint pip on a place is believed)
+VACANT_SECTOR = 0.1
 #: the face completed must be of the crop's die size (FACE_PX): the bounds ``dice_pips`` sets for a
 #: two or three judged by its fitted face alone (``ALONE_WITHOUT_REGION``)
 SIZE = (0.75, 1.4)
@@ -103,10 +116,40 @@ def _completed(value: int, pips: list[Pip], filled: np.ndarray, inside: np.ndarr
             continue  # (the face's centre must lie on the face region)
         rest = [beta + alpha * places[k] for k in range(value) if k not in chosen]
         others = [beta + alpha * q for q in places]
+        vacant = [beta + alpha * c for c in _GRID if c not in _OCCUPIED[value] and _could_be_more(value, c)]
+        if not all(_on(inside, q) for q in others + vacant):
+            continue  # (a place off the face region's hull: the face there is not seen, so not known)
         if all(_holds_a_pip(dl, q, pip_r, towards, own, [o for o in others if o != q], inside) for q in rest) \
+                and all(_plain_round(dl, q, abs(alpha), pip_r, towards, own, others, inside) for q in vacant) \
                 and _vacancies_empty(dist, beta, alpha, value, pips + [_pip_at(q, pips) for q in rest], dl):
             return beta, alpha
     return None
+
+
+def _on(inside: np.ndarray, z: complex) -> bool:
+    h, w = inside.shape
+    x, y = int(round(z.real)), int(round(z.imag))
+    return 0 <= x < w and 0 <= y < h and bool(inside[y, x])
+
+
+def _plain_round(dl: np.ndarray, z: complex, half: float, pip_r: float, towards: np.ndarray, own: float,
+                 places: list[complex], inside: np.ndarray) -> bool:
+    """Is the face round an empty place plain: no round spot near it (a tilted face's pip lies off
+    the place a square frame puts it at) stepped towards the pips' colour?"""
+    reach = VACANT_REACH * half
+    step = max(1.0, 0.5 * pip_r)
+    n = int(reach / step)
+    for i in range(-n, n + 1):
+        for j in range(-n, n + 1):
+            q = z + complex(i * step, j * step)
+            if abs(q - z) > reach or any(abs(q - o) < VACANT_CLEAR * pip_r for o in places):
+                continue
+            if not _on(inside, q):
+                continue
+            mean, least, _ = _step(dl, q, pip_r, towards, [], inside)
+            if mean >= VACANT_STEP * own and least >= VACANT_SECTOR * own:
+                return False
+    return True
 
 
 def _hull(filled: np.ndarray) -> np.ndarray:
