@@ -208,3 +208,64 @@ def _pip_at(z: complex, pips: list[Pip]) -> Pip:
         return next(p for p in pips if abs(complex(p.x, p.y) - z) < 1e-6)
     return Pip(z.real, z.imag, like.area, like.circularity, like.contrast, like.fill, like.lighter,
                like.colour, like.aspect, -1, like.minor, like.peak)
+
+
+def read_no_part(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: list[Pip], alike: bool) -> FaceReading | None:
+    """A two or three refused as perhaps a part of a larger face (a tilted die's side-face pips
+    beside it are like its own, or the face region is no clean square), read when that is
+    disproved: its own empty places are plain all round, and every larger layout that takes its
+    pips in, at the die's size, has a place on the face that is plain all round. ``alike``: the
+    pips are alike (``dice_side_faces.pips_alike``), as the refusing branch asks."""
+    if len(pips) not in (2, 3) or dl is None or dl.ndim != 3 or not alike:
+        return None
+    z = [complex(p.x, p.y) for p in pips]
+    from .dice_layouts import fit_frame  # (the same fit dice_pips reads by)
+    value, rms, beta, alpha = fit_frame(z)
+    if value != len(pips) or rms > PART_FIT_MOST or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
+        return None
+    towards = median_rows(np.array([p.colour for p in pips], np.float32))
+    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
+    if pip_r < 2 or not np.any(towards):
+        return None
+    inside = _hull(filled)
+    own = median_of([_step(dl, q, pip_r, towards, [], inside)[0] for q in z])
+    if own <= 0:
+        return None
+    places = [beta + alpha * c for c in LAYOUTS[value]]
+    vacant = [beta + alpha * c for c in _GRID if c not in _OCCUPIED[value] and _could_be_more(value, c)]
+    if not all(_on(inside, q) and _plain_round(dl, q, abs(alpha), pip_r, towards, own, places, inside)
+               for q in vacant):
+        return None
+    for larger in range(value + 1, 7):
+        if not _refuted(larger, pips, inside, dl, pip_r, towards, own):
+            return None
+    return FaceReading(value, (beta.real, beta.imag), 0.5, 2 * abs(alpha), "", filled, pips)
+
+
+#: a two or three is judged so when its pips fit it within this rms (half-sides): ``fit_with_outliers``'
+#: bound for a two or three kept from more pips
+PART_FIT_MOST = 0.08
+
+
+def _refuted(value: int, pips: list[Pip], inside: np.ndarray, dl: np.ndarray, pip_r: float,
+             towards: np.ndarray, own: float) -> bool:
+    """Does every frame of layout ``value`` that takes the pips in, at the die's size, have a place
+    on the face that is plain all round (so no such face is there)?"""
+    z = np.array([complex(p.x, p.y) for p in pips])
+    places = LAYOUTS[value]
+    for chosen in itertools.permutations(range(value), len(pips)):
+        c = places[list(chosen)]
+        cc, zc = c - c.mean(), z - z.mean()
+        alpha = complex((np.conj(cc) * zc).sum() / (np.abs(cc) ** 2).sum())
+        if abs(alpha) < 1e-6:
+            continue
+        beta = complex(z.mean() - alpha * c.mean())
+        rms = math.sqrt(float((np.abs(zc - alpha * cc) ** 2).mean())) / abs(alpha)
+        if rms > FIT_MOST or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
+            continue
+        others = [beta + alpha * q for q in places]
+        rest = [beta + alpha * places[k] for k in range(value) if k not in chosen]
+        if not any(_on(inside, q) and _plain_round(dl, q, abs(alpha), pip_r, towards, own, others, inside)
+                   for q in rest):
+            return False
+    return True
