@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .dice_face_reading import FaceReading, face_px
-from .dice_layouts import LAYOUTS
+from .dice_layouts import LAYOUTS, fit_frame
 from .dice_marks import _GRID, _OCCUPIED, _could_be_more, _vacancies_empty
 from .dice_pip_finding import Pip
 from .dice_quick_stats import median_of, median_rows
@@ -66,6 +66,10 @@ VACANT_STEP = 0.3
 #: vein steps from the face too, but not on all sides; half of a pip's SECTOR_STEP, so a faint pip
 #: on an empty place is caught before a faint pip on a place is believed)
 VACANT_SECTOR = 0.1
+#: a completed face's reading's confidence: set, not varied, under the 0.6 the ring holes' and the
+#: doubted-again reads ask of a crop's reading (``dice.HOLE_SURE``, ``dice_doubted_again.AGAIN_SURE``),
+#: so a face read partly from places where no pip was found is not taken there as a sure one
+CONFIDENCE = 0.5
 #: the face completed must be of the crop's die size (FACE_PX): the bounds ``dice_pips`` sets for a
 #: two or three judged by its fitted face alone (``ALONE_WITHOUT_REGION``)
 SIZE = (0.75, 1.4)
@@ -92,7 +96,7 @@ def read_missing_pips(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips
         return None  # (none, or two values completed alike: no reading)
     (value, (beta, alpha)), = found.items()
     full = [_pip_at(beta + alpha * c, pips) for c in LAYOUTS[value]]
-    return FaceReading(value, (beta.real, beta.imag), 0.5, 2 * abs(alpha), "", filled, full)
+    return FaceReading(value, (beta.real, beta.imag), CONFIDENCE, 2 * abs(alpha), "", filled, full)
 
 
 def _completed(value: int, pips: list[Pip], filled: np.ndarray, inside: np.ndarray, dl: np.ndarray, dist: np.ndarray,
@@ -202,10 +206,11 @@ def _step(dl: np.ndarray, z: complex, pip_r: float, towards: np.ndarray,
 
 def _pip_at(z: complex, pips: list[Pip]) -> Pip:
     """A pip at ``z`` like the found ones (for the checks and reports that take a reading's pips)."""
-    like = pips[0] if z == complex(pips[0].x, pips[0].y) else min(
-        pips, key=lambda p: abs(p.area - median_of([q.area for q in pips])))
-    if any(abs(complex(p.x, p.y) - z) < 1e-6 for p in pips):
-        return next(p for p in pips if abs(complex(p.x, p.y) - z) < 1e-6)
+    for p in pips:
+        if abs(complex(p.x, p.y) - z) < 1e-6:
+            return p
+    middle = median_of([q.area for q in pips])
+    like = min(pips, key=lambda p: abs(p.area - middle))
     return Pip(z.real, z.imag, like.area, like.circularity, like.contrast, like.fill, like.lighter,
                like.colour, like.aspect, -1, like.minor, like.peak)
 
@@ -219,7 +224,6 @@ def read_no_part(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: lis
     if len(pips) not in (2, 3) or dl is None or dl.ndim != 3 or not alike:
         return None
     z = [complex(p.x, p.y) for p in pips]
-    from .dice_layouts import fit_frame  # (the same fit dice_pips reads by)
     value, rms, beta, alpha = fit_frame(z)
     if value != len(pips) or rms > PART_FIT_MOST or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
         return None
@@ -239,7 +243,7 @@ def read_no_part(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: lis
     for larger in range(value + 1, 7):
         if not _refuted(larger, pips, inside, dl, pip_r, towards, own):
             return None
-    return FaceReading(value, (beta.real, beta.imag), 0.5, 2 * abs(alpha), "", filled, pips)
+    return FaceReading(value, (beta.real, beta.imag), CONFIDENCE, 2 * abs(alpha), "", filled, pips)
 
 
 #: a two or three is judged so when its pips fit it within this rms (half-sides): ``fit_with_outliers``'
