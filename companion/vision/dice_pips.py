@@ -29,6 +29,7 @@ from .dice_one_face import (SIDE_FACE_PIP_DOUBT, UNLIKE_PIPS_DOUBTED, a_column_o
 from .dice_pip_finding import Pip, _consistent, face_hull, find_pips, split_touching_pips
 from .dice_quick_stats import median_of
 from .dice_side_faces import alike_marks_beside, beyond_the_face, ends_at_its_edges, pips_alike, side_face_pips
+from .dice_missing_pips import read_missing_pips, read_no_part
 from .dice_marks import (_agrees_with_face, _dropped_blob_on_a_pip_place, _could_be_more, _rect_frame,
                          marks_on_the_corners, other_kind_on_a_place,
                          _square_covered, _vacancies_empty, alpha_angle, plain_mark)
@@ -139,7 +140,43 @@ def read_face(face: np.ndarray, dist: np.ndarray, dl: np.ndarray | None = None,
         blurred = read_blurred_face(face, dl)
         if blurred is not None:
             return blurred
+    if got.value is None and MISSING_PIPS_LOOK and dl is not None and dl.ndim == 3 \
+            and got.reason.startswith(("2 pips off layout", "3 pips off layout")) and got.face_mask is not None:
+        completed = _completed_by_its_missing_pips(face, got.face_mask, dist, dl)
+        if completed is not None:
+            return completed
+    if got.value is None and PARTS_DISPROVED and dl is not None and dl.ndim == 3 and got.face_mask is not None \
+            and got.reason.startswith(("2 pips off layout", "3 pips off layout")) \
+            and got.reason.endswith(": not along the face's diagonal)"):
+        side = math.sqrt(max(float(cv2.countNonZero(got.face_mask)), 1.0))
+        pips = _consistent(find_pips(got.face_mask, face, dist, side, dl))
+        pips = fit_with_outliers(pips)[4] if len(pips) >= 2 else pips
+        alone = read_no_part(got.face_mask, dl, dist, pips, len(pips) >= 2 and pips_alike(pips))
+        if alone is not None:
+            return alone
     return got
+
+
+#: a two or three refused only as perhaps a part of a larger face (like marks beside it: a tilted
+#: die's side-face pips) is read when its own empty places are plain and every larger layout taking
+#: its pips in has a plain place on the face (:func:`.dice_missing_pips.read_no_part`). False: the old reader
+PARTS_DISPROVED = False
+
+
+#: a face whose two or three pips make no layout (a part of a face) is read when exactly one
+#: larger layout taking them in has a pip at each of its other places (:mod:`.dice_missing_pips`:
+#: a marbled die's veins take pips in). False: the old reader
+MISSING_PIPS_LOOK = True
+
+
+def _completed_by_its_missing_pips(face: np.ndarray, filled: np.ndarray, dist: np.ndarray,
+                                   dl: np.ndarray) -> FaceReading | None:
+    """The refused face's pips (as ``_read_face_once`` took them) completed to a larger layout."""
+    side = math.sqrt(max(float(cv2.countNonZero(filled)), 1.0))
+    pips = _consistent(find_pips(filled, face, dist, side, dl))
+    if len(pips) >= 2:
+        pips = fit_with_outliers(pips)[4]
+    return read_missing_pips(filled, dl, dist, pips)
 
 
 #: a face that read nothing is looked at once more for its pips as blobs (False: the old reader)
