@@ -36,22 +36,14 @@ MIN_DOUBLE_MM2 = 12.0  # a smaller patch of second layer is noise or an edge
 OPEN_MM = 1.0  # the second layer is opened by this (edges blur one layer into two)
 TOO_DARK = 12  # 8-bit channel values under this (as sheetland's)
 MIN_COLOUR = 0.99  # fine pixels wholly of the colour only (an edge's pixel mixes paper in)
-# A second layer of a filter takes most of the channels it absorbs: under two yellow sheets the
-# blue channel is under TOO_DARK of 255 while red and green are well exposed (development 519 as
-# rendered: a Japanese cage on its own sheet, the blue channel clipped over half of it, so half
-# its pixels were dropped and no second layer was read).  On: a pixel too dark only in channels
-# the filter absorbs (its colour under ABSORBED of 255 there) is read still, those channels at
-# their clipped value -- so its r is a lower bound: it may count as a second layer (r at least
-# DOUBLE_RATIO times the level), never as one layer, and never sets the level.  Off: dropped.
-CLIPPED_READ = True
-ABSORBED = 128  # a channel the filter passes under half of: its second layer passes under a quarter, the first to clip
-# The photo's own one layer as the axis a second layer is read along.  A second layer is the
-# first one's colour twice; through a photo whose one layer sits a little off the colour's axis
-# (its print run, the light's tint where it differs from the paper's median) two layers sit twice
-# as far off it (development 549 as rendered: an American cage on its sheet read 2.0 layers but
-# 0.20 log off the axis, past MAX_OFF_AXIS).  On: the second layer is read along the median
-# colour of the pixels read as one layer (in units of it: r' 1 there) and its off-axis part
-# measured from that; the one-layer pixels and the level are read as before.  Off: the colour's axis.
+# A second layer's purity judged against the photo's own one layer.  A second layer is the first
+# one's colour twice; in a photo whose one layer sits a little off the colour's axis (the print
+# run, a tint the paper's median does not take out) two layers sit twice as far off it
+# (development 549 as rendered: an American cage on its own sheet read 2.0 layers but 0.20 log
+# off the axis, past MAX_OFF_AXIS, so its darker hexagon was never a second layer).  On: the
+# off-axis part of a pixel that may be a second layer is measured from the line of the median
+# colour of the pixels read as one layer; how many layers it reads (r, the level) and the
+# one-layer pixels are read as before.  Off: from the colour's axis.
 PHOTO_AXIS = True
 
 
@@ -126,20 +118,11 @@ def _axis(colour) -> np.ndarray:
     return c - c.mean()
 
 
-def _two_along(L: np.ndarray, one: np.ndarray) -> np.ndarray:
-    """Pixels (chroma ``L``, n x 3) read as a second layer along the photo's one-layer colour
-    ``one`` (PHOTO_AXIS): DOUBLE_RATIO to MAX_RATIO times it, under MAX_OFF_AXIS off it."""
+def _pure_along(L: np.ndarray, one: np.ndarray) -> np.ndarray:
+    """Pixels (chroma ``L``, n x 3) under MAX_OFF_AXIS off the line of the photo's one-layer
+    colour ``one`` (PHOTO_AXIS)."""
     r = L @ one / float(one @ one)
-    off = _channel_norm(L - r[:, None] * one)
-    return (off <= MAX_OFF_AXIS) & (r >= DOUBLE_RATIO) & (r <= MAX_RATIO)
-
-
-def _clipped_in_absorbed(px: np.ndarray, colour) -> np.ndarray:
-    """Pixels (n, 3 BGR) too dark to read in some channel, but only in channels the filter of
-    ``colour`` (RGB) absorbs, and well exposed in at least one other (CLIPPED_READ)."""
-    absorbed = np.asarray(colour)[::-1] < ABSORBED
-    dark = px < TOO_DARK
-    return dark.any(1) & ~(dark & ~absorbed).any(1) & (~dark & ~absorbed).any(1)
+    return _channel_norm(L - r[:, None] * one) <= MAX_OFF_AXIS
 
 
 def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: int, c0: int,
@@ -169,9 +152,7 @@ def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: in
     px = np.take(photo.warped.reshape(-1, 3), (ys + r0) * W + (xs + c0), axis=0)
     # darker: too dark to read a colour (the channels' minimum column by column: see _channel_mean)
     bright = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
-    clipped = _clipped_in_absorbed(px, photo.colours[expedition]) if CLIPPED_READ else np.zeros(len(px), bool)
-    keep = bright | clipped
-    ys, xs, px, clipped = ys[keep], xs[keep], px[keep], clipped[keep]
+    ys, xs, px = ys[bright], xs[bright], px[bright]
     if len(ys) < MIN_LAYER_PX:
         return None, None
     axis = _axis(photo.colours[expedition])
@@ -179,14 +160,13 @@ def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: in
     r = L @ axis / float(axis @ axis)
     off = _channel_norm(L - r[:, None] * axis)
     pure = off <= MAX_OFF_AXIS
-    one = pure & (r >= ONE_LAYER_BAND[0]) & (r <= ONE_LAYER_BAND[1]) & ~clipped
+    one = pure & (r >= ONE_LAYER_BAND[0]) & (r <= ONE_LAYER_BAND[1])
     if np.count_nonzero(one) < MIN_LAYER_PX:
         return None, None
     level = float(np.median(r[one]))
     if PHOTO_AXIS:
-        two = _two_along(L, np.median(L[one], axis=0))
-    else:
-        two = pure & (r >= DOUBLE_RATIO * level) & (r <= MAX_RATIO * level)
+        pure = _pure_along(L, np.median(L[one], axis=0))
+    two = pure & (r >= DOUBLE_RATIO * level) & (r <= MAX_RATIO * level)
     one_layer = None
     if single:
         one_layer = np.zeros((h, w), bool)
