@@ -43,7 +43,12 @@ MIN_COLOUR = 0.99  # fine pixels wholly of the colour only (an edge's pixel mixe
 # off the axis, past MAX_OFF_AXIS, so its darker hexagon was never a second layer).  On: the
 # off-axis part of a pixel that may be a second layer is measured from the line of the median
 # colour of the pixels read as one layer; how many layers it reads (r, the level) and the
-# one-layer pixels are read as before.  Off: from the colour's axis.
+# one-layer pixels are read as before.  Off: from the colour's axis.  Measured (session 27,
+# development 500-579 + 600-639, 1,145 sheets; right / wrong types / typed extras): as rendered
+# 1,091 / 5 / 6 -> 1,094 / 5 / 5, first phone 1,035 / 8 / 12 -> 1,036 / 9 / 12 (621: a wrong type
+# more; 559 a typed extra more, 560 one fewer), second phone 1,060 / 7 / 7 -> 1,060 / 6 / 7;
+# coverage identical.  Check set 9200-9239 (357): 340 / 1 / 1 -> 341 / 1 / 1, 325 / 1 / 4 -> 324 /
+# 1 / 3, 334 / 0 / 0 -> 333 / 1 / 1 (docs/board-vision.md, twentieth round, part 1).
 PHOTO_AXIS = True
 
 
