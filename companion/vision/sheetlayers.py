@@ -36,6 +36,24 @@ MIN_DOUBLE_MM2 = 12.0  # a smaller patch of second layer is noise or an edge
 OPEN_MM = 1.0  # the second layer is opened by this (edges blur one layer into two)
 TOO_DARK = 12  # 8-bit channel values under this (as sheetland's)
 MIN_COLOUR = 0.99  # fine pixels wholly of the colour only (an edge's pixel mixes paper in)
+# A second layer's purity judged against the photo's own one layer.  A second layer is the first
+# one's colour twice; in a photo whose one layer sits a little off the colour's axis (the print
+# run, a tint the paper's median does not take out) two layers sit twice as far off it
+# (development 549 as rendered: an American cage on its own sheet read 2.0 layers but 0.20 log
+# off the axis, past MAX_OFF_AXIS, so its darker hexagon was never a second layer).  On: the
+# off-axis part of a pixel that may be a second layer is measured from the line of the median
+# colour of the pixels read as one layer; how many layers it reads (r, the level) and the
+# one-layer pixels are read as before.  Off: from the colour's axis.  Measured (session 27,
+# development 500-579 + 600-639, 1,145 sheets; right / wrong types / typed extras): as rendered
+# 1,091 / 5 / 6 -> 1,094 / 5 / 5, first phone 1,035 / 8 / 12 -> 1,036 / 9 / 12 (621: a wrong type
+# more; 559 a typed extra more, 560 one fewer), second phone 1,060 / 7 / 7 -> 1,060 / 6 / 7;
+# coverage identical.  Check set 9200-9239 (357): 340 / 1 / 1 -> 341 / 1 / 1, 325 / 1 / 4 -> 324 /
+# 1 / 3, 334 / 0 / 0 -> 333 / 1 / 1 (docs/board-vision.md, twentieth round, part 1).  The lead's
+# held-out photos 69144-69335 (1,734 sheets a variant, three variants): right +4 (5 sheets gained on
+# 69173, 69182, 69280, 69328, one lost on 69151), wrong types -1 (69306, 69182 gone; 69151 new),
+# typed extras **+3** (69146, 69194 first phone, 69268 as rendered); coverage identical.  A typed
+# extra is worse than a missed sheet and the check set lost a right sheet: merged switched OFF.
+PHOTO_AXIS = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +127,13 @@ def _axis(colour) -> np.ndarray:
     return c - c.mean()
 
 
+def _pure_along(L: np.ndarray, one: np.ndarray) -> np.ndarray:
+    """Pixels (chroma ``L``, n x 3) under MAX_OFF_AXIS off the line of the photo's one-layer
+    colour ``one`` (PHOTO_AXIS)."""
+    r = L @ one / float(one @ one)
+    return _channel_norm(L - r[:, None] * one) <= MAX_OFF_AXIS
+
+
 def second_layer(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: int, c0: int,
                  ppm: float) -> np.ndarray | None:
     """The share of each pixel of a window of the fine grid (``colour_share``: this expedition's
@@ -148,6 +173,8 @@ def layers(photo: PhotoColour, expedition: str, colour_share: np.ndarray, r0: in
     if np.count_nonzero(one) < MIN_LAYER_PX:
         return None, None
     level = float(np.median(r[one]))
+    if PHOTO_AXIS:
+        pure = _pure_along(L, np.median(L[one], axis=0))
     two = pure & (r >= DOUBLE_RATIO * level) & (r <= MAX_RATIO * level)
     one_layer = None
     if single:
