@@ -75,10 +75,10 @@ CONFIDENCE = 0.5
 SIZE = (0.75, 1.4)
 
 
-def read_missing_pips(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: list[Pip]) -> FaceReading | None:
-    """The value of the one larger layout whose every other place holds a pip, or None."""
-    if len(pips) not in (2, 3) or dl is None or dl.ndim != 3:
-        return None
+def _pips_terms(filled: np.ndarray, dl: np.ndarray, pips: list[Pip]):
+    """What a place is judged against: the found pips' colour step (``towards``), their median
+    radius, the face region's hull and their own median step toward that colour; None when the
+    pips are too small, of no colour, or show no step of their own."""
     towards = median_rows(np.array([p.colour for p in pips], np.float32))
     pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
     if pip_r < 2 or not np.any(towards):
@@ -87,6 +87,17 @@ def read_missing_pips(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips
     own = median_of([_step(dl, complex(p.x, p.y), pip_r, towards, [], inside)[0] for p in pips])
     if own <= 0:
         return None
+    return towards, pip_r, inside, own
+
+
+def read_missing_pips(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: list[Pip]) -> FaceReading | None:
+    """The value of the one larger layout whose every other place holds a pip, or None."""
+    if len(pips) not in (2, 3) or dl is None or dl.ndim != 3:
+        return None
+    terms = _pips_terms(filled, dl, pips)
+    if terms is None:
+        return None
+    towards, pip_r, inside, own = terms
     found: dict[int, tuple[complex, complex]] = {}
     for value in range(len(pips) + 1, 7):
         frame = _completed(value, pips, filled, inside, dl, dist, pip_r, towards, own)
@@ -227,14 +238,10 @@ def read_no_part(filled: np.ndarray, dl: np.ndarray, dist: np.ndarray, pips: lis
     value, rms, beta, alpha = fit_frame(z)
     if value != len(pips) or rms > PART_FIT_MOST or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
         return None
-    towards = median_rows(np.array([p.colour for p in pips], np.float32))
-    pip_r = math.sqrt(median_of([p.area for p in pips]) / math.pi)
-    if pip_r < 2 or not np.any(towards):
+    terms = _pips_terms(filled, dl, pips)
+    if terms is None:
         return None
-    inside = _hull(filled)
-    own = median_of([_step(dl, q, pip_r, towards, [], inside)[0] for q in z])
-    if own <= 0:
-        return None
+    towards, pip_r, inside, own = terms
     places = [beta + alpha * c for c in LAYOUTS[value]]
     vacant = [beta + alpha * c for c in _GRID if c not in _OCCUPIED[value] and _could_be_more(value, c)]
     if not all(_on(inside, q) and _plain_round(dl, q, abs(alpha), pip_r, towards, own, places, inside)

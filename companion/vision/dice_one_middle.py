@@ -47,22 +47,36 @@ TOP_FACE_SHARE_LEAST = 0.6
 REACH_SIDES = 1.2
 
 
+def _walks(pip, dl: np.ndarray, side: float):
+    """The pip's radius and, along each of ``LINES``, how far the face of the colour round the pip
+    reaches ahead of it and behind it (``_reach``: None where it ends nowhere in reach); None when
+    ``dl`` holds no colour or the pip has no ring of face round it."""
+    if dl is None or dl.ndim != 3:
+        return None
+    pr = math.sqrt(pip.area / math.pi)
+    colour = _ring_colour(dl, pip.x, pip.y, pr)
+    if colour is None:
+        return None
+
+    def lines():  # (lazy: a caller that has its answer stops walking)
+        for degrees in LINES:
+            t = math.radians(degrees)
+            e = (math.cos(t), math.sin(t))
+            yield (_reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side),
+                   _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side))
+    return pr, lines()
+
+
 def at_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     """Is ``pip`` (a :class:`.dice_pip_finding.Pip`, crop pixels) at the middle of the face of
     the colour round it, in ``dl`` (the crop's Lab offset from the face colour, H x W x 3), a face
     that is most of its region (of side ``side``)?"""
-    if dl is None or dl.ndim != 3:
+    walks = _walks(pip, dl, side)
+    if walks is None:
         return False
-    pr = math.sqrt(pip.area / math.pi)
-    colour = _ring_colour(dl, pip.x, pip.y, pr)
-    if colour is None:
-        return False
+    pr, lines = walks
     widths = []
-    for degrees in LINES:
-        t = math.radians(degrees)
-        e = (math.cos(t), math.sin(t))
-        ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
-        behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
+    for ahead, behind in lines:
         if ahead is None or behind is None or min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
             return False
         if ahead + behind < LEAST_WIDTH_PIPS * 2 * pr:
@@ -88,18 +102,12 @@ def off_its_face_middle(pip, dl: np.ndarray, side: float) -> bool:
     it than on the other (``_line_off``)? A line whose face ends nowhere on either side (a face of
     the table's colour), at the crop's edge, or at once (``AT_ONCE_PX``) tells nothing and is not
     counted, so a face that cannot be measured is no doubt."""
-    if dl is None or dl.ndim != 3:
+    walks = _walks(pip, dl, side)
+    if walks is None:
         return False
-    pr = math.sqrt(pip.area / math.pi)
-    colour = _ring_colour(dl, pip.x, pip.y, pr)
-    if colour is None:
-        return False
+    pr, lines = walks
     off = 0
-    for degrees in LINES:
-        t = math.radians(degrees)
-        e = (math.cos(t), math.sin(t))
-        ahead = _reach(dl, colour, (pip.x, pip.y), e, pr, REACH_SIDES * side)
-        behind = _reach(dl, colour, (pip.x, pip.y), (-e[0], -e[1]), pr, REACH_SIDES * side)
+    for ahead, behind in lines:
         at_once = PIP_CLEAR * pr + AT_ONCE_PX
         if (ahead is not None and ahead <= at_once) or (behind is not None and behind <= at_once):
             continue  # (the pip's own rim or a vein of marbling, not the face's edge: the line tells nothing)
