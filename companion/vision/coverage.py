@@ -185,7 +185,9 @@ RAY_SEEN_BY_FITTER = True
 # 8 -> 8, typed extras 12 -> 11, second phone 1,060 -> 1,062, as rendered identical, coverage
 # identical on every photo; sheet by sheet no right sheet lost, no new wrong type or typed extra;
 # check set 9200-9239 first phone 325 -> 326 right, the rest identical (docs/board-vision.md,
-# equipment type, twentieth round, part 2).
+# equipment type, twentieth round, part 2).  The lead's held-out photos 69096-69335 (2,232 sheets a
+# variant): first phone right 2,017 -> 2,028, wrong types 19 -> 19, typed extras 25 -> 26; second
+# phone 2,070 -> 2,071; as rendered and coverage identical.
 HUE_SEEN_BY_FITTER = True
 SUSPECT_GROW_MM = 6.0  # colour blobs mostly this close to a hand or glare are not trusted
 DEEP_SHADOW_LOG = -0.9  # darker than the paper by this much, colour aside: too dark to see

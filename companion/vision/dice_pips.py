@@ -165,7 +165,8 @@ PARTS_DISPROVED = False
 
 #: a face whose two or three pips make no layout (a part of a face) is read when exactly one
 #: larger layout taking them in has a pip at each of its other places (:mod:`.dice_missing_pips`:
-#: a marbled die's veins take pips in). False: the old reader
+#: a marbled die's veins take pips in). Development right 3,506 -> 3,512, nothing else changed;
+#: the lead's held-out dice (2,915) two unread -> right, nothing else. False: the old reader
 MISSING_PIPS_LOOK = True
 
 
@@ -613,7 +614,9 @@ ONES_BY_THEIR_FACES_MIDDLE = True
 #: face of its colour, walked along four lines through it, ends much nearer on one side than the
 #: other on three of them (:func:`.dice_one_middle.off_its_face_middle`): the region was wrong (the
 #: die with its shadow, part of the face) and the pip is a corner pip of a two or three whose other
-#: pips were lost (docs/dice-camera.md, twenty-sixth round, group B). False: the old rule
+#: pips were lost (docs/dice-camera.md, twenty-sixth round, group B). Development wrong 3 -> 2,
+#: two fresh pools 10 -> 6, no right reading lost; the lead's held-out dice (2,915) one wrong -> right,
+#: nothing else. False: the old rule
 ONES_OFF_THEIR_FACES_MIDDLE_DOUBTED = True
 ONE_OFF_MIDDLE_DOUBT = "a lone pip off its face's middle (a two's or three's corner pip?)"
 #: a lone pip's sqrt(area) over the face region's: the largest aces, a third of the side across, are
