@@ -57,10 +57,16 @@ def _rays(colours: dict, expeditions) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(dirs, np.float32), np.asarray(bits, np.uint8)
 
 
+def _weights(X: np.ndarray) -> np.ndarray:
+    """Each channel's weight for pixels X (m x 3, log transmission), as the colour match weighs
+    them: a channel a filter all but shuts (exp(X) under 0.3) says less about the colour."""
+    return np.clip(np.exp(X) / 0.3, 0.2, 1.0).astype(np.float32)
+
+
 def _ray_fit(X: np.ndarray, d: np.ndarray, s_lo: float, s_hi: float) -> tuple[np.ndarray, np.ndarray]:
     """(weighted RMS residual, as the colour match weighs channels; gain c) of pixels X (m x 3) on
     the ray {c d + s}, c in [RAY_GAIN_LO, RAY_GAIN_HI], s in [s_lo, s_hi]."""
-    w = np.clip(np.exp(X) / 0.3, 0.2, 1.0).astype(np.float32)
+    w = _weights(X)
     ws = w.sum(1)
     wd, wdd = (w * d).sum(1), (w * d * d).sum(1)
     wx, wdx = (w * X).sum(1), (w * d * X).sum(1)
@@ -127,7 +133,7 @@ HUE_SHIFT_MAX = 2 * RESIDUAL_MAX
 
 def _weighted_rms(r: np.ndarray, X: np.ndarray) -> np.ndarray:
     """RMS of residuals r (m x 3), weighted per channel as the colour match weighs them (by X)."""
-    w = np.clip(np.exp(X) / 0.3, 0.2, 1.0).astype(np.float32)
+    w = _weights(X)
     return np.sqrt((w * r * r).sum(1) * 3.0 / w.sum(1))
 
 
