@@ -18,3 +18,37 @@ def test_a_sheet_under_another_expeditions_sheet_is_named(box, monkeypatch):
 
     read = broad_photo_reader(box, 566)  # as rendered
     assert_fitter_rule_names_more(read, monkeypatch, sheetfit, "OTHER_COLOUR_UNSEEN", gain=2, before_most=8)
+
+
+def test_each_colours_darker_part_is_worked_out_once_a_photo(box, monkeypatch):
+    """The four fits of a photo share one sheetfit.OtherColours: each expedition's darker part is
+    worked out once (4 a photo; per fit, as before session 28, 12), and the fits are the very ones
+    a fresh set of the other three masks per fit gives (development seed 566, broadened, as
+    rendered).  Fails if adjudicate goes back to a list
+    of masks per fit (12 parts) or if sharing changes a fit."""
+    import pickle
+
+    from companion.vision import adjudicate as adj_mod
+    from companion.vision import sheetfit
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.render import encode_jpeg, random_scene, render
+
+    scene = random_scene(box, 566, 1600, 1200, broad=True)  # the first test's scene: the rule frees pixels
+    photo, _ = render(box, scene)
+    data = encode_jpeg(photo, scene.jpeg_quality)
+    worked = []
+    real = sheetfit._darker_part
+    monkeypatch.setattr(sheetfit, "_darker_part", lambda *a: worked.append(1) or real(*a))
+    shared = adjudicate(decode(data), box, workers=1)
+    assert len(worked) == 4
+
+    class PerFit(sheetfit.OtherColours):  # the three other masks afresh for every fit
+        def over(self, photo, k, kc, cut, but=None):
+            return sheetfit.OtherColours({e: m for e, m in self.masks.items() if e != but}).over(photo, k, kc, cut)
+
+    monkeypatch.setattr(adj_mod, "OtherColours", PerFit)
+    worked.clear()
+    per_fit = adjudicate(decode(data), box, workers=1)
+    assert len(worked) == 12
+    as_json = lambda a: pickle.dumps({e: [f.to_json() for f in fits] for e, fits in a.sheets.items()})
+    assert as_json(shared) == as_json(per_fit)

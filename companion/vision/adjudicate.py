@@ -32,7 +32,7 @@ from . import gridfit
 from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
-from .sheetfit import fit_expedition, prepare_seen
+from .sheetfit import OtherColours, fit_expedition, prepare_seen
 from .sheetland import measure as measure_land
 from .sheets import LINE_MM, outline, polygon_distance
 
@@ -337,11 +337,13 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         # what is seen is the same for the four expeditions: put on the fitter's grid once
         seen = st.run("sheets seen", prepare_seen, box, result.seen_for_fitting, lay.x0, lay.y0, lay.ppm, land)
 
+        # another expedition's colour is not plain paper to this one (sheetfit.OTHER_COLOUR_UNSEEN,
+        # which fit_expedition reads): each colour's darker part worked out once for the four fits
+        others = OtherColours({e: result.fit_masks.lazy(e) for e in cov.EXPEDITIONS})
+
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
             # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
-            # (another expedition's colour is not plain paper to this one: sheetfit.OTHER_COLOUR_UNSEEN)
-            others = [result.fit_masks.lazy(o) for o in cov.EXPEDITIONS if o != e]  # (fit_expedition reads the switch)
             return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
                           lay.x0, lay.y0, lay.ppm, unidentified=True, others=others)
 

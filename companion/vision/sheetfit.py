@@ -20,6 +20,7 @@ Pure numpy/OpenCV on masks; no I/O.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -163,26 +164,52 @@ def prepare_seen(box, seen: np.ndarray, x0: float, y0: float, ppm: float, land=N
     return SeenGrid(S, halo, k, seen.shape, land)
 
 
-def _darker_other_colour(photo, others, k: int, kc: int, cut: tuple) -> np.ndarray:
-    """Over a cut ``r0, r1, c0, c1`` of the fine grid: the share of each pixel that is another
-    expedition's colour (``others``: their masks) and darker than that colour's median over the
-    whole photo by over OTHER_DARKER_LOG (another filter under or over it: OTHER_COLOUR_UNSEEN)."""
-    r0, r1, c0, c1 = cut
-    out = np.zeros((r1 - r0, c1 - c0), np.float32)
+class OtherColours:
+    """One photo's expeditions' colour masks (for OTHER_COLOUR_UNSEEN) and, worked out once for each,
+    the part of each colour the photo reads darker than that colour's median over the whole photo
+    by over OTHER_DARKER_LOG (another filter under or over it).  Every expedition's fit wants the
+    other three's: worked out per fit, each mask's part was worked out three times a photo (about a
+    sixth of a 12 MP photo's fitting, session 28).  The photo's fits share one, in threads."""
+
+    def __init__(self, masks: dict):
+        self.masks = dict(masks)
+        self._parts: dict = {}
+        self._locks = {e: threading.Lock() for e in self.masks}
+
+    def darker(self, e, photo, k: int, kc: int) -> np.ndarray:
+        """Expedition ``e``'s darker part: on the fine grid, each pixel's share of that colour, 0 off it."""
+        with self._locks[e]:  # two fits asking at once: worked out once
+            if e not in self._parts:
+                self._parts[e] = _darker_part(photo, self.masks[e], k, kc)
+            return self._parts[e]
+
+    def over(self, photo, k: int, kc: int, cut: tuple, but=None) -> np.ndarray:
+        """Over a cut ``r0, r1, c0, c1`` of the fine grid: the share of each pixel that is the darker
+        part of any expedition's colour but ``but``'s."""
+        r0, r1, c0, c1 = cut
+        out = np.zeros((r1 - r0, c1 - c0), np.float32)
+        for e in self.masks:
+            if e != but:
+                part = self.darker(e, photo, k, kc)[r0:r1, c0:c1]
+                h, w = part.shape
+                np.maximum(out[:h, :w], part, out=out[:h, :w])
+        return out
+
+
+def _darker_part(photo, mask, k: int, kc: int) -> np.ndarray:
+    """A colour mask's pixels (whole fine pixels of it, in the photo) darker than the colour's median
+    over the whole photo by over OTHER_DARKER_LOG, as their shares of the colour; 0 elsewhere."""
+    O = _fine_of(mask, k, kc)
     H, W = photo.valid.shape
-    for m in others:
-        O = _fine_of(m, k, kc)
-        whole = (O[:H, :W] >= 0.99) & photo.valid[:O.shape[0], :O.shape[1]]
-        ys, xs = np.nonzero(whole[::3, ::3])  # the colour's median from a ninth of its pixels
-        if not len(ys):
-            continue
-        level = float(np.median(_grey(photo, ys * 3, xs * 3)))
-        cut_o = O[r0:r1, c0:c1]
-        ys, xs = np.nonzero(whole[r0:r1, c0:c1])
-        if not len(ys):
-            continue
-        dark = _grey(photo, ys + r0, xs + c0) < level - OTHER_DARKER_LOG
-        out[ys[dark], xs[dark]] = np.maximum(out[ys[dark], xs[dark]], cut_o[ys[dark], xs[dark]])
+    whole = (O[:H, :W] >= 0.99) & photo.valid[:O.shape[0], :O.shape[1]]
+    out = np.zeros(whole.shape, np.float32)
+    ys, xs = np.nonzero(whole[::3, ::3])  # the colour's median from a ninth of its pixels
+    if not len(ys):
+        return out
+    level = float(np.median(_grey(photo, ys * 3, xs * 3)))
+    ys, xs = np.nonzero(whole)
+    dark = _grey(photo, ys, xs) < level - OTHER_DARKER_LOG
+    out[ys[dark], xs[dark]] = O[ys[dark], xs[dark]]
     return out
 
 
@@ -285,7 +312,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     credits evidence by equipment must not take their type at its word.
 
     ``others``: the other expeditions' colour masks (as ``colour``), for ``OTHER_COLOUR_UNSEEN``
-    (needs the photo: ``seen.land.photo``).
+    (needs the photo: ``seen.land.photo``), or an :class:`OtherColours` of the photo's expeditions
+    (this one's own mask in it is passed over) that the photo's fits share.
     """
     types = list(candidates or box.equipment)
     shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
@@ -327,7 +355,9 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     photo = getattr(seen.land, "photo", None) if seen.land is not None else None
     freed = None
     if OTHER_COLOUR_UNSEEN and others and photo is not None:
-        freed = np.minimum(_darker_other_colour(photo, others, k, kc, (r0, r1, c0, c1)), B)
+        if not isinstance(others, OtherColours):
+            others = OtherColours(dict(enumerate(others)))
+        freed = np.minimum(others.over(photo, k, kc, (r0, r1, c0, c1), but=expedition), B)
         B = B - freed
     grid = FitGrid(C, B, x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
