@@ -266,6 +266,7 @@ class CoverageResult:
     # what the sheet fitter sees when it differs from ``seen_flat`` (the veil of added light aside:
     # VEIL_SEEN_BY_FITTER; ``fit_masks`` are read on it); None: ``seen_flat``
     fit_seen: np.ndarray | None = None
+    tone_gain: float = 1.0  # the gain measured on the loch's log-contrast (colour_adapt.tone_gain; 1: none)
 
     @property
     def seen_for_fitting(self) -> np.ndarray:
@@ -583,7 +584,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
-                          None if fit_seen is None else up(fit_seen))
+                          None if fit_seen is None else up(fit_seen), float(g))
 
 
 def _one_expedition(code: np.ndarray) -> np.ndarray:
