@@ -325,6 +325,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
     _tick('lighting')
     g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
+    photo_gain = float(g)  # (g is a loop's name below)
     k = 1.0
     if SATURATION_UNDO:  # a phone's saturation boost sinks sheets' dim channels: measured, undone
         k = saturation_boost(warped, L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI, g)
@@ -584,7 +585,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
-                          None if fit_seen is None else up(fit_seen), float(g))
+                          None if fit_seen is None else up(fit_seen), photo_gain)
 
 
 def _one_expedition(code: np.ndarray) -> np.ndarray:

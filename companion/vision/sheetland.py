@@ -80,6 +80,7 @@ class LandMeasure:
     # colours and how many pixels read as a sheet's colour: kept for a reading at another gain
     # (with_tone_gain)
     pixels: tuple | None = field(default=None, repr=False, compare=False)
+    gain: float = 1.0  # the gain the land was read at (with_tone_gain)
 
 
 _REGIONS: dict = {}
@@ -186,12 +187,12 @@ def with_tone_gain(land: LandMeasure | None, g: float) -> LandMeasure | None:
     L, ok, flat, shape, cols, best_n = land.pixels
     lo, hi = min(1.0, g), max(1.0, g)
     gains = sorted({round(float(x), 2) for x in GAINS if lo < x < hi} | {float(g)})
-    best = land
+    best, best_gain = land, 1.0
     for x in gains:
         out, n = _read(L * np.float32(x), ok, flat, shape, cols)
         if n > best_n:
-            best, best_n = out, n
-    return best if best is land else replace(best, photo=land.photo, pixels=land.pixels)
+            best, best_n, best_gain = out, n, x
+    return best if best is land else replace(best, photo=land.photo, pixels=land.pixels, gain=best_gain)
 
 
 def _read(L: np.ndarray, ok: np.ndarray, flat: np.ndarray, shape, cols: dict) -> tuple[LandMeasure, int]:
