@@ -61,9 +61,10 @@ LAYERS = True  # also read the loch's photo colour for overlaps of one expeditio
 # lost through it lay over the land past a loch's end, the land coloured under 0.00-0.31 of each
 # against 0.73-0.95 as rendered).  On (with_tone_gain): when coverage measured a tone gain g on the
 # loch, the land is read again at each gain from 1 to g on colour_adapt's grid of gains, and the gain
-# under which most land pixels read as some sheet's colour is kept (1: the reading as before).  Not
-# g itself: the curve's slope differs at the land's darker level (those sheets matched best at
-# 1.2-1.6 where the loch's g was 1.45-1.75).  Off: the land read at gain 1 only, as before.
+# under which most land pixels read as some sheet's colour is kept (1: the reading as before; no
+# new constant).  Not g itself: the curve's slope differs at the land's darker level (six of those
+# sheets matched their colour best at 1.2-1.6 where the loch's g was 1.45-1.75, 618's at 1.8-2.0 by
+# a g of 1.75).  Off: the land read at gain 1 only, as before.
 LAND_TONE_GAIN = True
 
 
