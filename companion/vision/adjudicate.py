@@ -33,7 +33,7 @@ from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
 from .sheetfit import OtherColours, fit_expedition, prepare_seen
-from .sheetland import measure as measure_land
+from .sheetland import measure as measure_land, with_tone_gain
 from .sheets import LINE_MM, outline, polygon_distance
 
 SCHEMA = "nessie-vision-adjudication/1"
@@ -334,6 +334,8 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     sheets = {}
     if fit_sheets:
         t = time.perf_counter()
+        # the land read again at the loch's tone gain (sheetland.LAND_TONE_GAIN)
+        land = st.run("sheets land", with_tone_gain, land, result.tone_gain)
         # what is seen is the same for the four expeditions: put on the fitter's grid once
         seen = st.run("sheets seen", prepare_seen, box, result.seen_for_fitting, lay.x0, lay.y0, lay.ppm, land)
 

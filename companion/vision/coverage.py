@@ -266,6 +266,7 @@ class CoverageResult:
     # what the sheet fitter sees when it differs from ``seen_flat`` (the veil of added light aside:
     # VEIL_SEEN_BY_FITTER; ``fit_masks`` are read on it); None: ``seen_flat``
     fit_seen: np.ndarray | None = None
+    tone_gain: float = 1.0  # the gain measured on the loch's log-contrast (colour_adapt.tone_gain; 1: none)
 
     @property
     def seen_for_fitting(self) -> np.ndarray:
@@ -324,6 +325,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
     _tick('lighting')
     g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
+    photo_gain = float(g)  # (g is a loop's name below)
     k = 1.0
     if SATURATION_UNDO:  # a phone's saturation boost sinks sheets' dim channels: measured, undone
         k = saturation_boost(warped, L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI, g)
@@ -583,7 +585,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
-                          None if fit_seen is None else up(fit_seen))
+                          None if fit_seen is None else up(fit_seen), photo_gain)
 
 
 def _one_expedition(code: np.ndarray) -> np.ndarray:

@@ -24,11 +24,12 @@ Pure numpy/OpenCV; no I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from .colour_adapt import GAINS
 from .colourmasks import EXPEDITIONS
 from .registration import board_maps
 from .sheetlayers import photo_colour
@@ -52,6 +53,19 @@ JOIN_MM = 6.0  # land colour counts when within this of its expedition's colour 
 # the loch's end stayed cut off)
 TOO_DARK = 12  # 8-bit channel values under this are too dark to judge
 LAYERS = True  # also read the loch's photo colour for overlaps of one expedition's sheets (sheetlayers.py)
+# A phone's tone curve compresses the land's log-contrast as it does the loch's, but the land is
+# measured against the plain land's own colour, in the photo's units: a sheet over the land reads
+# paler than the profile's colour and past MAX_RESIDUAL, so the land beside it is unseen and the fitter
+# sees only the sheet's loch part (development through the second phone, whose shadow lift brightens
+# the land from (125, 153, 137) to (185, 184, 174): 7 of the 38 sheets named right as rendered and
+# lost through it lay over the land past a loch's end, the land coloured under 0.00-0.31 of each
+# against 0.73-0.95 as rendered).  On (with_tone_gain): when coverage measured a tone gain g on the
+# loch, the land is read again at each gain from 1 to g on colour_adapt's grid of gains, and the gain
+# under which most land pixels read as some sheet's colour is kept (1: the reading as before; no
+# new constant).  Not g itself: the curve's slope differs at the land's darker level (six of those
+# sheets matched their colour best at 1.2-1.6 where the loch's g was 1.45-1.75, 618's at 1.8-2.0 by
+# a g of 1.75).  Off: the land read at gain 1 only, as before.
+LAND_TONE_GAIN = True
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,11 @@ class LandMeasure:
     seen: np.ndarray  # bool mask
     ppm: float
     photo: object = None  # sheetlayers.PhotoColour of the loch on the same grid (overlaps of one colour)
+    # the land's pixels (log against the plain land's colour, usable, where on the grid), the
+    # colours and how many pixels read as a sheet's colour: kept for a reading at another gain
+    # (with_tone_gain)
+    pixels: tuple | None = field(default=None, repr=False, compare=False)
+    gain: float = 1.0  # the gain the land was read at (with_tone_gain)
 
 
 _REGIONS: dict = {}
@@ -155,6 +174,31 @@ def _classify(px: np.ndarray, flat: np.ndarray, shape, cols: dict) -> LandMeasur
         return none
     L = cv2.LUT(px.reshape(-1, 1, 3), _LOG8).reshape(-1, 3)
     L -= _land_colour(L)  # (n, 3): what each land pixel passes
+    ok = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
+    out, n = _read(L, ok, flat, shape, cols)
+    return replace(out, pixels=(L, ok, flat, shape, cols, n)) if LAND_TONE_GAIN else out
+
+
+def with_tone_gain(land: LandMeasure | None, g: float) -> LandMeasure | None:
+    """The land read again for a photo whose loch coverage read at tone gain ``g`` (see
+    LAND_TONE_GAIN): at each gain from 1 to g, the one under which most land pixels read as a
+    sheet's colour kept (the first of equals; 1: ``land`` itself)."""
+    if not LAND_TONE_GAIN or land is None or land.pixels is None or g == 1.0:
+        return land
+    L, ok, flat, shape, cols, best_n = land.pixels
+    lo, hi = min(1.0, g), max(1.0, g)
+    gains = sorted({round(float(x), 2) for x in GAINS if lo < x < hi} | {float(g)})
+    best, best_gain = land, 1.0
+    for x in gains:
+        out, n = _read(L * np.float32(x), ok, flat, shape, cols)
+        if n > best_n:
+            best, best_n, best_gain = out, n, x
+    return best if best is land else replace(best, photo=land.photo, pixels=land.pixels, gain=best_gain)
+
+
+def _read(L: np.ndarray, ok: np.ndarray, flat: np.ndarray, shape, cols: dict) -> tuple[LandMeasure, int]:
+    """The land's pixels (``L``: log against the plain land, ``ok``: bright enough) read as plain,
+    a sheet's colour or unseen; and how many read as a sheet's colour."""
     # plain land first (most of it): shade alone explains it (channel by channel: numpy is slow
     # along a last axis of three)
     c = [np.ascontiguousarray(L[:, i]) for i in range(3)]
@@ -162,7 +206,6 @@ def _classify(px: np.ndarray, flat: np.ndarray, shape, cols: dict) -> LandMeasur
     res0 = (c[0] - g0) ** 2
     res0 += (c[1] - g0) ** 2
     res0 += (c[2] - g0) ** 2
-    ok = np.minimum(np.minimum(px[:, 0], px[:, 1]), px[:, 2]) >= TOO_DARK
     seen = np.zeros(shape, bool)
     seen.ravel()[flat[ok & (res0 <= MAX_RESIDUAL)]] = True
     # the rest: matched against every sheet and pair of sheets
@@ -182,7 +225,7 @@ def _classify(px: np.ndarray, flat: np.ndarray, shape, cols: dict) -> LandMeasur
         sel = flat[rest[coloured & np.isin(best, [c for c, m in enumerate(members) if i in m])]]
         colour[e] = _without_specks(sel // shape[1], sel % shape[1], shape, MIN_BLOB_MM2 * LAND_PPM ** 2)
         seen |= colour[e]
-    return LandMeasure(colour, seen, LAND_PPM)
+    return LandMeasure(colour, seen, LAND_PPM), int(np.count_nonzero(coloured))
 
 
 def _without_specks(ys: np.ndarray, xs: np.ndarray, shape, min_px: float) -> np.ndarray:
