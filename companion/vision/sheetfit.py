@@ -390,8 +390,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
             continue
         confidence = _confidence(grid, shapes, refined, eq, visible)
         if EVIDENCE_LEADER and len(types) > 1 and confidence < MIN_CONFIDENCE and eq != "cage":
-            eq, x, y, ang, confidence, good, visible = _evidence_leader(grid, shapes, refined, eq, confidence,
-                                                                        good, visible)
+            eq, x, y, ang, confidence, good, visible = _evidence_leader(grid, shapes, refined, (eq, x, y, ang),
+                                                                        confidence, good, visible)
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
         if any(_twins(shapes, (eq, x, y, ang), (f.pose.equipment, f.pose.x, f.pose.y, f.pose.angle_deg)) for f in out):
@@ -407,11 +407,11 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     return out if unidentified else [f for f in out if f.identified]
 
 
-def _evidence_leader(grid: FitGrid, shapes, refined, eq, confidence: float, good: float, visible: float):
-    """EVIDENCE_LEADER: the refined shape leading on evidence, when the fit (``eq``) lies inside it
-    and it leads clearly; else the fit as it was.  Returns (type, x, y, angle, confidence, coloured
-    and visible pixels)."""
-    x, y, ang = refined[eq][1]
+def _evidence_leader(grid: FitGrid, shapes, refined, fit: tuple, confidence: float, good: float, visible: float):
+    """EVIDENCE_LEADER: the refined shape leading on evidence, when the fit ((type, x, y, angle))
+    lies inside it and it leads clearly; else the fit as it was.  Returns (type, x, y, angle,
+    confidence, coloured and visible pixels)."""
+    eq, x, y, ang = fit
     lead = max(refined, key=lambda t: grid.evidence(shapes[t], *refined[t][1]))
     if lead == eq:
         return eq, x, y, ang, confidence, good, visible
