@@ -19,8 +19,12 @@ def test_the_fitter_sees_sheets_under_a_veil_within_the_photos_own_paper_spread(
     and was grown as glare's fade to 85-98 %; with the rule off the fitter named 5 of its 12
     sheets right (4 unidentified), with it on 8, with no wrong type or typed extra more, and
     coverage's decisions (covered and unknown hexes) unchanged.  Fails with the switch off
-    (5 right, not 8)."""
+    (5 right, not 8).  sheetfit.EVIDENCE_LEADER (session 28) held off, as the rule was measured:
+    with it on, two of the sonars the veil leaves fitted as the smaller shape inside them are named
+    right with this rule off too (7 right, past the bound on what the rule is for)."""
     from companion.vision import coverage as cov
+    from companion.vision import sheetfit
 
+    monkeypatch.setattr(sheetfit, "EVIDENCE_LEADER", False)
     read = broad_photo_reader(box, 539, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_FLOOR_FOR_FITTER", gain=3, before_most=5)
