@@ -198,6 +198,7 @@ RING = (1.6, 2.6)
 
 def _ringed_by_the_face(lab: np.ndarray, marks: np.ndarray, at: tuple[float, float], area: float,
                         face: np.ndarray) -> bool:
+    """Is the ring round the mark at ``at`` (of ``area`` window pixels), marks left out, of the face's colour?"""
     r = math.sqrt(area / math.pi)
     yy, xx = np.ogrid[:lab.shape[0], :lab.shape[1]]
     d2 = (xx - at[0]) ** 2 + (yy - at[1]) ** 2
