@@ -48,8 +48,8 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
     two at 0.48 of the part read (a wrong value); with the bound, the three stays unread. Fails
     without the rule (the first assert checks that it does). ``dice_pips.MISSING_PIPS_LOOK``
     (session 27) reads the three right here, so it is held off for this rule's test, and so is
-    ``dice.PARTS_OF_FACES_RUN_ON`` (session 28: the two's face runs on to the three's third pip, so
-    it takes the wrong two away too)."""
+    ``dice.PARTS_OF_FACES_RUN_ON`` (session 28: it takes the wrong two away too -- which mark it
+    found beyond, not traced)."""
     from companion.vision import dice_pips
     from tests.dice_raymarch_light import render_light
 

@@ -64,7 +64,7 @@ def test_a_grained_desks_spots_are_not_read_as_a_two(monkeypatch, frames):
     first on the desk beside a six. Both extras go, and no die is read wrong for it."""
     # (SIDE_FACES_BY_PIPS_BEYOND, session 26, takes 8055's extra two away too -- which marks, not
     # traced: the test failed with it on -- off here, to test this rule alone; so does
-    # PARTS_OF_FACES_RUN_ON, session 28: a desk spot beyond the two on the desk's own colour)
+    # PARTS_OF_FACES_RUN_ON, session 28: which mark it found beyond the two, not traced)
     monkeypatch.setattr(dice, "SIDE_FACES_BY_PIPS_BEYOND", False)
     monkeypatch.setattr(dice, "PARTS_OF_FACES_RUN_ON", False)
     for seed in (8058, 8055):
