@@ -47,7 +47,9 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
     its shaded sides): with ``dice_soft_core.READ_LEAST`` at 0 the look reads two of its pips as a
     two at 0.48 of the part read (a wrong value); with the bound, the three stays unread. Fails
     without the rule (the first assert checks that it does). ``dice_pips.MISSING_PIPS_LOOK``
-    (session 27) reads the three right here, so it is held off for this rule's test."""
+    (session 27) reads the three right here, so it is held off for this rule's test, and so is
+    ``dice.PARTS_OF_FACES_RUN_ON`` (session 28: it takes the wrong two away too -- which mark it
+    found beyond, not traced)."""
     from companion.vision import dice_pips
     from tests.dice_raymarch_light import render_light
 
@@ -63,6 +65,7 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
         return [d.value for d in near]
 
     monkeypatch.setattr(dice_pips, "MISSING_PIPS_LOOK", False)
+    monkeypatch.setattr(dice, "PARTS_OF_FACES_RUN_ON", False)
     monkeypatch.setattr(dice_soft_core, "READ_LEAST", 0.0)
     assert 2 in value_there()
     monkeypatch.setattr(dice_soft_core, "READ_LEAST", 0.7)

@@ -63,8 +63,10 @@ def test_a_grained_desks_spots_are_not_read_as_a_two(monkeypatch, frames):
     """8058: a two read pips-alone on the bare desk at the frame's top edge; 8055: a two read pips
     first on the desk beside a six. Both extras go, and no die is read wrong for it."""
     # (SIDE_FACES_BY_PIPS_BEYOND, session 26, takes 8055's extra two away too -- which marks, not
-    # traced: the test failed with it on -- off here, to test this rule alone)
+    # traced: the test failed with it on -- off here, to test this rule alone; so does
+    # PARTS_OF_FACES_RUN_ON, session 28: which mark it found beyond the two, not traced)
     monkeypatch.setattr(dice, "SIDE_FACES_BY_PIPS_BEYOND", False)
+    monkeypatch.setattr(dice, "PARTS_OF_FACES_RUN_ON", False)
     for seed in (8058, 8055):
         off, on = counts_off_then_on(monkeypatch, dice, "PIPS_ABOVE_THE_TABLE", frames[seed])
         assert on["extra"] == off["extra"] - 1, seed

@@ -58,6 +58,7 @@ from .dice_pips import FACE_PX
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond
+from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_unread_place import at_top_faces
@@ -136,12 +137,24 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         # (last: every look above reads round an unread die's report where its reading put it)
         mask, at_f = seen
         dice = at_top_faces(dice, img, mask, at_f, *_photo_middle(W, H, settings))
+    if PARTS_OF_FACES_RUN_ON:
+        # (after every look, whichever made the reading: a one, two or three whose face runs on,
+        # with no edge, to a pip like its own was read on a part of a larger face)
+        dice = doubt_parts_of_faces(dice, img)
     return dice
 
 
 #: a die read whose top face's pips lie beyond it, away from the photo's middle, was read at its side
 #: face: it is made unreadable (:mod:`.dice_pips_beyond`; False: kept, the old rule)
 SIDE_FACES_BY_PIPS_BEYOND = True
+
+
+#: a one, two or three with a pip like its own beyond it, on a straight run of its face's colour
+#: with no edge on the way, was read on a part of a larger face (a light die on a light table: the
+#: face region ended short of its face's edge) and is made unreadable (:mod:`.dice_face_runs_on`;
+#: docs/dice-camera.md, twenty-seventh round). Three fresh pools: wrong 6 -> 3, no right reading
+#: lost; development sets unchanged. False: kept, the old rule
+PARTS_OF_FACES_RUN_ON = True
 
 
 #: an unreadable die is reported at its top face's centre, found from the foreground beyond the
