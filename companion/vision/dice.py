@@ -54,6 +54,7 @@ from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
+from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
@@ -227,6 +228,9 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         elif MARBLED_FACES_LOOKED_AT and MARBLED_WHERE_PIPS_UNSEEN and _pips_unseen_only(got):
             # (faces seen, their pips not: light veins round light pips take them in, see below)
             got = _after(got, _two_tone_whole_faces(img, blob, (x, y), f, est))
+        if MARBLED_PIPS_BY_RINGS and (not got or _pips_unseen_only(got)):
+            # (still nothing: the pips found by the rings round them, no face region -- dice_ringed_pips)
+            got = _after(got, _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_ringed_pips))
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -454,6 +458,12 @@ MARBLED_WHERE_PIPS_UNSEEN = True
 #: ... reading there no two or three (:func:`_two_tone_whole_faces`; False: kept -- light 43's six
 #: then reads as a three, a wrong value)
 MARBLED_PARTS_REFUSED = True
+
+
+#: a blob every look read nothing in (no reports, or faces with no pips only) is looked at once
+#: more for pips found by the ring round each, without a face region (:mod:`.dice_ringed_pips`:
+#: a marbled die's veins break its face region or take its pips in). False: the old reader
+MARBLED_PIPS_BY_RINGS = True
 
 
 def _pips_unseen_only(got: list[Die]) -> bool:
