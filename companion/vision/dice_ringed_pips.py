@@ -112,6 +112,8 @@ def _layout(w: np.ndarray, marks: list[tuple], pips: list[tuple], u0: np.ndarray
     steps = [m[2] for m in pips]
     if min(steps) < STRONG_SHARE * max(steps):
         return None
+    if PIPS_PAINTED_ALIKE and _cores_unlike(pips):
+        return None
     value, rms, beta, alpha = fit_frame([complex(m[0], m[1]) for m in pips])
     if value is None or value not in VALUES or rms > FIT_MOST[value] \
             or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
@@ -124,14 +126,14 @@ def _layout(w: np.ndarray, marks: list[tuple], pips: list[tuple], u0: np.ndarray
 
 
 def _marks(w: np.ndarray, mask: np.ndarray) -> list[tuple]:
-    """Round marks: (x, y, step, radius, unit colour direction, colour offset) at the local maxima
+    """Round marks: (x, y, step, radius, unit colour direction, colour offset, spot colour) at the local maxima
     of each radius' least sector step, the best radius kept where several find one."""
     found: list[tuple] = []
     px = face_px()
     h, wd = mask.shape
     for rel in RADII:
         r = rel * px
-        least, unit, off = _least_step(w, r)
+        least, unit, off, spot = _least_step(w, r)
         R = int(math.ceil(RING[1] * r))
         k = max(3, int(2 * r) | 1)
         peaks = (least >= cv2.dilate(least, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))) & (least > 0)
@@ -141,7 +143,7 @@ def _marks(w: np.ndarray, mask: np.ndarray) -> list[tuple]:
         peaks[:, wd - R:] = False
         peaks &= mask > 0
         for y, x in zip(*np.nonzero(peaks)):
-            found.append((float(x), float(y), float(least[y, x]), r, unit[y, x], off[y, x]))
+            found.append((float(x), float(y), float(least[y, x]), r, unit[y, x], off[y, x], spot[y, x]))
     # one mark per place: the strongest of the radii within a radius of one another
     found.sort(key=lambda m: -m[2])
     kept: list[tuple] = []
@@ -151,10 +153,10 @@ def _marks(w: np.ndarray, mask: np.ndarray) -> list[tuple]:
     return kept
 
 
-def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per pixel, for a spot of radius ``SPOT * r``: its colour step from the ring round it taken
     along the steps' mean direction, the least over the ring's sectors (negative where a sector
-    steps the other way); that direction (unit) and the mean step (weighted Lab)."""
+    steps the other way); that direction (unit), the mean step and the spot's colour (weighted Lab)."""
     R = int(math.ceil(RING[1] * r))
     yy, xx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
     d = np.hypot(xx, yy)
@@ -170,7 +172,23 @@ def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.nda
     norm = np.sqrt((mean * mean).sum(axis=2, keepdims=True))
     unit = mean / np.maximum(norm, 1e-6)
     least = np.min(np.stack([(dd * unit).sum(axis=2) for dd in diffs]), axis=0)
-    return least, unit, mean
+    return least, unit, mean, spot
+
+
+#: the pips' cores are of one colour: each within CORE_GAP (weighted Lab) of their median. One
+#: die's pips are painted alike and lie under one light on one face; a pip of a tilted die's side
+#: face is in shade, darker by dice_side_shade.SHADE_GAP (12 L) at least, and a vein's curl is of
+#: the vein's colour (development: ray 1116, a one's white pip and a side face's shaded pip read as a
+#: two, cores 43 apart; the right twos and fours read here 4-7). Set at that gap. False: not checked
+PIPS_PAINTED_ALIKE = True
+CORE_GAP = 12.0
+
+
+def _cores_unlike(pips: list[tuple]) -> bool:
+    """Is a pip's core colour more than CORE_GAP from the pips' median core colour?"""
+    cores = np.array([m[6] for m in pips], np.float32)
+    middle = np.median(cores, axis=0)
+    return bool(np.max(np.linalg.norm(cores - middle, axis=1)) > CORE_GAP)
 
 
 def _other_marks(marks: list[tuple], pips: list[tuple], beta: complex, alpha: complex,
