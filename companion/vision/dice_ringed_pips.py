@@ -89,7 +89,7 @@ def read_ringed_pips(crop: np.ndarray, mask: np.ndarray, **_ignored) -> list[Fac
         group = [m for m in marks if float(m[4] @ u0) >= SAME_COLOUR and m[2] >= LEAST_STEP][:GROUP_MOST]
         for k in range(2, 7):
             for pips in itertools.combinations(group, k):
-                got = _layout(w, marks, list(pips), u0)
+                got = _layout(w, mask, marks, list(pips), u0)
                 if got is not None and (got[0] not in found or got[1] > found[got[0]][1]):
                     found[got[0]] = got
     if len(found) != 1:
@@ -107,7 +107,7 @@ REFERENCES = 3
 GROUP_MOST = 8
 
 
-def _layout(w: np.ndarray, marks: list[tuple], pips: list[tuple], u0: np.ndarray) -> tuple | None:
+def _layout(w: np.ndarray, mask: np.ndarray, marks: list[tuple], pips: list[tuple], u0: np.ndarray) -> tuple | None:
     """(value, weakest pip's step, beta, alpha, pips) when ``pips`` make a clean face, else None."""
     steps = [m[2] for m in pips]
     if min(steps) < STRONG_SHARE * max(steps):
@@ -117,6 +117,8 @@ def _layout(w: np.ndarray, marks: list[tuple], pips: list[tuple], u0: np.ndarray
     value, rms, beta, alpha = fit_frame([complex(m[0], m[1]) for m in pips])
     if value is None or value not in VALUES or rms > FIT_MOST[value] \
             or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
+        return None
+    if FACE_ON_THE_DIE and not _on_the_die(mask, beta, alpha):
         return None
     if _other_marks(marks, pips, beta, alpha, u0, min(steps)):
         return None
@@ -173,6 +175,25 @@ def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.nda
     unit = mean / np.maximum(norm, 1e-6)
     least = np.min(np.stack([(dd * unit).sum(axis=2) for dd in diffs]), axis=0)
     return least, unit, mean, spot
+
+
+#: the fitted face lies on the die: its four corners (CORNER of the way out from its middle, clear
+#: of the rounded corner and the blob's ragged edge) on the blob's mask. A side face seen edge-on
+#: shows its pips as a row of slits that fits a three's diagonal; the three's square then reaches
+#: off the die on two corners (pool light 6005: a white one's side face read as a three). False:
+#: not checked
+FACE_ON_THE_DIE = True
+CORNER = 0.8
+
+
+def _on_the_die(mask: np.ndarray, beta: complex, alpha: complex) -> bool:
+    h, w = mask.shape
+    for c in (1 + 1j, 1 - 1j, -1 + 1j, -1 - 1j):
+        z = beta + alpha * c * CORNER
+        x, y = int(round(z.real)), int(round(z.imag))
+        if not (0 <= x < w and 0 <= y < h and mask[y, x]):
+            return False
+    return True
 
 
 #: the pips' cores are of one colour: each within CORE_GAP (weighted Lab) of their median. One
