@@ -25,7 +25,7 @@ import numpy as np
 
 from .dice_crop import crop_lab
 from .dice_face_reading import FaceReading, face_px
-from .dice_layouts import LAYOUTS, fit_frame
+from .dice_layouts import fit_frame
 from .dice_marks import _GRID, _OCCUPIED, _could_be_more
 from .dice_pip_finding import Pip
 
@@ -118,6 +118,8 @@ def _layout(w: np.ndarray, mask: np.ndarray, marks: list[tuple], pips: list[tupl
     if value is None or value not in VALUES or rms > FIT_MOST[value] \
             or not SIZE[0] <= 2 * abs(alpha) / face_px() <= SIZE[1]:
         return None
+    if PIPS_ROUND and not all(_round_pip(w, m, 2 * abs(alpha)) for m in pips):
+        return None
     if FACE_ON_THE_DIE and not _on_the_die(mask, beta, alpha):
         return None
     if _other_marks(marks, pips, beta, alpha, u0, min(steps)):
@@ -180,9 +182,11 @@ def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.nda
 #: the fitted face lies on the die: its four corners (CORNER of the way out from its middle, clear
 #: of the rounded corner and the blob's ragged edge) on the blob's mask. A side face seen edge-on
 #: shows its pips as a row of slits that fits a three's diagonal; the three's square then reaches
-#: off the die on two corners (pool light 6005: a white one's side face read as a three). False:
-#: not checked
-FACE_ON_THE_DIE = True
+#: off the die on two corners (pool light 6005: a white one's side face read as a three). OFF: a
+#: tilted die's two or three fits a square that reaches past its rhombus of a face (development ray
+#: 4361, 4057: right twos and threes lost); PIPS_ROUND refuses the slits themselves (6005 is then
+#: not read either)
+FACE_ON_THE_DIE = False
 CORNER = 0.8
 
 
@@ -194,6 +198,44 @@ def _on_the_die(mask: np.ndarray, beta: complex, alpha: complex) -> bool:
         if not (0 <= x < w and 0 <= y < h and mask[y, x]):
             return False
     return True
+
+
+#: each pip is a round mark of a pip's size on the fitted face: the pixels round its centre that
+#: step from its ring towards its colour by half its own step (its rim: half way between pip and
+#: face), taken as one region, are no longer than ROUND_MOST times their width (dice_pip_finding's
+#: 1.8 for a pip's fitted ellipse) and PIP_LEAST of the face's side in radius at least (the renders'
+#: pips are 0.08-0.1, half of that for a small or blurred one: development ray 4383's motion-blurred
+#: four measured 0.049-0.055). A foreshortened pip of a side face seen edge-on is a slit: development
+#: ray 4303, two side faces' slits (4.3 and 5.8 times as long as wide) read as a two beside a one;
+#: the pips read right measured 1.02-1.71. False: not checked
+PIPS_ROUND = True
+ROUND_MOST = 1.8
+PIP_LEAST = 0.04
+
+
+def _round_pip(w: np.ndarray, m: tuple, side: float) -> bool:
+    R = int(math.ceil(RING[1] * m[3]))
+    x, y = int(round(m[0])), int(round(m[1]))
+    h, wd = w.shape[:2]
+    if not (R <= x < wd - R and R <= y < h - R):
+        return False
+    win = w[y - R:y + R + 1, x - R:x + R + 1]
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
+    d = np.hypot(xx, yy)
+    ring = win[(d >= RING[0] * m[3]) & (d <= RING[1] * m[3])].mean(axis=0)
+    along = (win - ring) @ m[4]
+    core = float(along[R, R])
+    if core <= 0:
+        return False
+    n, labels = cv2.connectedComponents((along >= 0.5 * core).astype(np.uint8), connectivity=8)
+    own = labels == labels[R, R]
+    area = float(own.sum())
+    if area < math.pi * (PIP_LEAST * side) ** 2:
+        return False
+    mo = cv2.moments(own.astype(np.uint8), binaryImage=True)
+    cov = np.array([[mo["mu20"], mo["mu11"]], [mo["mu11"], mo["mu02"]]]) / max(mo["m00"], 1.0)
+    low, high = np.linalg.eigvalsh(cov)
+    return math.sqrt(max(high, 0.0) / max(low, 1e-6)) <= ROUND_MOST
 
 
 #: the pips' cores are of one colour: each within CORE_GAP (weighted Lab) of their median. One
