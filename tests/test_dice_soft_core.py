@@ -48,6 +48,8 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
     two at 0.48 of the part read (a wrong value); with the bound, the three stays unread. Fails
     without the rule (the first assert checks that it does). ``dice_pips.MISSING_PIPS_LOOK``
     (session 27) reads the three right here, so it is held off for this rule's test."""
+    from companion.vision import dice as _dice  # (the ringed-pips look reads this die right as well,
+    monkeypatch.setattr(_dice, "MARBLED_PIPS_BY_RINGS", False)  # s28h2: held off to test this rule alone)
     from companion.vision import dice_pips
     from tests.dice_raymarch_light import render_light
 
