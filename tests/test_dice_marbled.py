@@ -107,6 +107,9 @@ def test_rendered_marbled_four_reads_four(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (with this rule off the ringed-pips look reads the die right as well, dice_ringed_pips: held
+    # off, so the test measures this rule alone)
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
     off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_FACES_LOOKED_AT", render_raymarch(2057))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == 0
@@ -124,6 +127,9 @@ def test_rendered_marbled_five_beside_its_shadow_reads_five(monkeypatch):
     # (with dice.SHAPED_BLOBS_PLACED_BY_READ_DICE the blob's report is put on the die, unread, not
     # missed, before this rule reads it: held off to test this rule alone, as it was made)
     monkeypatch.setattr(dice, "SHAPED_BLOBS_PLACED_BY_READ_DICE", False)
+    # (with this rule off the ringed-pips look reads the die right as well, dice_ringed_pips: held
+    # off, so the test measures this rule alone)
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
     off, on = counts_off_then_on(monkeypatch, dice_marbled, "VEINS_TAKEN_BEFORE", render_raymarch(4376))
     assert on["right"] == off["right"] + 1 and on["missed"] == off["missed"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] and on["near_wrong"] == off["near_wrong"]

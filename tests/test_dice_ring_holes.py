@@ -20,6 +20,9 @@ def test_rendered_marbled_six_in_its_ring_reads_six(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (with this rule off the ringed-pips look reads the die right as well, dice_ringed_pips: held
+    # off, so the test measures this rule alone)
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
     off, on = counts_off_then_on(monkeypatch, dice, "RING_HOLES_READ", render_raymarch(1068))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]

@@ -47,9 +47,11 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
     its shaded sides): with ``dice_soft_core.READ_LEAST`` at 0 the look reads two of its pips as a
     two at 0.48 of the part read (a wrong value); with the bound, the three stays unread. Fails
     without the rule (the first assert checks that it does). ``dice_pips.MISSING_PIPS_LOOK``
-    (session 27) reads the three right here, so it is held off for this rule's test, and so is
+    (session 27) reads the three right here, so it is held off for this rule's test, and so are
     ``dice.PARTS_OF_FACES_RUN_ON`` (session 28: it takes the wrong two away too -- which mark it
-    found beyond, not traced)."""
+    found beyond, not traced) and ``dice.MARBLED_PIPS_BY_RINGS`` (session 28: it reads the die
+    right as well)."""
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
     from companion.vision import dice_pips
     from tests.dice_raymarch_light import render_light
 

@@ -54,6 +54,7 @@ from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
 from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
+from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
@@ -240,6 +241,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         elif MARBLED_FACES_LOOKED_AT and MARBLED_WHERE_PIPS_UNSEEN and _pips_unseen_only(got):
             # (faces seen, their pips not: light veins round light pips take them in, see below)
             got = _after(got, _two_tone_whole_faces(img, blob, (x, y), f, est))
+        if MARBLED_PIPS_BY_RINGS and (not got or _pips_unseen_only(got)):
+            # (still nothing: the pips found by the rings round them, no face region -- dice_ringed_pips)
+            ringed = _read_blob_at(img, blob, (x, y), f, est / f * 0.9, read_ringed_pips)
+            got = _after(got, [d for d in ringed if _of_the_dice_size(d, f, typical)])
         if not any(d.value is not None for d in got):
             failed.append(i)
         if not got and UNSEEN_FACES_ARE_REPORTED:
@@ -467,6 +472,28 @@ MARBLED_WHERE_PIPS_UNSEEN = True
 #: ... reading there no two or three (:func:`_two_tone_whole_faces`; False: kept -- light 43's six
 #: then reads as a three, a wrong value)
 MARBLED_PARTS_REFUSED = True
+
+
+#: a blob every look read nothing in (no reports, or faces with no pips only) is looked at once
+#: more for pips found by the ring round each, without a face region (:mod:`.dice_ringed_pips`:
+#: a marbled die's veins break its face region or take its pips in). Development right 3,513 ->
+#: 3,521, pools 1,886 -> 1,891, check sets 790 -> 791, nothing wrong, near-wrong or extra added
+#: (session 28, s28h2). False: the old reader
+MARBLED_PIPS_BY_RINGS = True
+
+
+#: ... its reading kept only when of the photo's dice size: its side within RINGED_SIZE of the
+#: typical blob's. A blob holds its die and the die's shadow and side faces, so a die is a half to
+#: the whole of a blob's side (read right here: 0.52-0.85); a part of a die's blob (a tilted die's
+#: side face) shows the side face's row of pips, two of them a two's diagonal: pool ray 20243, a
+#: two read at 0.23 of the typical blob (59 px among dice of 143 px). False: kept whatever its size
+RINGED_PIPS_SIZED = True
+RINGED_SIZE = (0.5, 1.4)  # (the upper bound: DIE_SIZE_RANGE's)
+
+
+def _of_the_dice_size(d: Die, f: float, typical: float | None) -> bool:
+    return not RINGED_PIPS_SIZED or typical is None or \
+        RINGED_SIZE[0] <= d.side_px * f / typical <= RINGED_SIZE[1]
 
 
 def _pips_unseen_only(got: list[Die]) -> bool:
