@@ -478,8 +478,11 @@ MARBLED_PARTS_REFUSED = True
 #: more for pips found by the ring round each, without a face region (:mod:`.dice_ringed_pips`:
 #: a marbled die's veins break its face region or take its pips in). Development right 3,513 ->
 #: 3,521, pools 1,886 -> 1,891, check sets 790 -> 791, nothing wrong, near-wrong or extra added
-#: (session 28, s28h2). False: the old reader
-MARBLED_PIPS_BY_RINGS = True
+#: (session 28, s28h2). **Off as merged**: on the lead's fresh held-out dice (ray 59960-60059,
+#: light 5300-5349, 558 dice) it read no die more and one wrong value (ray 59995, a marbled blue
+#: four on red felt read as a two 0.33 sides off, where main reports the blob unread); the other
+#: held-out sets were not read with it. False: the old reader
+MARBLED_PIPS_BY_RINGS = False
 
 
 #: ... its reading kept only when of the photo's dice size: its side within RINGED_SIZE of the
