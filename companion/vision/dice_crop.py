@@ -56,6 +56,26 @@ def crop_lab(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lab8, lab8.astype(np.float32)
 
 
+def lab_window(img: np.ndarray, center, side_px: float, reach_sides: float,
+               work_side: float) -> tuple[np.ndarray, float, tuple[int, int]] | None:
+    """The photo within ``reach_sides`` read sides of ``center`` (plus 2 px), scaled by ``g`` so
+    the side is at most ``work_side`` pixels, as Lab (float32), with ``g`` and the window's origin
+    in the photo; None for a die under 4 px or a window under 3 px.  A look at a die's
+    surroundings then costs the same whatever the die's size in pixels (dice_pips_beyond,
+    dice_face_runs_on)."""
+    x, y = center
+    H, W = img.shape[:2]
+    R = int(reach_sides * side_px) + 2
+    x0, y0, x1, y1 = max(0, int(x - R)), max(0, int(y - R)), min(W, int(x + R) + 1), min(H, int(y + R) + 1)
+    if side_px < 4 or x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    g = min(1.0, work_side / side_px)
+    win = np.ascontiguousarray(img[y0:y1, x0:x1])
+    if g < 1.0:
+        win = cv2.resize(win, (max(3, round((x1 - x0) * g)), max(3, round((y1 - y0) * g))), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32), g, (x0, y0)
+
+
 @functools.lru_cache(maxsize=4)
 def _kernels(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ERODE, CLEAR, OPEN_CUT) for a face ``px`` across: made for FACE_PX, their sides scaled with

@@ -29,6 +29,8 @@ from typing import Sequence, TypeVar
 import cv2
 import numpy as np
 
+from .dice_crop import lab_window
+
 D = TypeVar("D")  # a :class:`.dice.Die`
 
 #: the values a part of a larger face can be read as (:data:`.dice_sizes.PART_VALUES`)
@@ -102,7 +104,7 @@ def doubt_parts_of_faces(dice: list[D], img: np.ndarray) -> list[D]:
 
 def _face_runs_on(d, img: np.ndarray, others: Sequence) -> bool:
     """Does a twin of ``d``'s pips lie BEYOND it, on a straight run of its face's colour?"""
-    win = _window(img, d)
+    win = lab_window(img, d.center, d.side_px, REACH, WORK_SIDE)
     if win is None:
         return False
     lab, g, (x0, y0) = win
@@ -130,22 +132,6 @@ def _face_runs_on(d, img: np.ndarray, others: Sequence) -> bool:
         if _on_the_face(lab, hat, (near[0], near[1]), (mx, my), face):
             return True
     return False
-
-
-def _window(img: np.ndarray, d) -> tuple[np.ndarray, float, tuple[int, int]] | None:
-    """The photo within REACH read sides of ``d``, scaled by ``g`` to WORK_SIDE, as Lab (float32),
-    with ``g`` and the window's origin in the photo."""
-    x, y = d.center
-    H, W = img.shape[:2]
-    R = int(REACH * d.side_px) + 2
-    x0, y0, x1, y1 = max(0, int(x - R)), max(0, int(y - R)), min(W, int(x + R) + 1), min(H, int(y + R) + 1)
-    if d.side_px < 4 or x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    g = min(1.0, WORK_SIDE / d.side_px)
-    win = np.ascontiguousarray(img[y0:y1, x0:x1])
-    if g < 1.0:
-        win = cv2.resize(win, (max(3, round((x1 - x0) * g)), max(3, round((y1 - y0) * g))), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32), g, (x0, y0)
 
 
 def _marks(lab: np.ndarray, x: float, y: float, s: float):

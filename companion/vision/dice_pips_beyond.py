@@ -21,6 +21,8 @@ from typing import Sequence, TypeVar
 import cv2
 import numpy as np
 
+from .dice_crop import lab_window
+
 D = TypeVar("D")  # a :class:`.dice.Die`
 
 #: a reading this near the photo's middle (part of its diagonal) is left alone: there the side
@@ -81,7 +83,7 @@ def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: floa
     if d.side_px < 4 or out < OFF_CENTRE * diagonal:
         return 0
     ux, uy = ox / out, oy / out
-    win = _window(img, d)
+    win = lab_window(img, d.center, d.side_px, BAND[1] + 0.3, WORK_SIDE)
     if win is None:
         return 0
     lab, g, (x0, y0) = win
@@ -127,22 +129,6 @@ def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: floa
 #: 8-10 px across): the cost does not grow with the die's size in pixels (a 270 px die's disc
 #: would be 95 px wide at full size)
 WORK_SIDE = 48.0
-
-
-def _window(img: np.ndarray, d) -> tuple[np.ndarray, float, tuple[int, int]] | None:
-    """The photo round ``d`` (the band and its pips' rings), scaled by ``g`` to WORK_SIDE, as Lab
-    (float32), with ``g`` and the window's origin in the photo."""
-    x, y = d.center
-    H, W = img.shape[:2]
-    R = int((BAND[1] + 0.3) * d.side_px) + 2
-    x0, y0, x1, y1 = max(0, int(x - R)), max(0, int(y - R)), min(W, int(x + R) + 1), min(H, int(y + R) + 1)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return None
-    g = min(1.0, WORK_SIDE / d.side_px)
-    win = np.ascontiguousarray(img[y0:y1, x0:x1])
-    if g < 1.0:
-        win = cv2.resize(win, (max(3, round((x1 - x0) * g)), max(3, round((y1 - y0) * g))), interpolation=cv2.INTER_AREA)
-    return cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32), g, (x0, y0)
 
 
 def _dark_pips(d, light: np.ndarray, face_l: float, origin: tuple[int, int], g: float) -> bool:

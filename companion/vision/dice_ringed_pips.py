@@ -223,14 +223,10 @@ PIP_LEAST = 0.04
 
 
 def _round_pip(w: np.ndarray, m: tuple, side: float) -> bool:
-    R = int(math.ceil(RING[1] * m[3]))
-    x, y = int(round(m[0])), int(round(m[1]))
-    h, wd = w.shape[:2]
-    if not (R <= x < wd - R and R <= y < h - R):
+    cut = _ring_window(w, m[0], m[1], m[3])
+    if cut is None:
         return False
-    win = w[y - R:y + R + 1, x - R:x + R + 1]
-    yy, xx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
-    d = np.hypot(xx, yy)
+    win, d, R = cut
     ring = win[(d >= RING[0] * m[3]) & (d <= RING[1] * m[3])].mean(axis=0)
     along = (win - ring) @ m[4]
     core = float(along[R, R])
@@ -297,16 +293,24 @@ def _vacancies_plain(w: np.ndarray, beta: complex, alpha: complex, value: int, p
     return True
 
 
-def _mean_step(w: np.ndarray, z: complex, r: float, u0: np.ndarray) -> float | None:
-    """The spot at ``z``'s step from the whole ring round it along ``u0`` (None off the crop)."""
+def _ring_window(w: np.ndarray, x: float, y: float, r: float) -> tuple[np.ndarray, np.ndarray, int] | None:
+    """The square of ``w`` reaching the outer RING round (x, y) for a spot of radius ``r``, each
+    pixel's distance from its middle, and its half-width R; None where it would leave the crop."""
     R = int(math.ceil(RING[1] * r))
-    x, y = int(round(z.real)), int(round(z.imag))
+    x, y = int(round(x)), int(round(y))
     h, wd = w.shape[:2]
     if not (R <= x < wd - R and R <= y < h - R):
         return None
-    win = w[y - R:y + R + 1, x - R:x + R + 1]
     yy, xx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
-    d = np.hypot(xx, yy)
+    return w[y - R:y + R + 1, x - R:x + R + 1], np.hypot(xx, yy), R
+
+
+def _mean_step(w: np.ndarray, z: complex, r: float, u0: np.ndarray) -> float | None:
+    """The spot at ``z``'s step from the whole ring round it along ``u0`` (None off the crop)."""
+    cut = _ring_window(w, z.real, z.imag, r)
+    if cut is None:
+        return None
+    win, d, _ = cut
     spot = win[d <= max(1.0, SPOT * r)].mean(axis=0)
     ring = win[(d >= RING[0] * r) & (d <= RING[1] * r)].mean(axis=0)
     return float((spot - ring) @ u0)
