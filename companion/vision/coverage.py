@@ -113,6 +113,25 @@ VEIL_IN_PHOTO_UNITS_FOR_FITTER = True
 # photo.  docs/board-vision.md, equipment type, nineteenth round.
 VEIL_FLOOR_FOR_FITTER = True
 VEIL_NOISE_Z = 3.0  # the usual outlier bar (a cell 3 standard deviations out); the only value tried
+# The added light the fitter's veil is read from (VEIL_FLOOR_FOR_FITTER) measured on the paper away
+# from every dark edge: a phone's unsharp mask brightens the paper beside each printed line and
+# each sheet's edge (through the first phone, development 539's paper within 1 mm of a line reads
+# 0.08 log brighter than the paper 2 mm and more away, 533's 1-2 mm 0.05; as rendered flat), and a
+# cell of paper left beside a sheet reads as white light added over it.  Session 29 (s29h3): of the
+# 53 development sheets (500-579, 600-639) named right as rendered but not through the first
+# phone, 13 lay under coverage's veil over 0.28-1.0 of their own part (0-0.32 as rendered); on
+# their nine photos the first phone with its sharpening left out (the other effects' draws kept)
+# named 14 of the 19 sheets it lost there right again.  On: the fitter's veil read from the added light
+# measured on the plain paper over HALO_MM from anything else, over the photo's own floor or
+# VEIL_MIN, whichever is higher; coverage's decisions keep the veil as before (identical on every
+# photo).  OFF: development first phone 1,050 -> 1,052 of 1,145 right but wrong types 8 -> 9 and
+# typed extras 11 -> 12 (612, 621: unidentified -> wrong type; 625 a typed extra), second phone
+# 1,073 -> 1,059 (wrong types 7 -> 9), as rendered 1,093 -> 1,094 (wrong types 5 -> 4).
+# docs/board-vision.md, equipment type, twenty-second round, part 1.
+HALO_FREE_VEIL_FOR_FITTER = False
+# the halo's reach: the paper's excess brightness beside a line fell off by 2 mm on development 539
+# and 533 through the first phone (chosen after measuring them; the only value run)
+HALO_MM = 2.0
 # ... but the veil over an overlap of two expeditions' sheets (the colour match naming two, or the
 # brightest channel passing less than DIM_FIT_BRIGHT_LOG) stays unseen to the fitter: there added
 # light bends the hue most, towards another expedition's (without it, development 510 first phone:
@@ -418,8 +437,12 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fit_veil = own if for_fitter else veil  # the veil the fitter is given so far
     if VEIL_FLOOR_FOR_FITTER and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
         # ... read again over the photo's own floor (see VEIL_FLOOR_FOR_FITTER)
-        fitter_glare = _fitter_veil_glare(fit_veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded,
-                                          flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0)
+        fit_added, least = added, None
+        if HALO_FREE_VEIL_FOR_FITTER:  # the added light away from the edges' sharpening halos
+            fit_added, least = _halo_free_added(L_seen, lay.paper & valid, code, ppm), VEIL_MIN
+        fitter_glare = _fitter_veil_glare(fit_veil, fit_added, Lmin, Lmax, wmin, code, bright, haze, occluded,
+                                          flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0,
+                                          least)
         if fitter_glare is not None:
             glare_seen_by_fitter = fitter_glare
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
@@ -661,14 +684,18 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
 
 
 def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded, flat_area, ppm: float,
-                       g: float, spread: float) -> np.ndarray | None:
+                       g: float, spread: float, least: float | None = None) -> np.ndarray | None:
     """The glare the sheet fitter cannot see (VEIL_FLOOR_FOR_FITTER): the bright glare and the veil
     read again over this photo's own floor, VEIL_NOISE_Z times ``spread`` (the paper cells' noise in
     rise, log, read at the tone gain ``g`` as ``veil`` is), grown as glare's fade as before; round
     real glare, and over overlaps of two expeditions (VEIL_OVERLAP_UNSEEN_BY_FITTER), coverage's
-    ``veil`` as it is.  None: the photo's floor is not over VEIL_MIN (the fitter's glare as before)."""
+    ``veil`` as it is.  None: the photo's floor is not over VEIL_MIN (the fitter's glare as before).
+    ``least``: the floor read at least at this, never None (HALO_FREE_VEIL_FOR_FITTER: ``added`` is
+    not the one coverage's ``veil`` was read from)."""
     floor = float(np.expm1(VEIL_NOISE_Z * spread / g))
-    if floor <= VEIL_MIN:
+    if least is not None:
+        floor = max(floor, least)
+    elif floor <= VEIL_MIN:
         return None
     real = _real_glare(bright, wmin, Lmax, Lmin, occluded, flat_area)
     keep = veil & _near_glare(real, ppm) if real.any() else None  # coverage's veil kept for the fitter
@@ -679,6 +706,16 @@ def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occlud
     over = _veil(added, Lmin, flat_area, ppm, g, floor)
     fit_veil = keep if over is None else over if keep is None else over | keep
     return _glare_grown(bright if fit_veil is None else bright | fit_veil, haze, occluded, wmin, ppm)
+
+
+def _halo_free_added(L_seen: np.ndarray, paper: np.ndarray, code: np.ndarray, ppm: float) -> np.ndarray:
+    """lighting.added_light measured on the uncovered ``paper`` over HALO_MM from anything else (a
+    printed line, a sheet's colour, misfit) (HALO_FREE_VEIL_FOR_FITTER): a phone's sharpening halo
+    beside every dark edge is not light added."""
+    plain = paper & ((code & np.uint8(15 | MISFIT)) == 0)
+    k = 2 * int(round(HALO_MM * ppm)) + 1
+    inner = cv2.erode(plain.view(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    return added_light(L_seen, inner, ppm)
 
 
 def _real_glare(glare, wmin, Lmax, Lmin, occluded, flat_area) -> np.ndarray:
