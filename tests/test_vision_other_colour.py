@@ -52,3 +52,32 @@ def test_each_colours_darker_part_is_worked_out_once_a_photo(box, monkeypatch):
     assert len(worked) == 12
     as_json = lambda a: pickle.dumps({e: [f.to_json() for f in fits] for e, fits in a.sheets.items()})
     assert as_json(shared) == as_json(per_fit)
+
+
+def test_each_colours_fine_grid_is_worked_out_once_a_photo(box, monkeypatch):
+    """sheetfit.SHARED_FINE: an expedition's fine grid (``_fine_of`` of its colour mask) serves its
+    own fit and its darker part alike: 4 a photo instead of 8, and the fits are those of the plain
+    way, each worked out afresh (every sheet's pose and figures to the bit, development seed 566,
+    broadened, as rendered).
+    Fails with the switch off (8 a photo): checked."""
+    import pickle
+
+    from companion.vision import sheetfit
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.render import encode_jpeg, random_scene, render
+
+    scene = random_scene(box, 566, 1600, 1200, broad=True)
+    photo, _ = render(box, scene)
+    data = encode_jpeg(photo, scene.jpeg_quality)
+    worked = []
+    real = sheetfit._fine_of
+    monkeypatch.setattr(sheetfit, "_fine_of", lambda *a: worked.append(1) or real(*a))
+    shared = adjudicate(decode(data), box, workers=1)
+    n_shared = len(worked)
+    monkeypatch.setattr(sheetfit, "SHARED_FINE", False)
+    worked.clear()
+    plain = adjudicate(decode(data), box, workers=1)
+    assert (n_shared, len(worked)) == (4, 8)
+    exact = lambda a: pickle.dumps({e: [(f.pose, f.score, f.visible_mm2, f.confidence, f.identified, f.edge_seen)
+                                        for f in fits] for e, fits in a.sheets.items()})  # every float to the bit
+    assert exact(shared) == exact(plain)

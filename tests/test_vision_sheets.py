@@ -582,3 +582,31 @@ def test_a_pose_explained_again_is_drawn_once_and_explains_the_same(box, lay, mo
             assert (a is None and b is None) or np.array_equal(a, b)
         # the sheet's colour is explained (with a second layer read, that layer is left)
         assert grid.U.sum() < 0.1 * C.sum() if D is None else grid.U.sum() <= D.sum()
+
+
+def test_a_masks_pixels_listed_by_cv2_are_np_nonzeros_in_its_order(monkeypatch):
+    """maskparts.nonzero_yx (the fitter's darker parts, the parts' boxes, coverage's rays and
+    unseen parts) lists a mask's pixels with cv2.findNonZero: the same rows and columns, in the
+    same order and dtype, as np.nonzero, the plain reference it replaces -- bool, uint8 and int32
+    masks, strided views, empty, full, one row, one column.  With ``NONZERO_BY_CV2`` off it is
+    np.nonzero itself, and the last check (findNonZero does the listing) fails: checked."""
+    from companion.vision import maskparts
+    from companion.vision.maskparts import nonzero_yx
+
+    rng = np.random.default_rng(29)
+    masks = [rng.random((97, 131)) < p for p in (0.0, 0.001, 0.3, 0.999, 1.0)]
+    masks += [rng.random((1, 57)) < 0.5, rng.random((64, 1)) < 0.5, np.zeros((0, 5), bool)]
+    big = rng.random((300, 420)) < 0.2
+    masks += [big[::3, ::3], big[5:200, 7:333], big.T]  # strided and transposed views
+    masks += [(rng.random((80, 90)) < 0.4).astype(np.uint8) * rng.integers(1, 255, (80, 90), dtype=np.uint8)]
+    masks += [rng.integers(0, 5, (70, 60)).astype(np.int32)]  # labels
+    for m in masks:
+        want = np.nonzero(m)
+        got = nonzero_yx(m)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and np.array_equal(g, w), m.shape
+    calls = []
+    real = cv2.findNonZero
+    monkeypatch.setattr(maskparts.cv2, "findNonZero", lambda m: calls.append(m.shape) or real(m))
+    nonzero_yx(big)
+    assert calls == [big.shape]

@@ -24,6 +24,7 @@ import itertools
 import numpy as np
 
 from .colour_adapt import MIN_SAMPLES, SAMPLE_STEP
+from .maskparts import nonzero_yx
 from .transmission import MISFIT, RESIDUAL_MAX
 
 # The ray's gains tried: c from RAY_GAIN_LO to RAY_GAIN_HI times the profile's colour.  One sheet
@@ -94,7 +95,7 @@ def on_own_ray(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict
     out = np.zeros(where.shape, bool)
     bits = code & np.uint8(15)
     one = (bits != 0) & ((bits & (bits - np.uint8(1))) == 0)
-    ys, xs = np.nonzero(where & one)
+    ys, xs = nonzero_yx(where & one)
     if not len(ys):
         return out
     X = L[ys, xs].astype(np.float32)
@@ -149,7 +150,7 @@ def photo_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict,
     min_px = HUE_MIN_MM2 * ppm * ppm
     for i in range(len(expeditions)):
         pool = where & (bits == (1 << i))
-        ys, xs = np.nonzero(pool)
+        ys, xs = nonzero_yx(pool)
         if len(ys) < min_px:
             continue
         X = L[ys, xs].astype(np.float32)

@@ -6,6 +6,32 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+#: list a mask's pixels with cv2.findNonZero (one scan in C, row-major) instead of np.nonzero (a
+#: count and a fill, several times slower on the board-sized masks the fitter and coverage list):
+#: the same coordinates in the same order, so the same results (tests/test_vision_sheets.py
+#: checks them against np.nonzero).  Off: np.nonzero, as before session 29.
+NONZERO_BY_CV2 = True
+_NO_PIXELS = np.empty(0, np.intp)
+_NO_PIXELS.flags.writeable = False
+
+
+def nonzero_yx(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.nonzero`` of a 2-D mask (bool or uint8; other dtypes compared with 0 first): (rows,
+    columns) of its nonzero pixels in row-major order, as ``np.intp``."""
+    if not NONZERO_BY_CV2:
+        return np.nonzero(mask)
+    if mask.dtype == bool:
+        m = mask.view(np.uint8)
+    elif mask.dtype == np.uint8:
+        m = mask
+    else:
+        m = (mask != 0).view(np.uint8)
+    pts = cv2.findNonZero(m if m.flags.c_contiguous else np.ascontiguousarray(m))
+    if pts is None:
+        return _NO_PIXELS, _NO_PIXELS
+    xy = pts.reshape(-1, 2).astype(np.intp)
+    return xy[:, 1], xy[:, 0]
+
 
 def _bbox(mask: np.ndarray, pad: int):
     """(y0, y1, x0, x1) of a mask's pixels grown by ``pad``, or None if empty."""
@@ -93,7 +119,7 @@ def _joined_parts(mask: np.ndarray, bridge_px: int):
 
 def _part_boxes(labels: np.ndarray, n: int) -> np.ndarray:
     """(y0, y1, x0, x1) per label 1..n-1 (row 0 unused), from one pass over the labelled pixels."""
-    ys, xs = np.nonzero(labels)
+    ys, xs = nonzero_yx(labels)
     lab = labels[ys, xs]
     order = np.argsort(lab, kind="stable")
     ys, xs = ys[order], xs[order]

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _fill, _loch_mask, washed_out_halo
+from .maskparts import nonzero_yx
 from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
@@ -112,6 +113,10 @@ OTHER_COLOUR_UNSEEN = True
 # (245, 215, 60)); half of that, so a filter under another shows however its dark channels clip
 # (the only value tried)
 OTHER_DARKER_LOG = 0.28
+# an expedition's fine grid (_fine_of of its colour mask) worked out once a photo and shared by its
+# own fit and its darker part (OtherColours.fine), not twice: the same array, so the same fits (a
+# speed change, session 29: four of the eight a photo left)
+SHARED_FINE = True
 # ... but a small sheet (seen over under EDGE_CHECK_MM2: a cage) is not named where it would not
 # be a plausible pose (sheetgroups.MIN_PURITY) with those pixels counted as paper again: through
 # the second phone a hex of an Independent sheet read partly as the American and Japanese pair
@@ -198,13 +203,29 @@ class OtherColours:
     def __init__(self, masks: dict):
         self.masks = dict(masks)
         self._parts: dict = {}
-        self._locks = {e: threading.Lock() for e in self.masks}
+        self._fines: dict = {}
+        self._locks = {e: threading.RLock() for e in self.masks}
+
+    def fine(self, e, k: int, kc: int) -> np.ndarray:
+        """``_fine_of`` of expedition ``e``'s mask, worked out once (SHARED_FINE): its darker part and
+        its own fit both start from it (read-only: a fit changing it takes a copy)."""
+        with self._locks[e]:
+            if (e, k, kc) not in self._fines:
+                self._fines[e, k, kc] = _fine_of(self.masks[e], k, kc)
+                self._fines[e, k, kc].flags.writeable = False
+            return self._fines[e, k, kc]
+
+    def holds(self, e, colour) -> bool:
+        """Is ``colour`` the mask kept for ``e`` (the same array, or a LazyMask of it)?"""
+        mine = self.masks.get(e)
+        return mine is not None and getattr(mine, "work", mine) is getattr(colour, "work", colour)
 
     def darker(self, e, photo, k: int, kc: int) -> np.ndarray:
         """Expedition ``e``'s darker part: on the fine grid, each pixel's share of that colour, 0 off it."""
         with self._locks[e]:  # two fits asking at once: worked out once
             if e not in self._parts:
-                self._parts[e] = _darker_part(photo, self.masks[e], k, kc)
+                O = self.fine(e, k, kc) if SHARED_FINE else _fine_of(self.masks[e], k, kc)
+                self._parts[e] = _darker_part(photo, O, k, kc)
             return self._parts[e]
 
     def over(self, photo, k: int, kc: int, cut: tuple, but=None) -> np.ndarray:
@@ -220,18 +241,18 @@ class OtherColours:
         return out
 
 
-def _darker_part(photo, mask, k: int, kc: int) -> np.ndarray:
+def _darker_part(photo, O: np.ndarray, k: int, kc: int) -> np.ndarray:
     """A colour mask's pixels (whole fine pixels of it, in the photo) darker than the colour's median
-    over the whole photo by over OTHER_DARKER_LOG, as their shares of the colour; 0 elsewhere."""
-    O = _fine_of(mask, k, kc)
+    over the whole photo by over OTHER_DARKER_LOG, as their shares of the colour; 0 elsewhere.
+    ``O``: the mask's shares on the fine grid (``_fine_of``)."""
     H, W = photo.valid.shape
     whole = (O[:H, :W] >= 0.99) & photo.valid[:O.shape[0], :O.shape[1]]
     out = np.zeros(whole.shape, np.float32)
-    ys, xs = np.nonzero(whole[::3, ::3])  # the colour's median from a ninth of its pixels
+    ys, xs = nonzero_yx(whole[::3, ::3])  # the colour's median from a ninth of its pixels
     if not len(ys):
         return out
     level = float(np.median(_grey(photo, ys * 3, xs * 3)))
-    ys, xs = np.nonzero(whole)
+    ys, xs = nonzero_yx(whole)
     dark = _grey(photo, ys, xs) < level - OTHER_DARKER_LOG
     out[ys[dark], xs[dark]] = O[ys[dark], xs[dark]]
     return out
@@ -347,7 +368,10 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     if seen.k != k or seen.source_shape != colour.shape:
         raise ValueError(f"the seen grid ({seen.source_shape}, {seen.k}) does not match the colour mask "
                          f"({colour.shape}, {k})")
-    C = _fine_of(colour, k, kc)
+    if SHARED_FINE and isinstance(others, OtherColours) and others.holds(expedition, colour):
+        C = others.fine(expedition, k, kc).copy()  # (changed in place below)
+    else:
+        C = _fine_of(colour, k, kc)
     S = seen.seen
     if seen.land is not None and seen.land.colour[expedition].any():
         # colour on the land counts where it joins this colour in the loch; the rest of it is

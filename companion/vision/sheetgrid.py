@@ -156,8 +156,11 @@ class FitGrid:
         # paper right beside the colour is where the edge blurs and the colour measurement wavers:
         # it costs as much as colour earns there (the pose settles on the edge, not inside it);
         # further off, a sheet showing paper is plainly wrong and pays the full cost
-        near = cv2.dilate((C > 0.5).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        self.P = np.where(near, B, UNCOLOURED_COST * B).astype(np.float32)
+        near = cv2.dilate((C > 0.5).view(np.uint8), np.ones((3, 3), np.uint8)).view(bool)
+        # (the full cost everywhere, then B itself copied over near the colour: the values of
+        # np.where(near, B, UNCOLOURED_COST * B) made float32, without its two extra arrays)
+        self.P = (B * UNCOLOURED_COST).astype(np.float32, copy=False)
+        np.copyto(self.P, B, where=near)
         self._planes()
         self.x0, self.y0, self.ppm = x0, y0, ppm
         self.version = 0  # counts changes to U (what is derived from it follows)
@@ -397,8 +400,10 @@ class FitGrid:
         if halo is False:
             halo = washed_out_halo(self.B + self.C, self.loch_mask(self.coarse), self.ppm, self.coarse)
         if halo is not None:
-            self.P = np.where(halo, self.B, self.P).astype(np.float32)
-            self.Q = self.U - self.P
+            # in place: the same values as a new P = where(halo, B, P) and Q = U - P, without
+            # two more grid-sized arrays per fit (P and Q are this grid's own; nothing else holds them)
+            np.copyto(self.P, self.B, where=np.asarray(halo, bool))
+            np.subtract(self.U, self.P, out=self.Q)
 
     def shore_band(self, reach_mm: float, k: int) -> np.ndarray | None:
         """Pixels of ``k`` fine pixels a side within ``reach_mm`` of the shore line (None: no shore known)."""

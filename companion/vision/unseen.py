@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from .coverage_layout import Layout
-from .maskparts import _bbox, _labelled
+from .maskparts import _bbox, _labelled, nonzero_yx
 
 OCCLUDED_FRACTION = 0.35  # hex lines fainter than this share of their usual contrast: hidden
 
@@ -80,7 +80,7 @@ def _regions(unknown, lay: Layout, glare, saturated, dark, outside, occluded=Non
     labels = np.zeros(unknown.shape, np.int32)
     labels[b[0]:b[1], b[2]:b[3]] = part_labels
     # each part's bounding box (x, y, w, h) from its pixels, grouped by label
-    ys, xs = np.nonzero(part_labels)
+    ys, xs = nonzero_yx(part_labels)
     lab_px = part_labels[ys, xs]
     order = np.argsort(lab_px, kind="stable")
     first = np.searchsorted(lab_px[order], np.arange(1, n))
