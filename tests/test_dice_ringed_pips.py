@@ -21,3 +21,37 @@ def test_rendered_marbled_four_is_read_by_its_ringed_pips(monkeypatch):
     off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_PIPS_BY_RINGS", render_raymarch(2082))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
+
+
+def test_rendered_marbled_six_on_a_webcam_is_read_by_its_ringed_pips(monkeypatch):
+    """Marbled-dice renderer seed 141 (tests/dice_raymarch_marbled.py: a webcam frame through the
+    webcam's own pipeline, a marbled blue six, 56 px, tilted 14 degrees, on a white table): no
+    other look reads its face (unread). Its six white pips each step from the whole ring round
+    them and make the one layout. Unread with ``MARBLED_PIPS_BY_RINGS`` off, right with it on,
+    nothing wrong, near-wrong or extra more. Fails with the switch off (the test compares off and on)."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch_marbled import render_marbled
+
+    off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_PIPS_BY_RINGS", render_marbled(141))
+    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
+
+
+def test_two_pips_of_a_four_are_not_read_as_a_two(monkeypatch):
+    """Marbled-dice renderer seed 39 (a webcam frame through the webcam's pipeline, motion-blurred,
+    tilted 29 degrees: a marbled black four, 61 px, its lit top face grey, its white pips faint).
+    Two pips side by side of the four fit a two's diagonal on a face 0.84 of the die's, centred
+    0.24 sides off, every place that smaller face leaves empty empty; the four's other pair lies
+    beyond it. With ``dice_ringed_pips.PARTS_OF_LARGER_FACES_REFUSED`` off the look reads the four
+    as a **two** (a wrong value, the kind the lead's held-out ray 59995 gave); on, the two's pips
+    and the other pair make a four's layout of the die's size, and the two is refused: the die
+    stays unread, as with the look off. Fails with the switch off (the test compares off and on)."""
+    from companion.vision import dice_ringed_pips
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch_marbled import render_marbled
+
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    scene = render_marbled(39)
+    off, on = counts_off_then_on(monkeypatch, dice_ringed_pips, "PARTS_OF_LARGER_FACES_REFUSED", scene)
+    assert off["wrong"] == on["wrong"] + 1 and off["near_wrong"] == on["near_wrong"] + 1
+    assert on["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == 0

@@ -481,7 +481,10 @@ MARBLED_PARTS_REFUSED = True
 #: (session 28, s28h2). **Off as merged**: on the lead's fresh held-out dice (ray 59960-60059,
 #: light 5300-5349, 558 dice) it read no die more and one wrong value (ray 59995, a marbled blue
 #: four on red felt read as a two 0.33 sides off, where main reports the blob unread); the other
-#: held-out sets were not read with it. False: the old reader
+#: held-out sets were not read with it. Session 29 (s29h1): that kind of wrong value -- a two read on
+#: two neighbouring pips of a four -- is refused by dice_ringed_pips.PARTS_OF_LARGER_FACES_REFUSED
+#: (own marbled renders: untouched half +7 right, nothing wrong or extra added); still off, the
+#: development cache and the held-out sets not read whole with it. False: the old reader
 MARBLED_PIPS_BY_RINGS = False
 
 
