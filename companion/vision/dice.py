@@ -363,8 +363,9 @@ SMALL_WHOLE_FACES_SPARED = True
 #: a one the size rule would make unreadable keeps its value when its pip lies at the middle of a
 #: face of its neighbours' size, ended on every side, with no other mark on it (a light one on a
 #: light table: its face region stopped short of its edge; :mod:`.dice_whole_one`, session 29).
-#: False (the default): ones read small stay doubted, the old rule. Left off: measured on part of
-#: the development sets only (docs/dice-camera.md, twenty-eighth round, h2)
+#: False (the default): ones read small stay doubted, the old rule. Left off for now: development
+#: +3 right and the fresh pool +1, nothing wrong or extra added, but the check sets and the whole
+#: dice test suite were not run with it on (docs/dice-camera.md, twenty-eighth round, h2)
 WHOLE_ONES_SPARED = False
 
 
