@@ -292,16 +292,35 @@ def render_raymarch(seed: int, kind: str | None = None, webcam_pipeline: bool = 
     dice = _place_dice(rng, cam, styles, side, kind)
     lights = _lights(rng, cam, side)
     img, depth = _table(rng, cam, surface, lights, dice)
+    truths = draw_dice(rng, cam, dice, lights, img, depth)
+    params = {"kind": kind, "surface": surface, "tilt": tilt, "die_px": die_px, "size": (w, h)}
+    pipeline = (lambda im: webcam_pipeline_of(seed, im, params)) if webcam_pipeline and kind == "webcam" else None
+    out = _camera(rng, img, depth, kind, die_px, params, pipeline)
+    return RayScene(out, sorted(truths, key=lambda t: (t.center[1], t.center[0])), params)
+
+
+def place_dice_styled(rng, cam: _Cam, styles, side, kind, more_styles: dict) -> list[_Die]:
+    """:func:`_place_dice` with ``more_styles`` (name -> (body, pips) BGR) known for the call: the
+    renderer looks styles up by name (tests/dice_raymarch_light.py's pastels, _marbled's bodies)."""
+    saved = dict(STYLES)
+    STYLES.update(more_styles)
+    try:
+        return _place_dice(rng, cam, styles, side, kind)
+    finally:
+        STYLES.clear()
+        STYLES.update(saved)
+
+
+def draw_dice(rng, cam: _Cam, dice, lights, img, depth) -> list[RayDie]:
+    """Draw ``dice`` farthest first into ``img`` / ``depth``; the truth of each: its top face's
+    value, centre and side in the image."""
     truths = []
     for die in sorted(dice, key=lambda dd: -np.linalg.norm(dd.centre - cam.pos)):
         _draw_die(rng, cam, die, lights, img, depth)
         top = die.centre + die.R @ np.array([0, 0, die.side / 2])
         (cx, cy), z = cam.project(top)[0][0], cam.project(top)[1][0]
-        truths.append(RayDie(die.values[0], (float(cx), float(cy)), float(f * die.side / z), die.style))
-    params = {"kind": kind, "surface": surface, "tilt": tilt, "die_px": die_px, "size": (w, h)}
-    pipeline = (lambda im: webcam_pipeline_of(seed, im, params)) if webcam_pipeline and kind == "webcam" else None
-    out = _camera(rng, img, depth, kind, die_px, params, pipeline)
-    return RayScene(out, sorted(truths, key=lambda t: (t.center[1], t.center[0])), params)
+        truths.append(RayDie(die.values[0], (float(cx), float(cy)), float(cam.f * die.side / z), die.style))
+    return truths
 
 
 def _place_dice(rng, cam: _Cam, styles, side, kind) -> list[_Die]:

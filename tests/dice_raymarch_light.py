@@ -57,25 +57,14 @@ def render_light(seed: int, kind: str | None = None) -> rm.RayScene:
     tilt = float(rng.choice([0.0, rng.uniform(0, 12), rng.uniform(12, 30)]))
     side = float(rng.uniform(12, 19))
     cam = rm._Cam(w, h, f, f * side / die_px, math.radians(tilt), rng.uniform(0, 2 * math.pi))
-    saved = dict(rm.STYLES)
-    rm.STYLES.update(PASTELS)  # (the renderer looks styles up by name)
-    try:
-        dice = rm._place_dice(rng, cam, styles, side, "phone")
-    finally:
-        rm.STYLES.clear()
-        rm.STYLES.update(saved)
+    dice = rm.place_dice_styled(rng, cam, styles, side, "phone", PASTELS)
     lights = rm._lights(rng, cam, side)
     if kind == "flash":
         # the main light beside the lens: straight down the camera's line of sight
         lights = [(cam.pos * 1.02 + rng.normal(0, 0.02, 3) * np.linalg.norm(cam.pos), float(rng.uniform(0.7, 1.0)))]
         lights += [(p, 0.5 * pw) for p, pw in rm._lights(rng, cam, side)[:1]]
     img, depth = rm._table(rng, cam, surface, lights, dice)
-    truths = []
-    for die in sorted(dice, key=lambda dd: -np.linalg.norm(dd.centre - cam.pos)):
-        rm._draw_die(rng, cam, die, lights, img, depth)
-        top = die.centre + die.R @ np.array([0, 0, die.side / 2])
-        (cx, cy), z = cam.project(top)[0][0], cam.project(top)[1][0]
-        truths.append(rm.RayDie(die.values[0], (float(cx), float(cy)), float(f * die.side / z), die.style))
+    truths = rm.draw_dice(rng, cam, dice, lights, img, depth)
     params = {"kind": kind, "surface": surface, "tilt": tilt, "die_px": die_px, "size": (w, h)}
     out = rm._camera(rng, img, depth, "phone", die_px, params)
     return rm.RayScene(out, sorted(truths, key=lambda t: (t.center[1], t.center[0])), params)

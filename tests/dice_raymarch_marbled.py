@@ -66,21 +66,10 @@ def render_marbled(seed: int, kind: str | None = None) -> rm.RayScene:
     tilt = float(rng.choice([0.0, rng.uniform(0, 12), rng.uniform(12, 30)]))
     side = float(rng.uniform(12, 19))
     cam = rm._Cam(w, h, f, f * side / die_px, math.radians(tilt), rng.uniform(0, 2 * math.pi))
-    saved = dict(rm.STYLES)
-    rm.STYLES.update(MORE_MARBLED)  # (the renderer looks styles up by name)
-    try:
-        dice = rm._place_dice(rng, cam, styles, side, kind)
-    finally:
-        rm.STYLES.clear()
-        rm.STYLES.update(saved)
+    dice = rm.place_dice_styled(rng, cam, styles, side, kind, MORE_MARBLED)
     lights = rm._lights(rng, cam, side)
     img, depth = rm._table(rng, cam, surface, lights, dice)
-    truths = []
-    for die in sorted(dice, key=lambda dd: -np.linalg.norm(dd.centre - cam.pos)):
-        rm._draw_die(rng, cam, die, lights, img, depth)
-        top = die.centre + die.R @ np.array([0, 0, die.side / 2])
-        (cx, cy), z = cam.project(top)[0][0], cam.project(top)[1][0]
-        truths.append(rm.RayDie(die.values[0], (float(cx), float(cy)), float(f * die.side / z), die.style))
+    truths = rm.draw_dice(rng, cam, dice, lights, img, depth)
     piped = kind == "webcam" and rng.random() < 0.5
     params = {"kind": kind, "surface": surface, "tilt": tilt, "die_px": die_px, "size": (w, h), "pipeline": piped}
     pipeline = (lambda im: webcam_pipeline_of(seed, im, params)) if piped else None

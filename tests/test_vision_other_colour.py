@@ -31,14 +31,9 @@ def test_each_colours_darker_part_is_worked_out_once_a_photo(box, monkeypatch):
     from companion.vision import adjudicate as adj_mod
     from companion.vision import sheetfit
     from companion.vision.adjudicate import adjudicate, decode
-    from companion.vision.render import encode_jpeg, random_scene, render
 
-    scene = random_scene(box, 566, 1600, 1200, broad=True)  # the first test's scene: the rule frees pixels
-    photo, _ = render(box, scene)
-    data = encode_jpeg(photo, scene.jpeg_quality)
-    worked = []
-    real = sheetfit._darker_part
-    monkeypatch.setattr(sheetfit, "_darker_part", lambda *a: worked.append(1) or real(*a))
+    data = _photo_566(box)  # the first test's scene: the rule frees pixels
+    worked = _count_calls(monkeypatch, sheetfit, "_darker_part")
     shared = adjudicate(decode(data), box, workers=1)
     assert len(worked) == 4
 
@@ -64,14 +59,9 @@ def test_each_colours_fine_grid_is_worked_out_once_a_photo(box, monkeypatch):
 
     from companion.vision import sheetfit
     from companion.vision.adjudicate import adjudicate, decode
-    from companion.vision.render import encode_jpeg, random_scene, render
 
-    scene = random_scene(box, 566, 1600, 1200, broad=True)
-    photo, _ = render(box, scene)
-    data = encode_jpeg(photo, scene.jpeg_quality)
-    worked = []
-    real = sheetfit._fine_of
-    monkeypatch.setattr(sheetfit, "_fine_of", lambda *a: worked.append(1) or real(*a))
+    data = _photo_566(box)
+    worked = _count_calls(monkeypatch, sheetfit, "_fine_of")
     shared = adjudicate(decode(data), box, workers=1)
     n_shared = len(worked)
     monkeypatch.setattr(sheetfit, "SHARED_FINE", False)
@@ -81,3 +71,19 @@ def test_each_colours_fine_grid_is_worked_out_once_a_photo(box, monkeypatch):
     exact = lambda a: pickle.dumps({e: [(f.pose, f.score, f.visible_mm2, f.confidence, f.identified, f.edge_seen)
                                         for f in fits] for e, fits in a.sheets.items()})  # every float to the bit
     assert exact(shared) == exact(plain)
+
+
+def _photo_566(box) -> bytes:
+    """Development scene 566 (broadened) as rendered, JPEG-encoded."""
+    from companion.vision.render import encode_jpeg, random_scene, render
+
+    scene = random_scene(box, 566, 1600, 1200, broad=True)
+    photo, _ = render(box, scene)
+    return encode_jpeg(photo, scene.jpeg_quality)
+
+
+def _count_calls(monkeypatch, module, name: str) -> list:
+    """``module.name`` wrapped to append 1 to the returned list at each call."""
+    worked, real = [], getattr(module, name)
+    monkeypatch.setattr(module, name, lambda *a: worked.append(1) or real(*a))
+    return worked
