@@ -1,0 +1,99 @@
+"""Photos whose pixels are not square (a photo resized into a frame of another shape): the stretch
+told by the fours' and fives' pips, the photo read again with square pixels (``dice.PIXELS_SQUARED_BY_PIPS``,
+:mod:`companion.vision.dice_pixel_aspect`; docs/dice-camera.md, twenty-ninth round, "Photos whose
+pixels are not square").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+
+def _four(centre, side, turn_deg, sx=1.0, sy=1.0):
+    """A four's pips at ``centre``, turned, then the photo stretched by (sx, sy)."""
+    from companion.vision.dice import Die
+
+    a = math.radians(turn_deg)
+    pips = []
+    for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x, y = 0.25 * side * (u * math.cos(a) - v * math.sin(a)), 0.25 * side * (u * math.sin(a) + v * math.cos(a))
+        pips.append(((centre[0] + x) * sx, (centre[1] + y) * sy, 0.08 * side))
+    return Die(4, (centre[0] * sx, centre[1] * sy), 0.9, side, pips=tuple(pips))
+
+
+@pytest.mark.parametrize("turn", [0, 17, 45, 71])
+def test_a_fours_pips_show_the_photos_stretch_at_any_turn(turn):
+    from companion.vision.dice_pixel_aspect import layout_stretch
+
+    assert layout_stretch(_four((100, 100), 60, turn).pips) == pytest.approx(1.0, abs=1e-9)
+    assert layout_stretch(_four((100, 100), 60, turn, sy=0.75).pips) == pytest.approx(4 / 3, rel=1e-9)
+    assert layout_stretch(_four((100, 100), 60, turn, sx=0.5625).pips) == pytest.approx(0.5625, rel=1e-9)
+
+
+def test_a_stretch_is_the_photos_only_when_every_four_and_five_agrees():
+    from companion.vision.dice_pixel_aspect import photo_stretch
+
+    squeezed = [_four((100, 100), 60, 10, sy=0.75), _four((300, 200), 60, 50, sy=0.75)]
+    assert photo_stretch(squeezed) == pytest.approx(4 / 3, rel=1e-6)
+    # (a tilt foreshortens one die and not the other: no stretch of the photo's)
+    assert photo_stretch([squeezed[0], _four((300, 200), 60, 50)]) is None
+    # (a lone die must show more than a steep tilt may: 1.2 is not enough alone, 4/3 is)
+    assert photo_stretch([_four((100, 100), 60, 30, sy=1 / 1.2)]) is None
+    assert photo_stretch([squeezed[0]]) == pytest.approx(4 / 3, rel=1e-6)
+    # (square pixels, or other values only: nothing to mend)
+    assert photo_stretch([_four((100, 100), 60, 30)]) is None
+    assert photo_stretch([replace(squeezed[0], value=6)]) is None
+
+
+def test_dice_read_on_the_squared_photo_are_placed_back_in_the_photo():
+    from companion.vision.dice_pixel_aspect import back_to_photo, squared
+
+    img = np.zeros((300, 400, 3), np.uint8)
+    square, sx, sy = squared(img, 4 / 3)
+    assert square.shape[:2] == (400, 400) and (sx, sy) == (1.0, pytest.approx(4 / 3))
+    back = back_to_photo([_four((200, 200), 60, 0)], sx, sy)[0]
+    assert back.center == pytest.approx((200, 150))
+    assert [p[1] for p in back.pips] == pytest.approx([y * 0.75 for _, y, _ in _four((200, 200), 60, 0).pips])
+
+
+def _squeezed_scene(seed, sx):
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(seed)
+    h, w = scene.image.shape[:2]
+    image = cv2.resize(scene.image, (round(w * sx), h), interpolation=cv2.INTER_AREA)
+    dice = [replace(d, center=(d.center[0] * sx, d.center[1]), side_px=d.side_px * sx) for d in scene.dice]
+    return replace(scene, image=image, dice=dice)
+
+
+def test_a_photo_squeezed_into_a_square_frame_is_read_with_square_pixels(monkeypatch):
+    """Development ray 4923 (640 x 480) squeezed to 480 x 480: with the switch off one of its two
+    dice is unreadable; read again with square pixels both are right. Fails with the switch off."""
+    import companion.vision.dice as dice
+    from companion.vision.dice_eval import score_scene
+
+    scene = _squeezed_scene(4923, 0.75)
+    monkeypatch.setattr(dice, "PIXELS_SQUARED_BY_PIPS", False)
+    off = score_scene(scene, dice.read_dice(scene.image)).counts
+    monkeypatch.setattr(dice, "PIXELS_SQUARED_BY_PIPS", True)
+    on = score_scene(scene, dice.read_dice(scene.image)).counts
+    assert off["right"] == 1 and off["unread"] == 1
+    assert on["right"] == 2
+    assert on["wrong"] == on["extra"] == on["near_wrong"] == 0
+
+
+def test_a_photo_with_square_pixels_is_read_once(monkeypatch):
+    """A photo as rendered has no stretch to mend: the reader reads it once, as with the switch off."""
+    import companion.vision.dice as dice
+    from tests.dice_raymarch import render_raymarch
+
+    calls = []
+    real = dice._read_photo
+    monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape) or real(img, settings))
+    dice.read_dice(render_raymarch(4923).image)
+    assert calls == [(480, 640, 3)]
