@@ -346,8 +346,9 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         def fit(e: str):
             # unsure sheets are kept, marked unidentified: the evidence they touch is left undecided
             # (lazy: the fitter reads its grid straight from coverage's 3 px/mm mask)
+            unseen = result.fit_unseen.lazy(e) if result.fit_unseen and e in result.fit_unseen else None
             return st.run(f"sheets {e}", fit_expedition, box, e, result.fit_masks.lazy(e), seen,
-                          lay.x0, lay.y0, lay.ppm, unidentified=True, others=others)
+                          lay.x0, lay.y0, lay.ppm, unidentified=True, others=others, unseen=unseen)
 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))
         sheets = dict(zip(cov.EXPEDITIONS, done))

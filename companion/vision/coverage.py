@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes
+from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
@@ -286,6 +286,8 @@ class CoverageResult:
     # VEIL_SEEN_BY_FITTER; ``fit_masks`` are read on it); None: ``seen_flat``
     fit_seen: np.ndarray | None = None
     tone_gain: float = 1.0  # the gain measured on the loch's log-contrast (colour_adapt.tone_gain; 1: none)
+    # expedition -> what its sheet fit takes as unseen besides (colourmasks.DOUBT_UNSEEN_TO_PAIR)
+    fit_unseen: Mapping[str, np.ndarray] | None = None
 
     @property
     def seen_for_fitting(self) -> np.ndarray:
@@ -517,6 +519,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols, hand_near, hidden,
                                                (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None,
                                                None if fit_seen is None else (fit_seen, unknown_fit))
+    fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
 
     _tick('colour')
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
@@ -527,6 +530,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         colour = {e: onto_fine(m, lay, fine_lay) for e, m in colour.items()}
         drifted = {e: onto_fine(m, lay, fine_lay) for e, m in drifted.items()}
         fit_masks = {e: onto_fine(m, lay, fine_lay) for e, m in fit_masks.items()}
+        fit_unseen = {e: onto_fine(m, lay, fine_lay) for e, m in fit_unseen.items()}
         dropped = {e: None if m is None else up2(m, fine_lay.shape) for e, m in dropped.items()}
         unknown = up2(unknown, fine_lay.shape)
         if fit_seen is not None:
@@ -608,7 +612,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
-                          None if fit_seen is None else up(fit_seen), photo_gain)
+                          None if fit_seen is None else up(fit_seen), photo_gain, _Upsampled(fit_unseen, up))
 
 
 def _one_expedition(code: np.ndarray) -> np.ndarray:

@@ -348,7 +348,7 @@ def _fine_from_thirds(work: np.ndarray, kc: int) -> np.ndarray:
 def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0: float,
                    ppm: float, candidates=None, max_sheets: int = 12,
                    unidentified: bool = False, double: np.ndarray | None = None,
-                   others=None) -> list[FittedSheet]:
+                   others=None, unseen=None) -> list[FittedSheet]:
     """Fit sheets to one expedition's colour mask (bool, on a grid at ``ppm`` from (x0, y0) mm).
 
     ``seen``: the bool mask of what is seen, or :func:`prepare_seen`'s answer for it (a photo's
@@ -359,6 +359,9 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     ``others``: the other expeditions' colour masks (as ``colour``), for ``OTHER_COLOUR_UNSEEN``
     (needs the photo: ``seen.land.photo``), or an :class:`OtherColours` of the photo's expeditions
     (this one's own mask in it is passed over) that the photo's fits share.
+
+    ``unseen``: a mask (as ``colour``) of what is neither this expedition's colour nor paper to it
+    though seen (coverage's ``fit_unseen``: colourmasks.DOUBT_UNSEEN_TO_PAIR), or None.
     """
     types = list(candidates or box.equipment)
     shapes = {t: tuple(map(tuple, box.equipment[t].shape)) for t in types}
@@ -407,6 +410,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
             others = OtherColours(dict(enumerate(others)))
         freed = np.minimum(others.over(photo, k, kc, (r0, r1, c0, c1), but=expedition), B)
         B = B - freed
+    if unseen is not None:  # a look-alike part doubtful to coverage: maybe this colour, maybe not
+        B = B - np.minimum(_fine_of(unseen, k, kc)[r0:r1, c0:c1], B)
     grid = FitGrid(C, B, x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
