@@ -88,7 +88,8 @@ def test_a_photo_squeezed_into_a_square_frame_is_read_with_square_pixels(monkeyp
 
 
 def test_a_photo_with_square_pixels_is_read_once(monkeypatch):
-    """A photo as rendered has no stretch to mend: the reader reads it once, as with the switch off."""
+    """A photo as rendered (its four read, its three read) has no stretch to mend and no die left
+    unreadable: the reader reads it once, as with the switch off."""
     import companion.vision.dice as dice
     from tests.dice_raymarch import render_raymarch
 
@@ -97,3 +98,17 @@ def test_a_photo_with_square_pixels_is_read_once(monkeypatch):
     monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape) or real(img, settings))
     dice.read_dice(render_raymarch(4923).image)
     assert calls == [(480, 640, 3)]
+
+
+def test_only_the_dice_left_unreadable_take_the_squared_readings():
+    """The squared reading answers for the unreadable dice at its places, never adds a die or
+    changes a value read (development ray 4957, a camera tilted 23 degrees: read whole, side faces
+    came as extra dice)."""
+    from companion.vision.dice import Die
+    from companion.vision.dice_pixel_aspect import unread_told_by
+
+    first = [Die(None, (100, 100), 0.0, 40), Die(3, (300, 100), 0.9, 40), Die(None, (500, 100), 0.0, 40)]
+    again = [Die(5, (108, 96), 0.8, 42), Die(6, (300, 100), 0.9, 40), Die(2, (400, 300), 0.9, 40),
+             Die(4, (560, 100), 0.9, 40)]
+    told = unread_told_by(first, again)
+    assert [(d.value, d.center) for d in told] == [(5, (108, 96)), (3, (300, 100)), (None, (500, 100))]

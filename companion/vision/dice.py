@@ -56,7 +56,7 @@ from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
 from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
-from .dice_pixel_aspect import back_to_photo, photo_stretch, squared
+from .dice_pixel_aspect import back_to_photo, photo_stretch, squared, unread_told_by
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond
@@ -123,30 +123,30 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(img.shape[:2]) < 16:
         return []
     dice = _read_photo(img, settings)
-    if PIXELS_SQUARED_BY_PIPS:
+    if PIXELS_SQUARED_BY_PIPS and any(d.value is None for d in dice):
         stretch = photo_stretch(dice)
         if stretch is not None:
-            dice = _read_squared(img, settings, stretch, dice)
+            dice = _unread_read_squared(img, settings, stretch, dice)
     return dice
 
 
 #: a photo whose fours and fives all show one stretch (their pips' spread along x over along y) well
-#: beyond a tilt's is read again with square pixels, the reading kept when it reads more dice: a
-#: photo resized to a frame of another shape (:mod:`.dice_pixel_aspect`; False: read as given only)
+#: beyond a tilt's is read again with square pixels, and a die left unreadable takes the value read
+#: there at its place; nothing else changes (a strongly tilted camera foreshortens alike: read whole
+#: again, development ray 4217 and 4957 gained side faces as extra dice). A photo resized to a frame
+#: of another shape (:mod:`.dice_pixel_aspect`; False: read as given only)
 PIXELS_SQUARED_BY_PIPS = True
 
 
-def _read_squared(img: np.ndarray, settings: ReaderSettings, stretch: float, dice: list[Die]) -> list[Die]:
-    """The photo read with square pixels, placed back in the photo, when it reads more dice than ``dice``."""
+def _unread_read_squared(img: np.ndarray, settings: ReaderSettings, stretch: float, dice: list[Die]) -> list[Die]:
+    """``dice`` with each unreadable die replaced by a reading at its place in the photo read with
+    square pixels (``stretch``: the photo's x over y)."""
     square, sx, sy = squared(img, stretch)
     inner = settings
     if settings.in_photo is not None:
         x0, y0, pw, ph = settings.in_photo
         inner = replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
-    again = _read_photo(square, inner)
-    if sum(d.value is not None for d in again) <= sum(d.value is not None for d in dice):
-        return dice
-    return back_to_photo(again, sx, sy)
+    return unread_told_by(dice, back_to_photo(_read_photo(square, inner), sx, sy))
 
 
 def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
