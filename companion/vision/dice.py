@@ -56,7 +56,8 @@ from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
 from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
-from .dice_pixel_aspect import back_to_photo, photo_stretch, squared, unread_told_by
+from .dice_pixel_aspect import (back_to_photo, photo_stretch, pips_stretch, squared, squared_layouts_square,
+                                 unread_told_by)
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond
@@ -123,11 +124,20 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(img.shape[:2]) < 16:
         return []
     dice = _read_photo(img, settings)
-    if PIXELS_SQUARED_BY_PIPS and any(d.value is None for d in dice):
+    if PIXELS_SQUARED_BY_PIPS:
         stretch = photo_stretch(dice)
-        if stretch is not None:
+        if stretch is not None and any(d.value is None for d in dice):
             dice = _unread_read_squared(img, settings, stretch, dice)
+        elif stretch is None and STRONG_SQUEEZE_BY_PIP_SHAPES:
+            dice = _read_squeezed(img, settings, dice)
     return dice
+
+
+#: a photo whose pips are all squeezed alike, strongly (1.4 or more: a 16:9 frame squeezed into a
+#: square reads fours as twos and no four or five to measure by), is read whole again with square
+#: pixels, and that reading taken when its fours and fives come out square (:mod:`.dice_pixel_aspect`;
+#: False: read as given)
+STRONG_SQUEEZE_BY_PIP_SHAPES = True
 
 
 #: a photo whose fours and fives all show one stretch (their pips' spread along x over along y) well
@@ -138,15 +148,29 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 PIXELS_SQUARED_BY_PIPS = True
 
 
+def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -> list[Die]:
+    """``dice``, or the photo read whole with square pixels when its pips' shapes show a strong
+    squeeze and the squared reading's fours and fives are square."""
+    stretch = pips_stretch(img, dice)
+    if stretch is None:
+        return dice
+    square, sx, sy = squared(img, stretch)
+    again = _read_photo(square, _settings_squared(settings, sx, sy))
+    return back_to_photo(again, sx, sy) if squared_layouts_square(again) else dice
+
+
+def _settings_squared(settings: ReaderSettings, sx: float, sy: float) -> ReaderSettings:
+    if settings.in_photo is None:
+        return settings
+    x0, y0, pw, ph = settings.in_photo
+    return replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
+
+
 def _unread_read_squared(img: np.ndarray, settings: ReaderSettings, stretch: float, dice: list[Die]) -> list[Die]:
     """``dice`` with each unreadable die replaced by a reading at its place in the photo read with
     square pixels (``stretch``: the photo's x over y)."""
     square, sx, sy = squared(img, stretch)
-    inner = settings
-    if settings.in_photo is not None:
-        x0, y0, pw, ph = settings.in_photo
-        inner = replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
-    return unread_told_by(dice, back_to_photo(_read_photo(square, inner), sx, sy))
+    return unread_told_by(dice, back_to_photo(_read_photo(square, _settings_squared(settings, sx, sy)), sx, sy))
 
 
 def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
