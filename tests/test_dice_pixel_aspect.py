@@ -112,3 +112,32 @@ def test_only_the_dice_left_unreadable_take_the_squared_readings():
              Die(4, (560, 100), 0.9, 40)]
     told = unread_told_by(first, again)
     assert [(d.value, d.center) for d in told] == [(5, (108, 96)), (3, (300, 100)), (None, (500, 100))]
+
+
+def test_a_pips_shape_shows_the_squeeze():
+    """A round pip measures 1.0, one squeezed to 0.5625 in height 1.78, on a light face or a dark one."""
+    from companion.vision.dice_pixel_aspect import pip_shape
+
+    for face, pip in ((235, 30), (40, 230)):
+        gray = np.full((120, 120), face, np.uint8)
+        cv2.circle(gray, (60, 60), 12, pip, -1)
+        assert pip_shape(gray, 60, 60, 12) == pytest.approx(1.0, abs=0.03)
+        squeezed = cv2.resize(gray, (120, 68), interpolation=cv2.INTER_AREA)
+        assert pip_shape(squeezed, 60, 60 * 0.5625, 12) == pytest.approx(1 / 0.5625, rel=0.08)
+
+
+def test_a_strong_squeeze_needs_enough_pips_alike():
+    from companion.vision.dice import Die
+    from companion.vision.dice_pixel_aspect import pips_stretch
+
+    img = np.full((200, 600, 3), 235, np.uint8)
+    centres = [(60 + 80 * k, 100) for k in range(7)]
+    for x, y in centres:
+        cv2.ellipse(img, (x, y), (16, 9), 0, 0, 360, (30, 30, 30), -1)
+    dice = [Die(2, (x, y), 0.9, 60, pips=((x, y, 12),)) for x, y in centres]
+    assert pips_stretch(img, dice) == pytest.approx(16 / 9, rel=0.1)
+    assert pips_stretch(img, dice[:2]) is None  # (two pips do not speak for a photo)
+    round_img = np.full((200, 600, 3), 235, np.uint8)
+    for x, y in centres:
+        cv2.circle(round_img, (x, y), 12, (30, 30, 30), -1)
+    assert pips_stretch(round_img, dice) is None

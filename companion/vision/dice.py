@@ -154,9 +154,17 @@ def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -
     stretch = pips_stretch(img, dice)
     if stretch is None:
         return dice
-    square, sx, sy = squared(img, stretch)
-    again = _read_photo(square, _settings_squared(settings, sx, sy))
-    return back_to_photo(again, sx, sy) if squared_layouts_square(again) else dice
+    for _ in range(2):
+        square, sx, sy = squared(img, stretch)
+        again = _read_photo(square, _settings_squared(settings, sx, sy))
+        if squared_layouts_square(again):
+            return back_to_photo(again, sx, sy)
+        # (a blurred pip measures rounder than it was drawn: the squared fours and fives tell what is left)
+        left = photo_stretch(again, least=1.0, alone_least=1.0)
+        if left is None:
+            break
+        stretch *= left
+    return dice
 
 
 def _settings_squared(settings: ReaderSettings, sx: float, sy: float) -> ReaderSettings:

@@ -52,8 +52,9 @@ def layout_stretch(pips) -> float | None:
     return math.sqrt(vx / vy)
 
 
-def photo_stretch(dice) -> float | None:
-    """The photo's stretch (x over y) when its fours and fives agree on one; else None."""
+def photo_stretch(dice, least: float = STRETCH_MIN, alone_least: float = STRETCH_ALONE_MIN) -> float | None:
+    """The photo's stretch (x over y) when its fours and fives agree on one of at least ``least``
+    (``alone_least`` for a lone one); else None."""
     ratios = [r for r in (layout_stretch(d.pips) for d in dice if d.value in (4, 5)) if r is not None]
     if not ratios:
         return None
@@ -61,7 +62,7 @@ def photo_stretch(dice) -> float | None:
     if not (all(v >= math.log(STRETCH_EACH_MIN) for v in logs) or all(v <= -math.log(STRETCH_EACH_MIN) for v in logs)):
         return None
     middle = float(np.median(logs))
-    least = math.log(STRETCH_MIN if len(ratios) > 1 else STRETCH_ALONE_MIN)
+    least = math.log(least if len(ratios) > 1 else alone_least)
     if not least <= abs(middle) <= math.log(STRETCH_MAX):
         return None
     return math.exp(middle)
@@ -108,8 +109,9 @@ def unread_told_by(dice, again):
 #: 80 development scenes as rendered the median pip of a photo measured 0.74-1.30 (a tilt foreshortens
 #: pips too), squeezed 16:9 1.45-1.97 in most (house threshold set on those)
 PIP_SHAPE_MIN = 1.4
-#: the least number of pips measured for their shapes to speak for the photo
-PIP_SHAPE_LEAST = 6
+#: the least number of pips measured for their shapes to speak for the photo (squeezed 16:9, the
+#: reader reads few: 0-5 on most of those 80 scenes; the squared reading must then show square fours)
+PIP_SHAPE_LEAST = 3
 #: a squared reading is taken whole only when its fours and fives are square to within this
 SQUARED_LAYOUT_MAX = 1.15
 
