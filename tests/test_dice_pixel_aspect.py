@@ -141,3 +141,23 @@ def test_a_strong_squeeze_needs_enough_pips_alike():
     for x, y in centres:
         cv2.circle(round_img, (x, y), 12, (30, 30, 30), -1)
     assert pips_stretch(round_img, dice) is None
+
+
+def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):
+    """A camera's own 4:3 frame is read once even when its fours and fives agree on a squeeze (a
+    tilted camera foreshortens every die alike); a square one is looked at. Fails with the frame
+    test left out (the 4:3 frame's unread die would be asked of the squared reading)."""
+    import companion.vision.dice as dice
+    from companion.vision.dice import Die
+    from companion.vision.dice_pixel_aspect import square_frame
+
+    assert square_frame(np.zeros((640, 640, 3), np.uint8)) and square_frame(np.zeros((416, 418, 3), np.uint8))
+    assert not square_frame(np.zeros((480, 640, 3), np.uint8))
+    squeezed = [_four((100, 100), 60, 10, sy=0.75), _four((300, 200), 60, 50, sy=0.75), Die(None, (200, 300), 0.0, 60)]
+    calls = []
+    monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape[:2]) or list(squeezed))
+    dice.read_dice(np.zeros((480, 640, 3), np.uint8))
+    assert calls == [(480, 640)]
+    calls.clear()
+    dice.read_dice(np.zeros((480, 480, 3), np.uint8))
+    assert calls == [(480, 480), (640, 480)]

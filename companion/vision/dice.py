@@ -56,8 +56,8 @@ from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
 from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
-from .dice_pixel_aspect import (back_to_photo, photo_stretch, pips_stretch, squared, squared_layouts_square,
-                                 unread_told_by)
+from .dice_pixel_aspect import (back_to_photo, photo_stretch, pips_stretch, square_frame, squared,
+                                 squared_layouts_square, unread_told_by)
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond
@@ -124,7 +124,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(img.shape[:2]) < 16:
         return []
     dice = _read_photo(img, settings)
-    if PIXELS_SQUARED_BY_PIPS:
+    if PIXELS_SQUARED_BY_PIPS and square_frame(img):
         stretch = photo_stretch(dice)
         if stretch is not None and any(d.value is None for d in dice):
             dice = _unread_read_squared(img, settings, stretch, dice)
@@ -140,11 +140,13 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 STRONG_SQUEEZE_BY_PIP_SHAPES = True
 
 
-#: a photo whose fours and fives all show one stretch (their pips' spread along x over along y) well
-#: beyond a tilt's is read again with square pixels, and a die left unreadable takes the value read
-#: there at its place; nothing else changes (a strongly tilted camera foreshortens alike: read whole
-#: again, development ray 4217 and 4957 gained side faces as extra dice). A photo resized to a frame
-#: of another shape (:mod:`.dice_pixel_aspect`; False: read as given only)
+#: a square photo (collections stretch photos into square frames; a camera's own frame is 4:3 or 16:9)
+#: whose fours and fives all show one stretch (their pips' spread along x over along y) well beyond a
+#: tilt's is read again with square pixels, and a die left unreadable takes the value read there at
+#: its place; nothing else changes (a strongly tilted camera foreshortens alike: read whole again,
+#: development ray 4217 and 4957 gained side faces as extra dice; and in a 4:3 frame, a held-out light
+#: scene's unread shadow was read as a die: so square frames only) (:mod:`.dice_pixel_aspect`; False:
+#: read as given only)
 PIXELS_SQUARED_BY_PIPS = True
 
 

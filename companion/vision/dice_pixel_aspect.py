@@ -40,6 +40,16 @@ STRETCH_EACH_MIN = 1.1
 STRETCH_MAX = 2.5
 
 
+#: a frame this close to square (its sides' ratio) is taken for one a photo may have been stretched
+#: into; other frames are taken as the camera's own, with square pixels
+SQUARE_FRAME_TOLERANCE = 0.01
+
+
+def square_frame(image: np.ndarray) -> bool:
+    H, W = image.shape[:2]
+    return abs(W - H) <= SQUARE_FRAME_TOLERANCE * max(W, H)
+
+
 def layout_stretch(pips) -> float | None:
     """x spread over y spread of a four's or five's pip centres (1.0 on square pixels)."""
     if pips is None or len(pips) < 4:
