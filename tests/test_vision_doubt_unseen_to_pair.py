@@ -15,9 +15,7 @@ def test_a_doubtful_overlap_is_unseen_to_the_sheets_it_may_be(box, monkeypatch):
     names 4 of its 6 sheets right (a Japanese surface camera over an American sheet missed, about
     5,300 px of it doubtful green; an American surface camera named an underwater camera), with it
     on all 6 (the wrong type gone too), no wrong type or typed extra more, and coverage's decisions (covered and unknown
-    hexes) unchanged.  Fails with the switch off (4 right, not 6).  The switch is off as committed
-    (a typed extra added on development, a wrong type on the check set: docs/board-vision.md,
-    twenty-third round, part 1); the test sets it on, then off."""
+    hexes) unchanged.  Fails with the switch off (4 right, not 6).  The test sets it on, then off."""
     from companion.vision import colourmasks
 
     read = broad_photo_reader(box, 521, phone_pipeline)

@@ -59,12 +59,15 @@ MIX_LIGHT = True
 # rendered, 521 #0 and 567 #3 through the first phone, about 5,300 px of each sheet doubtful).
 # On: the doubtful part is unseen to a's and b's fits (neither colour nor paper: it earns them
 # nothing, so it makes no sheet of theirs on its own); coverage's masks as before.  Given to them
-# as colour instead (tried first) it named 39 typed extras more on development.  Off: on, it adds
-# a typed extra on development (525 first phone: a Japanese sheet ringed by Independent and
-# British colour, doubtful, unseen to the Independent fit, which named a biological unit over it)
-# and a wrong type on the check set through the first phone, against +3 / +2 / +2 right sheets on
-# development / fresh pool / check (docs/board-vision.md, twenty-third round, part 1).
-DOUBT_UNSEEN_TO_PAIR = False
+# as colour instead (tried first) it named 39 typed extras more on development.  It adds a typed
+# extra on development (525 first phone: a Japanese sheet ringed by Independent and British colour,
+# doubtful, unseen to the Independent fit, which named a biological unit over it) and a wrong type on
+# the check set through the first phone, against +3 / +2 / +2 right sheets on development / fresh
+# pool / check; so the helper left it off.  On: the lead's held-out photos (240 scenes, 2,160 sheets
+# a variant, never tuned on) right +1 / +3 / +5 as rendered / first / second phone, wrong types
+# 4 / 12 / 7 -> 2 / 10 / 5, typed extras 5 / 29 / 18 -> 4 / 27 / 15, coverage identical
+# (docs/board-vision.md, twenty-third round, part 1 and the lead's read).  False: the old rule
+DOUBT_UNSEEN_TO_PAIR = True
 MIX_LIGHT_MIN = 0.1  # half the light apart under which the two readings can't be told by it (log)
 LONE_SHARE = 0.05  # two sheets' overlap with either alone on less than this share of its ring: one sheet
 # Where one of a look-alike's pair (a or b) is dropped as untrustworthy (a ghost: only ever inside
