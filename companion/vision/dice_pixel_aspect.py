@@ -17,6 +17,12 @@ thresholds below, set on those measurements). Even so a camera tilted 23-30 degr
 every die of a photo alike (development ray 4957: 0.69, 0.84, 0.68), and the photo made square read
 whole gave side faces as extra dice there; so the squared reading is asked only about the dice left
 unreadable, each taking the value read at its place (:func:`companion.vision.dice.read_dice`).
+
+A squeeze as strong as 16:9 into a square leaves no four or five read (fours read as twos): then the
+pips' own shapes measure it (a pip is round on the die), and the photo read whole with square pixels
+is taken only when its fours and fives come out square. And since a tilted camera in a photo's own
+frame can look like a stretch, a stretch is looked for only in a square frame (collections stretch
+into squares; a camera's frame is 4:3 or 16:9). Measured: docs/dice-camera.md, twenty-ninth round.
 """
 
 from __future__ import annotations
