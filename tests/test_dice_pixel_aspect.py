@@ -151,8 +151,8 @@ def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):
     from companion.vision.dice import Die
     from companion.vision.dice_pixel_aspect import square_frame
 
-    assert square_frame(np.zeros((640, 640, 3), np.uint8)) and square_frame(np.zeros((416, 418, 3), np.uint8))
-    assert not square_frame(np.zeros((480, 640, 3), np.uint8))
+    assert square_frame(640, 640) and square_frame(418, 416)
+    assert not square_frame(640, 480)
     squeezed = [_four((100, 100), 60, 10, sy=0.75), _four((300, 200), 60, 50, sy=0.75), Die(None, (200, 300), 0.0, 60)]
     calls = []
     monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape[:2]) or list(squeezed))
@@ -161,3 +161,7 @@ def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):
     calls.clear()
     dice.read_dice(np.zeros((480, 480, 3), np.uint8))
     assert calls == [(480, 480), (640, 480)]
+    calls.clear()
+    # (a square part of a 4:3 photo, such as a dice tray's region, is judged by the photo's frame)
+    dice.read_dice(np.zeros((480, 480, 3), np.uint8), dice.ReaderSettings(in_photo=(80, 0, 640, 480)))
+    assert calls == [(480, 480)]

@@ -124,7 +124,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(img.shape[:2]) < 16:
         return []
     dice = _read_photo(img, settings)
-    if PIXELS_SQUARED_BY_PIPS and square_frame(img):
+    if PIXELS_SQUARED_BY_PIPS and square_frame(*_photo_size(img, settings)):
         stretch = photo_stretch(dice)
         if stretch is not None and any(d.value is None for d in dice):
             dice = _unread_read_squared(img, settings, stretch, dice)
@@ -148,6 +148,13 @@ STRONG_SQUEEZE_BY_PIP_SHAPES = True
 #: scene's unread shadow was read as a die: so square frames only) (:mod:`.dice_pixel_aspect`; False:
 #: read as given only)
 PIXELS_SQUARED_BY_PIPS = True
+
+
+def _photo_size(img: np.ndarray, settings: ReaderSettings) -> tuple[int, int]:
+    """The whole photo's width and height (the image may be a part of it: ``settings.in_photo``)."""
+    if settings.in_photo is None:
+        return img.shape[1], img.shape[0]
+    return settings.in_photo[2], settings.in_photo[3]
 
 
 def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -> list[Die]:

@@ -51,9 +51,10 @@ STRETCH_MAX = 2.5
 SQUARE_FRAME_TOLERANCE = 0.01
 
 
-def square_frame(image: np.ndarray) -> bool:
-    H, W = image.shape[:2]
-    return abs(W - H) <= SQUARE_FRAME_TOLERANCE * max(W, H)
+def square_frame(width: int, height: int) -> bool:
+    """A photo frame one may have stretched a photo into (a square; a part cut from a photo, such as a
+    dice tray's region, is judged by the whole photo's frame)."""
+    return abs(width - height) <= SQUARE_FRAME_TOLERANCE * max(width, height)
 
 
 def layout_stretch(pips) -> float | None:
