@@ -164,8 +164,7 @@ def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -
     if stretch is None:
         return dice
     for _ in range(2):
-        square, sx, sy = squared(img, stretch)
-        again = _read_photo(square, _settings_squared(settings, sx, sy))
+        again, sx, sy = _read_with_square_pixels(img, settings, stretch)
         if squared_layouts_square(again):
             return back_to_photo(again, sx, sy)
         # (a blurred pip measures rounder than it was drawn: the squared fours and fives tell what is left)
@@ -176,18 +175,21 @@ def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -
     return dice
 
 
-def _settings_squared(settings: ReaderSettings, sx: float, sy: float) -> ReaderSettings:
-    if settings.in_photo is None:
-        return settings
-    x0, y0, pw, ph = settings.in_photo
-    return replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
+def _read_with_square_pixels(img: np.ndarray, settings: ReaderSettings, stretch: float) -> tuple[list[Die], float, float]:
+    """The dice read in ``img`` made square (``stretch``: its x over y), in the squared image's
+    pixels, and the x and y scales applied (:func:`.dice_pixel_aspect.back_to_photo` places them)."""
+    square, sx, sy = squared(img, stretch)
+    inner = settings
+    if settings.in_photo is not None:
+        x0, y0, pw, ph = settings.in_photo
+        inner = replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
+    return _read_photo(square, inner), sx, sy
 
 
 def _unread_read_squared(img: np.ndarray, settings: ReaderSettings, stretch: float, dice: list[Die]) -> list[Die]:
     """``dice`` with each unreadable die replaced by a reading at its place in the photo read with
     square pixels (``stretch``: the photo's x over y)."""
-    square, sx, sy = squared(img, stretch)
-    return unread_told_by(dice, back_to_photo(_read_photo(square, _settings_squared(settings, sx, sy)), sx, sy))
+    return unread_told_by(dice, back_to_photo(*_read_with_square_pixels(img, settings, stretch)))
 
 
 def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:

@@ -69,10 +69,15 @@ def layout_stretch(pips) -> float | None:
     return math.sqrt(vx / vy)
 
 
+def _fours_and_fives(dice) -> list[float]:
+    """The layout stretch of every four and five read with its pips."""
+    return [r for r in (layout_stretch(d.pips) for d in dice if d.value in (4, 5)) if r is not None]
+
+
 def photo_stretch(dice, least: float = STRETCH_MIN, alone_least: float = STRETCH_ALONE_MIN) -> float | None:
     """The photo's stretch (x over y) when its fours and fives agree on one of at least ``least``
     (``alone_least`` for a lone one); else None."""
-    ratios = [r for r in (layout_stretch(d.pips) for d in dice if d.value in (4, 5)) if r is not None]
+    ratios = _fours_and_fives(dice)
     if not ratios:
         return None
     logs = [math.log(r) for r in ratios]
@@ -156,8 +161,11 @@ def pip_shape(gray: np.ndarray, x: float, y: float, r: float) -> float | None:
 
 def pips_stretch(image: np.ndarray, dice) -> float | None:
     """The photo's stretch (x over y) from the shapes of the pips read, when they show a strong one."""
+    pips = [p for d in dice if d.pips for p in d.pips]
+    if len(pips) < PIP_SHAPE_LEAST:
+        return None  # (before the photo's grey copy: most photos end here or earlier)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    shapes = [s for d in dice if d.pips for s in (pip_shape(gray, *p) for p in d.pips) if s is not None]
+    shapes = [s for s in (pip_shape(gray, *p) for p in pips) if s is not None]
     if len(shapes) < PIP_SHAPE_LEAST:
         return None
     middle = float(np.median(shapes))
@@ -168,5 +176,5 @@ def pips_stretch(image: np.ndarray, dice) -> float | None:
 
 def squared_layouts_square(dice) -> bool:
     """At least one four or five read, and every one square to within ``SQUARED_LAYOUT_MAX``."""
-    ratios = [r for r in (layout_stretch(d.pips) for d in dice if d.value in (4, 5)) if r is not None]
+    ratios = _fours_and_fives(dice)
     return bool(ratios) and all(abs(math.log(r)) <= math.log(SQUARED_LAYOUT_MAX) for r in ratios)
