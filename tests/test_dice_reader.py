@@ -135,7 +135,12 @@ def test_bad_files(tmp_path):
     (tmp_path / "text.png").write_text("not a picture")
     (tmp_path / "folder.jpg").mkdir()
     assert [d.value for d in read_dice_file(good)] == [4]
+    # a phone's trailer after the end marker (Samsung's, a motion photo's video) is no truncation
+    (tmp_path / "trailer.jpg").write_bytes(data + b"SEFH" + bytes(range(256)) * 40)
+    assert [d.value for d in read_dice_file(tmp_path / "trailer.jpg")] == [4]
+    (tmp_path / "cut_and_padded.jpg").write_bytes(data[: len(data) // 2] + bytes(4000))
     for name, why in [("missing.jpg", "no such file"), ("empty.jpg", "empty file"), ("truncated.jpg", "JPEG|image"),
-                      ("garbage.jpg", "image"), ("text.png", "not a readable image"), ("folder.jpg", "directory")]:
+                      ("cut_and_padded.jpg", "truncated JPEG"),
+                      ("garbage.jpg", "image|JPEG"), ("text.png", "not a readable image"), ("folder.jpg", "directory")]:
         with pytest.raises(DiceImageError, match=why):
             load_image(tmp_path / name)

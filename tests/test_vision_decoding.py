@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.decoding import MIN_SIDES, decode, jpeg_size, reduction_for
+from companion.vision.decoding import MIN_SIDES, decode, jpeg_size, jpeg_truncated, reduction_for
 from companion.vision.evaluate import hex_centre_error_mm
 from companion.vision.gridfit import refine
 from companion.vision.registration import VisionRefusal, register
@@ -59,6 +59,28 @@ def test_truncated_and_foreign_files_are_still_refused():
     with pytest.raises(VisionRefusal) as exc:
         decode(b"\xff\xd8" + b"\x00" * 100 + b"\xff\xd9")
     assert exc.value.reason == "not an image"
+
+
+def _with_thumbnail(data: bytes) -> bytes:
+    """An APP1 segment holding a small JPEG (its own end marker inside the header), as phones write."""
+    thumb = _jpeg(160, 120)
+    body = b"Exif\x00\x00" + thumb
+    return data[:2] + b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body + data[2:]
+
+
+def test_data_after_the_end_marker_is_no_truncation():
+    """Phones append data after a JPEG's end (Samsung's trailer, a motion photo's video): the photo
+    is whole and decodes; cut inside its scan it is refused, even with a thumbnail's end marker in
+    its header or bytes appended after the cut."""
+    data = _with_thumbnail(_jpeg(1600, 1200, progressive=True))
+    trailer = b"SEFH" + bytes(range(256)) * 40  # 10 KB after the end marker
+    assert not jpeg_truncated(data) and not jpeg_truncated(data + trailer)
+    assert decode(data + trailer).bgr.shape == (1200, 1600, 3)
+    cut = data[: len(data) * 2 // 3]
+    assert jpeg_truncated(cut) and jpeg_truncated(cut + bytes(4000))
+    with pytest.raises(VisionRefusal) as exc:
+        decode(cut + bytes(4000))
+    assert exc.value.reason == "corrupt image"
 
 
 def test_registration_on_a_reduced_photo_is_as_good(box):

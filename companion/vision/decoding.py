@@ -43,14 +43,12 @@ class Photo:
         return int(round(w / self.scale)), int(round(h / self.scale))
 
 
-def jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's start-of-frame segment, or None if there is none to read."""
-    if data[:2] != b"\xff\xd8":
-        return None
+def _header_segments(data: bytes):
+    """(marker, offset) of each segment of a JPEG's header, up to and including the first scan's start."""
     i, n = 2, len(data)
     while i + 4 <= n:
         if data[i] != 0xFF:
-            return None
+            return
         kind = data[i + 1]
         if kind == 0xFF:  # fill byte
             i += 1
@@ -58,17 +56,44 @@ def jpeg_size(data: bytes) -> tuple[int, int] | None:
         if kind in (0xD8, 0x01) or 0xD0 <= kind <= 0xD7:  # markers without a length
             i += 2
             continue
+        yield kind, i
         length = int.from_bytes(data[i + 2:i + 4], "big")
+        if kind == 0xDA or length < 2:
+            return
+        i += 2 + length
+
+
+def jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's start-of-frame segment, or None if there is none to read."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    for kind, i in _header_segments(data):
         if kind in _SOF:
-            if i + 9 > n:
+            if i + 9 > len(data):
                 return None
             h = int.from_bytes(data[i + 5:i + 7], "big")
             w = int.from_bytes(data[i + 7:i + 9], "big")
             return (w, h) if w and h else None
-        if kind == 0xDA or length < 2:  # image data before any frame header: give up
+        if kind == 0xDA:  # image data before any frame header: give up
             return None
-        i += 2 + length
     return None
+
+
+def jpeg_truncated(data: bytes) -> bool:
+    """Whether a JPEG stops before its end-of-image marker (OpenCV would decode it with a grey tail).
+
+    The marker is looked for anywhere after the first scan starts, not only in the last bytes:
+    phones append data after it (Samsung's trailer, a motion photo's video, a second picture), and
+    inside a scan every 0xFF byte is followed by 0x00 or a restart marker, so the first FF D9 after
+    the scan's start is the image's own end.  A header that cannot be walked to a scan falls back to
+    the end marker among the last 64 bytes (the decoder then says whether it is an image at all).
+    """
+    if data[:2] != b"\xff\xd8":
+        return False
+    scan = next((i for kind, i in _header_segments(data) if kind == 0xDA), None)
+    if scan is None:
+        return b"\xff\xd9" not in data[-64:]
+    return data.find(b"\xff\xd9", scan) < 0
 
 
 def reduction_for(width: int, height: int) -> int:
@@ -88,7 +113,7 @@ def decode(data: bytes, source: str = "", reduce: bool = True) -> Photo:
     name = source or "the photo"
     if not data:
         raise VisionRefusal("not an image", f"{name} is empty")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-64:]:
+    if jpeg_truncated(data):
         raise VisionRefusal("corrupt image", f"{name} is a truncated JPEG (no end marker)")
     arr = np.frombuffer(data, np.uint8)
     size = jpeg_size(data) if reduce else None

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.vision.decoding import jpeg_truncated
 
 
 class DiceImageError(CompanionError, ValueError):
@@ -27,12 +28,12 @@ def load_image(path: str | Path) -> np.ndarray:
         raise DiceImageError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not data:
         raise DiceImageError(f"{path}: empty file")
+    if jpeg_truncated(data):
+        # OpenCV decodes a truncated JPEG with a grey tail; a cut-off photo is not to be trusted
+        raise DiceImageError(f"{path}: truncated JPEG")
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     if img is None or img.size == 0:
         raise DiceImageError(f"{path}: not a readable image (corrupt or unknown format)")
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-1024:]:
-        # OpenCV decodes a truncated JPEG with a grey tail; a cut-off photo is not to be trusted
-        raise DiceImageError(f"{path}: truncated JPEG")
     return img
 
 
