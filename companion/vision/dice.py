@@ -56,6 +56,7 @@ from .dice_soft_core import read_soft_cores
 from .dice_marbled import read_two_tone
 from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
+from .dice_motion import photo_motion, unsmeared
 from .dice_pixel_aspect import (back_to_photo, photo_stretch, pips_stretch, square_frame, squared,
                                  squared_layouts_square, unread_told_by)
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
@@ -130,7 +131,17 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             dice = _unread_read_squared(img, settings, stretch, dice)
         elif stretch is None and STRONG_SQUEEZE_BY_PIP_SHAPES:
             dice = _read_squeezed(img, settings, dice)
+    if MOTION_UNDONE_BY_PIPS and any(d.value is None for d in dice):
+        motion = photo_motion(img, dice)
+        if motion is not None:
+            dice = unread_told_by(dice, _read_photo(unsmeared(img, motion), settings))
     return dice
+
+
+#: a photo whose read pips are all smeared along one line (a camera or the dice moving) has that
+#: line undone (a Wiener filter) and is read again; a die left unreadable takes the value read there
+#: at its place, nothing else changes (:mod:`.dice_motion`; False: read as given only)
+MOTION_UNDONE_BY_PIPS = True
 
 
 #: a photo whose pips are all squeezed alike, strongly (1.4 or more: a 16:9 frame squeezed into a
