@@ -120,6 +120,9 @@ def test_a_glossy_black_dies_grey_top_face_beside_the_white_table_is_kept(monkey
     img[80:134, 12:20] = img[80:134, 80:88] = img[126:134, 12:88] = 15  # (its black sides)
     blob[80:134, 12:88] = True
     monkeypatch.setattr(dice, "SIDE_FACES_LIGHT", True)
+    # (a drawing with no colour at all is a grey photo, where no side face is taken:
+    # GREY_PHOTO_SIDE_FACES_KEPT, off here to test the dark-body check alone)
+    monkeypatch.setattr(dice, "GREY_PHOTO_SIDE_FACES_KEPT", False)
     assert _beside(monkeypatch, img, blob)[:2] == ([], [])
     monkeypatch.setattr(dice, "dark_bodied", lambda *a: False)
     got, side_faces, three = _beside(monkeypatch, img, blob)

@@ -44,6 +44,7 @@ import cv2
 import numpy as np
 
 from .blob_labels import components_with_stats
+from .dice_grey import photo_is_grey
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
@@ -822,7 +823,7 @@ def _read_lighter_face_beside(img: np.ndarray, blob: np.ndarray, origin: tuple[i
         out += [d for d in got if all(math.dist(d.center, o.center) >= FACES_APART * max(d.side_px, o.side_px)
                                       for o in read)]
         coloured = [o for o in darker if _of_a_colour(img, o, here) or _both_light(img, o, here)]
-        if not got and coloured and side_faces is not None and UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE:
+        if not got and coloured and side_faces is not None and UNREAD_TOP_FACE_TAKES_ITS_SIDE_FACE and _hue_told(img):
             side_faces += coloured
             out.append(Die(None, centre, 0.0, max(o.side_px for o in coloured),
                            "a side face read; its top face, lighter, beside it reads nothing"))
@@ -917,6 +918,18 @@ SIDE_FACE_CHROMA = 20.0
 #: (SIDE_FACES_LIGHT; False: coloured dice only, the old rule)
 SIDE_FACE_LIGHT = 120.0
 SIDE_FACES_LIGHT = True
+
+
+#: in a grey photo (:func:`.dice_grey.photo_is_grey`) the side face's reading is kept, not taken by an
+#: unread lighter part beside it: there every face is hueless, so a coloured die's face and the grey
+#: table's shadow beside it pass as one light die's faces (grey development: a blue die's top face
+#: read right, dropped for the shadow beside it, ray 2074 and 4362). False: taken, as in colour
+GREY_PHOTO_SIDE_FACES_KEPT = True
+
+
+def _hue_told(img: np.ndarray) -> bool:
+    """Do the faces' colours tell a light die from a coloured one (not in a grey photo)?"""
+    return not (GREY_PHOTO_SIDE_FACES_KEPT and photo_is_grey(img))
 
 
 def _both_light(img: np.ndarray, a: Die, b: Die) -> bool:

@@ -24,6 +24,7 @@ import math
 import cv2
 import numpy as np
 
+from .dice_grey import photo_is_grey
 from .dice_side_shade import SHADE_GAP
 
 #: a face this much darker (Lab L, 0-255) than the upper quartile of the ring round it is in shade
@@ -42,6 +43,13 @@ LIGHT_FACE = 120.0
 GREY_FACE = 20.0
 
 
+#: in a grey photo (:func:`.dice_grey.photo_is_grey`) no face is doubted: a face with no chroma there
+#: need not be a light die's, and a coloured die's top face is as dark beside a white table as a
+#: light die's side face (grey development: marbled green dice read right, doubted, light 32, ray
+#: 2124). False: doubted as in colour
+GREY_PHOTOS_NOT_DOUBTED = True
+
+
 def doubt_shaded_faces(dice: list, img: np.ndarray) -> list:
     """Make the readings of light grey faces in shade unreadable (in place; returns the list)."""
     for d in dice:
@@ -50,6 +58,8 @@ def doubt_shaded_faces(dice: list, img: np.ndarray) -> list:
         c = _face_between_pips(img, d)
         if c is None or c[0] < LIGHT_FACE or math.hypot(c[1], c[2]) >= GREY_FACE:
             continue
+        if GREY_PHOTOS_NOT_DOUBTED and photo_is_grey(img):
+            continue  # (every face is grey there: a coloured die's face is no light die's)
         around = _ring_light(img, d.center, d.side_px)
         if around is None or around - c[0] < SHADED_GAP:
             continue
