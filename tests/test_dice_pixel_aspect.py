@@ -147,7 +147,7 @@ def test_a_strong_squeeze_needs_enough_pips_alike(monkeypatch):
 
 
 def test_two_squeezed_pips_tell_a_strong_squeeze(monkeypatch):
-    """Squeezed 16:9 into a square the reader reads few pips (0-2 on 35 of 80 development scenes):
+    """Squeezed 16:9 into a square the reader reads few pips (0-2 on 40 of 80 development scenes):
     two alike now send the photo to the squared reading (which must still show square fours), one
     does not. Fails with ``TWO_PIPS_TELL_A_SQUEEZE`` off (two pips: None)."""
     import companion.vision.dice_pixel_aspect as aspect

@@ -159,7 +159,7 @@ def pip_shape(gray: np.ndarray, x: float, y: float, r: float) -> float | None:
     return math.sqrt(m["mu20"] / m["mu02"])
 
 
-#: two pips measured suffice (a 16:9 frame squeezed into a square reads few pips: 0-2 on 35 of 80
+#: two pips measured suffice (a 16:9 frame squeezed into a square reads few pips: 0-2 on 40 of 80
 #: development scenes; the squared reading must still show square fours and fives to be taken)
 #: (False: ``PIP_SHAPE_LEAST``, as session 30; set after seeing those scenes, session 31)
 TWO_PIPS_TELL_A_SQUEEZE = True
