@@ -126,9 +126,12 @@ def test_a_pips_shape_shows_the_squeeze():
         assert pip_shape(squeezed, 60, 60 * 0.5625, 12) == pytest.approx(1 / 0.5625, rel=0.08)
 
 
-def test_a_strong_squeeze_needs_enough_pips_alike():
+def test_a_strong_squeeze_needs_enough_pips_alike(monkeypatch):
+    import companion.vision.dice_pixel_aspect as aspect
     from companion.vision.dice import Die
     from companion.vision.dice_pixel_aspect import pips_stretch
+
+    monkeypatch.setattr(aspect, "TWO_PIPS_TELL_A_SQUEEZE", False)  # (session 30's count: three pips)
 
     img = np.full((200, 600, 3), 235, np.uint8)
     centres = [(60 + 80 * k, 100) for k in range(7)]
@@ -141,6 +144,24 @@ def test_a_strong_squeeze_needs_enough_pips_alike():
     for x, y in centres:
         cv2.circle(round_img, (x, y), 12, (30, 30, 30), -1)
     assert pips_stretch(round_img, dice) is None
+
+
+def test_two_squeezed_pips_tell_a_strong_squeeze(monkeypatch):
+    """Squeezed 16:9 into a square the reader reads few pips (0-2 on 40 of 80 development scenes):
+    two alike now send the photo to the squared reading (which must still show square fours), one
+    does not. Fails with ``TWO_PIPS_TELL_A_SQUEEZE`` off (two pips: None)."""
+    import companion.vision.dice_pixel_aspect as aspect
+    from companion.vision.dice import Die
+    from companion.vision.dice_pixel_aspect import pips_stretch
+
+    img = np.full((200, 600, 3), 235, np.uint8)
+    centres = [(60 + 80 * k, 100) for k in range(2)]
+    for x, y in centres:
+        cv2.ellipse(img, (x, y), (16, 9), 0, 0, 360, (30, 30, 30), -1)
+    dice = [Die(2, (x, y), 0.9, 60, pips=((x, y, 12),)) for x, y in centres]
+    assert aspect.TWO_PIPS_TELL_A_SQUEEZE
+    assert pips_stretch(img, dice) == pytest.approx(16 / 9, rel=0.1)
+    assert pips_stretch(img, dice[:1]) is None
 
 
 def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):

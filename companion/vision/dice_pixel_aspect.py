@@ -159,14 +159,26 @@ def pip_shape(gray: np.ndarray, x: float, y: float, r: float) -> float | None:
     return math.sqrt(m["mu20"] / m["mu02"])
 
 
+#: two pips measured suffice (a 16:9 frame squeezed into a square reads few pips: 0-2 on 40 of 80
+#: development scenes; the squared reading must still show square fours and fives to be taken)
+#: (False: ``PIP_SHAPE_LEAST``, as session 30; set after seeing those scenes, session 31)
+TWO_PIPS_TELL_A_SQUEEZE = True
+#: the least number of pips measured when ``TWO_PIPS_TELL_A_SQUEEZE``
+PIP_SHAPE_LEAST_TWO = 2
+
+
+def _least_pips() -> int:
+    return PIP_SHAPE_LEAST_TWO if TWO_PIPS_TELL_A_SQUEEZE else PIP_SHAPE_LEAST
+
+
 def pips_stretch(image: np.ndarray, dice) -> float | None:
     """The photo's stretch (x over y) from the shapes of the pips read, when they show a strong one."""
     pips = [p for d in dice if d.pips for p in d.pips]
-    if len(pips) < PIP_SHAPE_LEAST:
+    if len(pips) < _least_pips():
         return None  # (before the photo's grey copy: most photos end here or earlier)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     shapes = [s for s in (pip_shape(gray, *p) for p in pips) if s is not None]
-    if len(shapes) < PIP_SHAPE_LEAST:
+    if len(shapes) < _least_pips():
         return None
     middle = float(np.median(shapes))
     if not math.log(PIP_SHAPE_MIN) <= abs(math.log(middle)) <= math.log(STRETCH_MAX):
