@@ -56,7 +56,7 @@ def test_a_two_off_its_face_middle_has_the_edge_too_far():
     side face lies 0.75 of that two's side out, where a whole face's would be half a side."""
     img = _tilted_die([(0, 0), (1, 1)])
     part = _reading(2, [(0, 0), (1, 1)], 50.0, pip_r=5.0)
-    assert whole.face_ends(whole._TopFace(img, part, 197.0), part.pips, part.side_px)[2] > whole.EDGE_WITHIN
+    assert whole.face_ends(whole.TopFace(img, part, 197.0), part.pips, part.side_px)[2] > whole.EDGE_WITHIN
     assert not whole.whole_top_face(part, SIDE, img)
 
 

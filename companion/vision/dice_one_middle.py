@@ -158,7 +158,7 @@ def _ring_colour(dl: np.ndarray, x: float, y: float, pr: float) -> np.ndarray | 
 
 
 def _of_face(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """Which Lab offsets are of the face's colour (as :class:`.dice_top_clean._TopFace` tells it)."""
+    """Which Lab offsets are of the face's colour (as :class:`.dice_top_clean.TopFace` tells it)."""
     chroma = np.hypot(lab[..., 1] - colour[1], lab[..., 2] - colour[2])
     return (np.abs(lab[..., 0] - colour[0]) <= FACE_SHADE_LEAST) & (chroma <= FACE_CHROMA)
 
@@ -167,7 +167,7 @@ def _reach(dl: np.ndarray, colour: np.ndarray, at: tuple[float, float], e: tuple
            reach: float) -> float | None:
     """How far from ``at`` along ``e`` the crop stays of the face's colour, starting ``PIP_CLEAR``
     pip radii out: the first step whose band across the line (a pip across) is mostly not of it;
-    None when none is within ``reach`` or the crop ends first (as ``dice_top_clean._face_reach``)."""
+    None when none is within ``reach`` or the crop ends first (as ``dice_top_clean.face_reach``)."""
     H, W = dl.shape[:2]
     t = np.arange(PIP_CLEAR * pr, reach, 1.0)
     if len(t) == 0:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .dice_top_clean import ONE_REACH, _TopFace, alone_on_its_face
+from .dice_top_clean import ONE_REACH, TopFace, alone_on_its_face
 from .dice_top_whole import PIP_SHARE_MOST, edges_where_a_face_has_them
 
 #: the least share of its neighbours' read size a spared reading may have: parts the size rule
@@ -52,6 +52,6 @@ def whole_face_by_its_pips(d, img: np.ndarray) -> bool:
         return False  # (read without its pips, or with others: nothing to check it by)
     if float(np.median([p[2] for p in d.pips])) > PIP_SHARE_MOST * d.side_px:
         return False  # (pips too large for the square: a part of a larger face, read small)
-    face = _TopFace(img, d, None)
+    face = TopFace(img, d, None)
     return edges_where_a_face_has_them(face, d.pips, d.side_px) \
         and alone_on_its_face(face, list(d.pips), ONE_REACH * d.side_px)

@@ -77,7 +77,7 @@ RING = (1.6, 2.6)
 LINE_MARKED = 0.5
 
 
-class _TopFace:
+class TopFace:
     """The top face's colour (Lab L, a, b) and the step to its side face's shade, to tell its pixels."""
 
     def __init__(self, img: np.ndarray, top, mid: float | None):
@@ -121,7 +121,7 @@ class _TopFace:
 
 def one_at_the_middle(top, side, img: np.ndarray, mid: float) -> bool:
     """Does ``top``, a one, have its pip at the middle of the top face's region (the pixels of its
-    colour, :class:`_TopFace`) along the line from ``top`` to ``side`` and the line square to it?
+    colour, :class:`TopFace`) along the line from ``top`` to ``side`` and the line square to it?
     The region ends at the edge with the side face, and elsewhere at the face's edge with the
     table (a darker or lighter table, one of another colour, a rim or shadow). A face whose end is
     not found within reach (a light die on a table like it) is not clean: its middle is not known."""
@@ -132,18 +132,18 @@ def one_at_the_middle(top, side, img: np.ndarray, mid: float) -> bool:
     norm = math.hypot(dx, dy)
     if norm <= 0:
         return False
-    face = _TopFace(img, top, mid)
+    face = TopFace(img, top, mid)
     ex, ey = dx / norm, dy / norm
     reach = ONE_REACH * max(top.side_px, side.side_px)
     for ux, uy in ((ex, ey), (-ey, ex)):
-        ahead = _face_reach(face, (px, py), (ux, uy), PIP_CLEAR * pr, reach, pr)
-        behind = _face_reach(face, (px, py), (-ux, -uy), PIP_CLEAR * pr, reach, pr)
+        ahead = face_reach(face, (px, py), (ux, uy), PIP_CLEAR * pr, reach, pr)
+        behind = face_reach(face, (px, py), (-ux, -uy), PIP_CLEAR * pr, reach, pr)
         if ahead is None or behind is None or min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
             return False
     return alone_on_its_face(face, [(px, py, pr)], reach)
 
 
-def alone_on_its_face(face: _TopFace, pips: list[tuple[float, float, float]], reach: float) -> bool:
+def alone_on_its_face(face: TopFace, pips: list[tuple[float, float, float]], reach: float) -> bool:
     """Are the reading's ``pips`` the only marks like them on their face: no other hole in the
     region of the top face's colour round them of about a pip's size (``MARK_AREA``) and, at its
     core, as dark (light, for light pips) as halfway from the pips to the face? The window reaches
@@ -187,7 +187,7 @@ def alone_on_its_face(face: _TopFace, pips: list[tuple[float, float, float]], re
     return True
 
 
-def _face_reach(face: _TopFace, at: tuple[float, float], e: tuple[float, float], start: float, reach: float,
+def face_reach(face: TopFace, at: tuple[float, float], e: tuple[float, float], start: float, reach: float,
                 pr: float) -> float | None:
     """How far from ``at`` along ``e`` (px) the photo stays the top face's, starting ``start`` out:
     the first step whose band across the line (a pip across) is mostly not of its colour; None when
@@ -226,7 +226,7 @@ def no_line_beyond(top, side, img: np.ndarray, mid: float) -> bool:
     if not pips or top.value != 4 or len(pips) != 4:
         return True
     pr = float(np.median([p[2] for p in pips]))
-    face = _TopFace(img, top, mid)
+    face = TopFace(img, top, mid)
     looks = _Looks(face)
     pip_l = float(np.median([looks.light_at(complex(p[0], p[1]), 0.5 * p[2], np.median) for p in pips]))
     face_l = min((face.light, face.side_light), key=lambda v: abs(v - pip_l))
@@ -260,7 +260,7 @@ def _lines_beyond(z: list[complex]) -> list[list[complex]]:
 class _Looks:
     """Lab L and the top face's colour round places of the photo, per small window."""
 
-    def __init__(self, face: _TopFace):
+    def __init__(self, face: TopFace):
         self.face = face
 
     def _window(self, q: complex, r: float):

@@ -11,7 +11,7 @@ there). So such a reading replaces the report only when the photo shows it is a 
   lighter face, its square's margin toward the side face on that face, a one at its face's middle
   and alone on it (:func:`.dice_side_shade.reads_clean`, :mod:`.dice_top_clean`);
 * a two's or three's square is the face's own: walking from the pips' middle along the square's
-  axes, the top face's colour (measured from the photo, :class:`.dice_top_clean._TopFace`) ends
+  axes, the top face's colour (measured from the photo, :class:`.dice_top_clean.TopFace`) ends
   where a whole face's edge would, about half the read side out -- at its edge with the side face
   at least, the face's darker neighbour; toward a table like the face it may not end at all. Two
   pips of a three (its corner and middle) are read as a two half the die's size, a quarter of the
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from .dice_side_shade import SHADE_GAP, face_colour, reads_clean
-from .dice_top_clean import ONE_REACH, PIP_CLEAR, _face_reach, _TopFace, alone_on_its_face
+from .dice_top_clean import ONE_REACH, PIP_CLEAR, face_reach, TopFace, alone_on_its_face
 
 
 #: the top face's end along an axis of the read square counts as the face's own edge when it lies
@@ -71,12 +71,12 @@ def whole_top_face(top, side, img: np.ndarray) -> bool:
         return True  # (its middle and its being alone: reads_clean's checks for a one)
     if float(np.median([p[2] for p in top.pips])) > PIP_SHARE_MOST * top.side_px:
         return False  # (pips too large for the square: a part of a larger face, read small)
-    face = _TopFace(img, top, mid)
+    face = TopFace(img, top, mid)
     return edges_where_a_face_has_them(face, top.pips, top.side_px) \
         and alone_on_its_face(face, list(top.pips), ONE_REACH * max(top.side_px, side.side_px))
 
 
-def face_ends(face: _TopFace, pips, side: float) -> list[float | None]:
+def face_ends(face: TopFace, pips, side: float) -> list[float | None]:
     """How far (in read sides ``side``) the top face's colour reaches from the middle of a two's or
     three's ``pips`` (on a diagonal of their face) along each of the square's axes, both ways (the
     diagonal turned by 45 degrees either way): None where it does not end within EDGE_LOOK."""
@@ -89,12 +89,12 @@ def face_ends(face: _TopFace, pips, side: float) -> list[float | None]:
     pr = float(np.median([p[2] for p in pips]))
     ends = []
     for u in (diagonal * 1j ** 0.5, diagonal * 1j ** -0.5, -diagonal * 1j ** 0.5, -diagonal * 1j ** -0.5):
-        end = _face_reach(face, (centre.real, centre.imag), (u.real, u.imag), PIP_CLEAR * pr, EDGE_LOOK * side, pr)
+        end = face_reach(face, (centre.real, centre.imag), (u.real, u.imag), PIP_CLEAR * pr, EDGE_LOOK * side, pr)
         ends.append(None if end is None else end / side)
     return ends
 
 
-def edges_where_a_face_has_them(face: _TopFace, pips, side: float) -> bool:
+def edges_where_a_face_has_them(face: TopFace, pips, side: float) -> bool:
     """Does the top face end within EDGE_WITHIN read sides of the pips' middle along an axis of
     their square (its edge with the side face, at least), and nowhere farther within EDGE_LOOK?"""
     ends = [e for e in face_ends(face, pips, side) if e is not None]

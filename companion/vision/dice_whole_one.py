@@ -30,7 +30,7 @@ import numpy as np
 
 from .dice_sizes import LOWEST_RATIO
 from .dice_small_whole import SPARED_LEAST
-from .dice_top_clean import ONE_MIDDLE, ONE_REACH, PIP_CLEAR, _face_reach, _TopFace, alone_on_its_face
+from .dice_top_clean import ONE_MIDDLE, ONE_REACH, PIP_CLEAR, face_reach, TopFace, alone_on_its_face
 
 #: the least span of the face round the pip, as a share of the neighbours' read size: the size
 #: rule's own bound for a one (a part's share, about 0.5, lies under it)
@@ -47,7 +47,7 @@ def whole_one_face(d, img: np.ndarray, share: float) -> bool:
         return False
     typical = d.side_px / max(share, 1e-6)
     px, py, pr = d.pips[0]
-    face = _TopFace(img, d, None)
+    face = TopFace(img, d, None)
     reach = ONE_REACH * typical
     spans = [[_span(face, (px, py), e, pr, reach) for e in pair] for pair in PAIRS]
     if any(s is None for pair in spans for s in pair):
@@ -57,11 +57,11 @@ def whole_one_face(d, img: np.ndarray, share: float) -> bool:
     return alone_on_its_face(face, [(px, py, pr)], reach)
 
 
-def _span(face: _TopFace, at: tuple[float, float], e: tuple[float, float], pr: float, reach: float) -> float | None:
+def _span(face: TopFace, at: tuple[float, float], e: tuple[float, float], pr: float, reach: float) -> float | None:
     """The face's span through ``at`` along ``e`` (px), or None when an end is not found within
     ``reach`` or ``at`` is off the span's middle (:data:`ONE_MIDDLE`)."""
-    ahead = _face_reach(face, at, e, PIP_CLEAR * pr, reach, pr)
-    behind = _face_reach(face, at, (-e[0], -e[1]), PIP_CLEAR * pr, reach, pr)
+    ahead = face_reach(face, at, e, PIP_CLEAR * pr, reach, pr)
+    behind = face_reach(face, at, (-e[0], -e[1]), PIP_CLEAR * pr, reach, pr)
     if ahead is None or behind is None or min(ahead, behind) < ONE_MIDDLE * max(ahead, behind):
         return None
     return ahead + behind
