@@ -55,3 +55,34 @@ def test_two_pips_of_a_four_are_not_read_as_a_two(monkeypatch):
     off, on = counts_off_then_on(monkeypatch, dice_ringed_pips, "PARTS_OF_LARGER_FACES_REFUSED", scene)
     assert off["wrong"] == on["wrong"] + 1 and off["near_wrong"] == on["near_wrong"] + 1
     assert on["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == 0
+
+
+def _four_with_a_vein_into_one_pip():
+    """A drawn crop at the look's scale (the die about FACE_PX): a blue face, four white pips of a
+    four, a pale blue vein 4 px wide running from one pip's rim off the face. The vein makes that
+    pip's rim region long (not round), so the four's layout is refused, and the two pips of one side
+    fit a two's diagonal on a smaller face."""
+    import cv2
+    import numpy as np
+
+    img = np.full((160, 160, 3), (190, 110, 30), np.uint8)
+    for x, y in ((50, 50), (106, 50), (50, 106), (106, 106)):
+        cv2.circle(img, (x, y), 7, (245, 245, 245), -1, cv2.LINE_AA)
+    cv2.line(img, (112, 112), (150, 140), (235, 200, 150), 4, cv2.LINE_AA)
+    return cv2.GaussianBlur(img, (3, 3), 0), np.full((160, 160), 255, np.uint8)
+
+
+def test_a_four_whose_pip_runs_into_a_vein_is_not_read_as_a_two(monkeypatch):
+    """The lead's held-out ray 59995 (session 32): a marbled blue four whose one pip touches a light
+    vein; the four's layout is refused (that pip measured long) and two pips of one side were read as
+    a **two**, since the larger face they belong to was looked for among round marks only. With
+    ``dice_ringed_pips.LARGER_FACE_PIPS_ANY_SHAPE`` the long pip still completes the four, so the two
+    is refused: no reading (asked of the players) instead of a wrong one. Drawn here, not that
+    render: off the look reads a two, on nothing. Fails with the switch off."""
+    from companion.vision import dice_ringed_pips
+
+    crop, mask = _four_with_a_vein_into_one_pip()
+    monkeypatch.setattr(dice_ringed_pips, "LARGER_FACE_PIPS_ANY_SHAPE", False)
+    assert [r.value for r in dice_ringed_pips.read_ringed_pips(crop, mask)] == [2]
+    monkeypatch.setattr(dice_ringed_pips, "LARGER_FACE_PIPS_ANY_SHAPE", True)
+    assert dice_ringed_pips.read_ringed_pips(crop, mask) == []

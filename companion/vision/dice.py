@@ -596,8 +596,11 @@ MARBLED_PARTS_REFUSED = True
 #: two neighbouring pips of a four -- is refused by dice_ringed_pips.PARTS_OF_LARGER_FACES_REFUSED
 #: (own marbled renders: untouched half +7 right, nothing wrong or extra added). The lead's
 #: held-out read with the guard (session 29, all 1,050 held-out scenes, 4,080 dice): +10 right, but
-#: ray 59995 still read as a two (not refused by the guard): off. False: the old reader
-MARBLED_PIPS_BY_RINGS = False
+#: ray 59995 still read as a two (not refused by the guard): off. Session 32 (the lead): that two's
+#: larger face had one pip touching a light vein, measured long, and the guard looked for round
+#: marks only; with dice_ringed_pips.LARGER_FACE_PIPS_ANY_SHAPE it is refused (unread), and the look
+#: is **on**: see docs/dice-camera.md, thirty-first round, for the reads. False: the old reader
+MARBLED_PIPS_BY_RINGS = True
 
 
 #: ... its reading kept only when of the photo's dice size: its side within RINGED_SIZE of the
