@@ -162,8 +162,11 @@ NESTED_SHARE = 0.9
 # on: 530's wrong type through the first phone) and 4 right ones (532 second phone, 559, 606 and
 # 609 first phone); a variant that also asked for a confidence under 0.5 left one right sheet
 # unnamed and 9 harmful ones, not 530's (its confidence 0.50) (docs/board-vision.md, equipment
-# type, twenty-fifth round, part 1).
-RUNNER_UP_CHECK = False
+# type, twenty-fifth round, part 1).  Read once at the end, the rule on (right / wrong types / typed
+# extras, the three variants summed; fade off, on the same photos with it on): fresh 820-879 (1,608
+# sheets) 1,511 / 5 / 14 -> 1,508 / 4 / 10; check 9200-9239 (1,071) 1,007 / 3 / 4 -> 1,007 / 1 / 3;
+# none added anywhere, coverage identical on every photo.
+RUNNER_UP_CHECK = True
 
 
 @dataclass
