@@ -76,6 +76,9 @@ def test_the_veil_over_dark_overlaps_stays_unseen_to_the_fitter(box, monkeypatch
     # (a typed extra; with the veil rule off, as merged, this photo's typed extras go 1 -> 0)
     from companion.vision import sheetfit
     monkeypatch.setattr(sheetfit, "OTHER_COLOUR_UNSEEN", False)
+    # ... and without sheetfit.RUNNER_UP_CHECK (session 32): on, it leaves one of the two cages the
+    # rule is for unnamed by itself (before, 1 typed extra, not 2)
+    monkeypatch.setattr(sheetfit, "RUNNER_UP_CHECK", False)
     monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
     _adj, now = _adjudicated(box, data, scene)
     assert now.extra_named == 0 and now.wrong <= 1, now.errors

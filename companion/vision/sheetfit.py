@@ -147,6 +147,26 @@ EVIDENCE_LEADER = True
 # inside their leader; the one it would have named a wrong type (612 second phone, an underwater
 # camera against an eye witness of nearly its pose, not nested: the camera is the longer) 0.80.
 NESTED_SHARE = 0.9
+# A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
+# the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline
+# outside the fit's) shows this expedition's colour that no other fitted sheet explains, the
+# photo does not refute the runner-up: each shape explains colour the other leaves, and the lead
+# says only which explains more (a merged blob of two sheets, a sheet half under glare or under
+# its own kind, fitted by a third shape).  On: a fit is not named when its runner-up's own part
+# holds such colour of at least its evidence lead and at least MIN_SHEET_MM2 (the least colour the
+# fitter takes for a sheet at all): the colour the fit would leave unexplained where the runner-up
+# lies outweighs what it leads by.  No new number.  Only when the type is not given (as
+# PAPER_FIT_CHECK).  Chosen after seeing development 500-579 + 600-639 (the three variants, with
+# coverage.VEIL_FADE_ONLY_NEAR_GLARE off and on): of the named fits with a runner-up (3,054 right,
+# 31 wrong types or typed extras, fade off), it leaves unnamed 11 of the 31 (12 of 32 with the fade
+# on: 530's wrong type through the first phone) and 4 right ones (532 second phone, 559, 606 and
+# 609 first phone); a variant that also asked for a confidence under 0.5 left one right sheet
+# unnamed and 9 harmful ones, not 530's (its confidence 0.50) (docs/board-vision.md, equipment
+# type, twenty-fifth round, part 1).  Read once at the end, the rule on (right / wrong types / typed
+# extras, the three variants summed; fade off, on the same photos with it on): fresh 820-879 (1,608
+# sheets) 1,511 / 5 / 14 -> 1,508 / 4 / 10; check 9200-9239 (1,071) 1,007 / 3 / 4 -> 1,007 / 1 / 3;
+# none added anywhere, coverage identical on every photo.
+RUNNER_UP_CHECK = True
 
 
 @dataclass
@@ -458,6 +478,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         score = float(good / max(visible, 1e-9))
         named = (_named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
                  and not (len(types) > 1 and _paper_shown(score, confidence))
+                 and not (RUNNER_UP_CHECK and len(types) > 1 and _runner_up_unrefuted(grid, shapes, refined, eq))
                  and not (SMALL_NOT_ON_FREED and _small_on_freed(grid, shapes[eq], x, y, ang, freed)))
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:
@@ -551,6 +572,19 @@ def _named(confidence: float, edge_seen: float, visible_mm2: float) -> bool:
         return False
     # colour seen running on past the outline: the sheet does not end there (no band seen: no veto)
     return visible_mm2 > EDGE_CHECK_MM2 or not edge_seen < MIN_EDGE_SUPPORT
+
+
+def _runner_up_unrefuted(grid: FitGrid, shapes, refined, eq) -> bool:
+    """Does a fit's runner-up explain, in its own part, colour no fitted sheet explains of at least
+    the fit's evidence lead and MIN_SHEET_MM2 (RUNNER_UP_CHECK)?  Poses as _confidence weighs
+    them (``refined``)."""
+    rivals = [(grid.evidence(shapes[t], *pose), t) for t, (_g, pose) in refined.items() if t != eq]
+    if not rivals:
+        return False  # no other shape refined: no runner-up to tell it from
+    rival_evidence, rival = max(rivals)
+    lead = grid.evidence(shapes[eq], *refined[eq][1]) - rival_evidence
+    own = grid.colour_outside(shapes[rival], refined[rival][1], shapes[eq], refined[eq][1])
+    return own >= max(lead, MIN_SHEET_MM2 * grid.ppm ** 2)
 
 
 def _paper_shown(score: float, confidence: float) -> bool:

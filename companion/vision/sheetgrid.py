@@ -457,6 +457,17 @@ class FitGrid:
         # P is B at full cost where the paper is plain, at cost 1 elsewhere: solve for the plain part
         return c, max(p - b, 0.0) / (UNCOLOURED_COST - 1.0)
 
+    def colour_outside(self, shape, pose, other, other_pose) -> float:
+        """Colour not yet explained (``U``, pixels) inside one outline and outside another: what
+        the first shape explains that the second leaves (sheetfit.RUNNER_UP_CHECK)."""
+        mine, theirs = self._poly(shape, *pose), self._poly(other, *other_pose)
+        lo, hi = self._window(mine, pad=1)
+        if (hi <= lo).any():
+            return 0.0  # wholly off the grid
+        size = (hi[1] - lo[1], hi[0] - lo[0])
+        only = (_fill(mine - lo, size) > 0) & ~(_fill(theirs - lo, size) > 0)
+        return float(self.U[lo[1]:hi[1], lo[0]:hi[0]][only].sum())
+
     def edge_support(self, shape, x, y, ang) -> float:
         """Share of the seen part of a band just outside the outline that shows plain paper: the
         sheet's edge, seen.
