@@ -23,6 +23,10 @@ pips' own shapes measure it (a pip is round on the die), and the photo read whol
 is taken only when its fours and fives come out square. And since a tilted camera in a photo's own
 frame can look like a stretch, a stretch is looked for only in a square frame (collections stretch
 into squares; a camera's frame is 4:3 or 16:9). Measured: docs/dice-camera.md, twenty-ninth round.
+
+When neither tells a squeeze and the pips read are not round (or too few to say), the photo is read
+again at the stretches of the camera frames squeezed into a square, and the first squared reading
+with more dice, round pips and square fours is taken (:data:`CAMERA_FRAMES_TRIED`; thirty-first round).
 """
 
 from __future__ import annotations
