@@ -186,3 +186,53 @@ def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):
     # (a square part of a 4:3 photo, such as a dice tray's region, is judged by the photo's frame)
     dice.read_dice(np.zeros((480, 480, 3), np.uint8), dice.ReaderSettings(in_photo=(80, 0, 640, 480)))
     assert calls == [(480, 480)]
+
+
+def _band_squeezed_into_a_square(seed):
+    """The middle 16:9 band of a rendered scene squeezed in width into a square (no crop of its width)."""
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(seed)
+    h, w = scene.image.shape[:2]
+    hb = round(w * 9 / 16)
+    top = (h - hb) // 2
+    image = cv2.resize(scene.image[top:top + hb], (hb, hb), interpolation=cv2.INTER_AREA)
+    sx = hb / w
+    dice = [replace(d, center=(d.center[0] * sx, d.center[1] - top), side_px=d.side_px * sx) for d in scene.dice
+            if top + 0.5 * d.side_px <= d.center[1] <= top + hb - 0.5 * d.side_px]
+    return replace(scene, image=image, dice=dice)
+
+
+def test_a_squeeze_no_pip_tells_is_found_at_a_camera_frame(monkeypatch):
+    """Development ray 4923's 16:9 band squeezed into a square (360 x 360): the first reading finds
+    no die and no pip to measure a squeeze by; tried at the camera frames, the 16:9 one reads its die
+    right with round pips (the 4:3 one reads it too, its pips 0.76: not round). Fails with
+    ``CAMERA_FRAMES_TRIED`` off (the die missed)."""
+    import companion.vision.dice as dice
+    import companion.vision.dice_pixel_aspect as aspect
+    from companion.vision.dice_eval import score_scene
+
+    scene = _band_squeezed_into_a_square(4923)
+    assert scene.image.shape[:2] == (360, 360) and len(scene.dice) == 1
+    on = score_scene(scene, dice.read_dice(scene.image)).counts  # (as the module sets the switch)
+    monkeypatch.setattr(aspect, "CAMERA_FRAMES_TRIED", False)
+    off = score_scene(scene, dice.read_dice(scene.image)).counts
+    assert off["right"] == 0
+    assert on["right"] == 1
+    assert on["wrong"] == on["extra"] == on["near_wrong"] == 0
+
+
+def test_a_squared_reading_is_taken_only_with_more_dice_round_pips_and_square_fours():
+    from companion.vision.dice import Die
+    from companion.vision.dice_pixel_aspect import camera_frames, pips_round, squared_reading_sound
+
+    first = [Die(None, (100, 100), 0.0, 40)]
+    two = Die(2, (100, 100), 0.9, 40)
+    assert squared_reading_sound([1.02, 0.97], [two], first)
+    assert not squared_reading_sound([0.76, 0.74], [two], first)  # (pips not round: a frame off)
+    assert not squared_reading_sound([1.0], [two], first)  # (one pip does not speak for the photo)
+    assert not squared_reading_sound([1.0, 1.0], [two], [Die(3, (100, 100), 0.9, 40)])  # (no more read)
+    assert not squared_reading_sound([1.0, 1.0], [_four((100, 100), 40, 10, sy=0.8)], first)  # (a four not square)
+    assert pips_round([0.9, 1.1, 1.0]) and not pips_round([1.33, 1.3])
+    assert camera_frames(None) == pytest.approx([9 / 16, 16 / 9, 2 / 3, 3 / 2, 3 / 4, 4 / 3])
+    assert camera_frames(0.6) == pytest.approx([9 / 16, 2 / 3, 3 / 4])

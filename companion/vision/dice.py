@@ -58,8 +58,10 @@ from .dice_marbled import read_two_tone
 from .dice_ringed_pips import read_ringed_pips
 from .dice_pips import FACE_PX
 from .dice_motion import photo_motion, unsmeared
-from .dice_pixel_aspect import (back_to_photo, photo_stretch, pips_stretch, square_frame, squared,
-                                 squared_layouts_square, unread_told_by)
+from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip_shapes, pips_round, pips_stretch,
+                                 read_count, square_frame, squared, squared_layouts_square, squared_reading_sound,
+                                 unread_told_by)
+from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond
@@ -131,7 +133,10 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
         if stretch is not None and any(d.value is None for d in dice):
             dice = _unread_read_squared(img, settings, stretch, dice)
         elif stretch is None and STRONG_SQUEEZE_BY_PIP_SHAPES:
-            dice = _read_squeezed(img, settings, dice)
+            squeezed = _read_squeezed(img, settings, dice)
+            if squeezed is dice and dice_pixel_aspect.CAMERA_FRAMES_TRIED:
+                squeezed = _read_at_camera_frames(img, settings, dice)
+            dice = squeezed
     if MOTION_UNDONE_BY_PIPS and any(d.value is None for d in dice):
         motion = photo_motion(img, dice)
         if motion is not None:
@@ -196,12 +201,34 @@ def _read_squeezed(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -
 def _read_with_square_pixels(img: np.ndarray, settings: ReaderSettings, stretch: float) -> tuple[list[Die], float, float]:
     """The dice read in ``img`` made square (``stretch``: its x over y), in the squared image's
     pixels, and the x and y scales applied (:func:`.dice_pixel_aspect.back_to_photo` places them)."""
+    dice, _, sx, sy = _squared_reading(img, settings, stretch)
+    return dice, sx, sy
+
+
+def _squared_reading(img: np.ndarray, settings: ReaderSettings, stretch: float) -> tuple[list[Die], np.ndarray, float, float]:
+    """As :func:`_read_with_square_pixels`, with the squared image the dice were read in."""
     square, sx, sy = squared(img, stretch)
     inner = settings
     if settings.in_photo is not None:
         x0, y0, pw, ph = settings.in_photo
         inner = replace(settings, in_photo=(round(x0 * sx), round(y0 * sy), round(pw * sx), round(ph * sy)))
-    return _read_photo(square, inner), sx, sy
+    return _read_photo(square, inner), square, sx, sy
+
+
+def _read_at_camera_frames(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -> list[Die]:
+    """``dice``, or the photo read whole with square pixels at the first camera frame (a stretch of
+    :data:`.dice_pixel_aspect.CAMERA_FRAME_STRETCHES`) whose reading reads more dice, with round pips
+    and square fours and fives (:func:`.dice_pixel_aspect.squared_reading_sound`); a photo whose own
+    pips are round is left as read (its pixels are square: no try is made)."""
+    if pips_round(pip_shapes(img, dice)):
+        return dice
+    for stretch in camera_frames(pips_stretch(img, dice)):
+        # (the first sound frame is taken: a reading per frame is costly, and a frame off by 1.33
+        # or more shows pips that are not round)
+        again, square, sx, sy = _squared_reading(img, settings, stretch)
+        if squared_reading_sound(pip_shapes(square, again), again, dice):
+            return back_to_photo(again, sx, sy)
+    return dice
 
 
 def _unread_read_squared(img: np.ndarray, settings: ReaderSettings, stretch: float, dice: list[Die]) -> list[Die]:

@@ -23,6 +23,10 @@ pips' own shapes measure it (a pip is round on the die), and the photo read whol
 is taken only when its fours and fives come out square. And since a tilted camera in a photo's own
 frame can look like a stretch, a stretch is looked for only in a square frame (collections stretch
 into squares; a camera's frame is 4:3 or 16:9). Measured: docs/dice-camera.md, twenty-ninth round.
+
+When neither tells a squeeze and the pips read are not round (or too few to say), the photo is read
+again at the stretches of the camera frames squeezed into a square, and the first squared reading
+with more dice, round pips and square fours is taken (:data:`CAMERA_FRAMES_TRIED`; thirty-first round).
 """
 
 from __future__ import annotations
@@ -190,3 +194,54 @@ def squared_layouts_square(dice) -> bool:
     """At least one four or five read, and every one square to within ``SQUARED_LAYOUT_MAX``."""
     ratios = _fours_and_fives(dice)
     return bool(ratios) and all(abs(math.log(r)) <= math.log(SQUARED_LAYOUT_MAX) for r in ratios)
+
+
+# ---------------------------------------------------------------- no squeeze measured: the camera's frames tried
+
+#: a square photo whose squeeze the dice read cannot tell (no four or five, under two pips measured:
+#: 20 of 80 development scenes squeezed 16:9 into a square), or whose squared reading shows no four
+#: or five to check it by, is read again at the stretches a camera's frame squeezed into a square
+#: shows, and the reading taken that reads more dice with round pips and square fours (session 32;
+#: False: such a photo is read as given)
+CAMERA_FRAMES_TRIED = True
+#: the stretches (x over y) of 16:9, 3:2 and 4:3 frames squeezed into a square, each way; the
+#: strongest first (it costs the most right readings when not undone)
+CAMERA_FRAME_STRETCHES = (9 / 16, 16 / 9, 2 / 3, 3 / 2, 3 / 4, 4 / 3)
+#: pips are round when the median of their shapes lies within this of 1 (a camera tilted 30 degrees
+#: foreshortens a pip by 1.15; squeezed 4:3 a round pip measures 1.33)
+ROUND_PIPS_MAX = 1.2
+#: the least pips measured for a reading's pips to count as round
+ROUND_PIPS_LEAST = 2
+
+
+def pip_shapes(image: np.ndarray, dice) -> list[float]:
+    """The shape (x over y spread) of every pip read in ``dice`` that could be measured."""
+    pips = [p for d in dice if d.pips for p in d.pips]
+    if not pips:
+        return []
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return [s for s in (pip_shape(gray, *p) for p in pips) if s is not None]
+
+
+def pips_round(shapes: list[float]) -> bool:
+    """Enough pips measured, their median shape round."""
+    return len(shapes) >= ROUND_PIPS_LEAST and abs(math.log(float(np.median(shapes)))) <= math.log(ROUND_PIPS_MAX)
+
+
+def camera_frames(measured: float | None) -> list[float]:
+    """The camera frames' stretches to try: those of the measured stretch's sense when the pips told one."""
+    if measured is None:
+        return list(CAMERA_FRAME_STRETCHES)
+    return [s for s in CAMERA_FRAME_STRETCHES if (s > 1) == (measured > 1)]
+
+
+def read_count(dice) -> int:
+    return sum(d.value is not None for d in dice)
+
+
+def squared_reading_sound(shapes: list[float], dice, first) -> bool:
+    """A squared reading to take whole: more dice read than ``first``, its pips round, and every
+    four and five it read square."""
+    if read_count(dice) <= read_count(first) or not pips_round(shapes):
+        return False
+    return all(abs(math.log(r)) <= math.log(SQUARED_LAYOUT_MAX) for r in _fours_and_fives(dice))
