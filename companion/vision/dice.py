@@ -370,6 +370,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
+    if fore.closed is not None:
+        # (a clipped photo: a white die's face is the table's white, see dice_foreground; after the
+        # zoom is chosen: a die read here is no reason to skip the finer look, which reads it too)
+        dice = _read_clipped_faces(img, fore.closed, fg, f, dice, min_side, max_side, typical)
     # (a top face and its side face read as two dice are told apart by their place in the photo)
     photo = _photo_middle(W, H, settings)
     dice = _dedupe(dice)
@@ -390,6 +394,45 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
     return dice, zoom, (fg, f if f < 1 else 1.0)
+
+
+# A closed blob is read when the closing added at least this share of it (else it is a blob read
+# already, as it was).
+CLOSED_ADDED_SHARE = 0.15
+CLOSED_READ_AROUND = True
+
+
+def _read_clipped_faces(img: np.ndarray, closed: np.ndarray, fg: np.ndarray, f: float, dice: list[Die],
+                        min_side: float, max_side: float, typical: float | None) -> list[Die]:
+    """``dice`` with the readings of the clipped photo's closed blobs (:func:`.dice_foreground.
+    clipped_faces_closed`: a white die's side faces and pips joined across its white face) in which
+    no die was read; an unreadable report in such a blob gives way to its reading."""
+    n, labels, stats, _ = components_with_stats(closed)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < min_side * min_side or max(bw, bh) > 1.5 * max_side:
+            continue
+        blob = labels[y:y + bh, x:x + bw] == i
+        if blob.sum() - np.count_nonzero(fg[y:y + bh, x:x + bw][blob]) < CLOSED_ADDED_SHARE * area:
+            continue
+        inside = [d for d in dice if _in_blob(d, blob, (x, y), f)]
+        if any(d.value is not None for d in inside):
+            continue
+        est = min(math.sqrt(area), 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max()))
+        if typical is not None:
+            est = min(est, typical * 1.15)
+        read = [d for d in _read_blob(img, blob, (x, y), f, min(est, max_side)) if d.value is not None]
+        if not read and CLOSED_READ_AROUND:
+            read = [d for d in _read_around(img, blob, (x, y), f, typical, max_side) if d.value is not None]
+        if read:
+            dice = [d for d in dice if not any(d is u for u in inside)] + read
+    return dice
+
+
+def _in_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
+    """Does ``d``'s centre lie in ``blob`` (work pixels, cut at ``origin``)?"""
+    cx, cy = int(d.center[0] * f) - origin[0], int(d.center[1] * f) - origin[1]
+    return 0 <= cy < blob.shape[0] and 0 <= cx < blob.shape[1] and bool(blob[cy, cx])
 
 
 #: a blob under the least die's area (``min_die_frac`` squared) that is an outline -- it covers
