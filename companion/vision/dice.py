@@ -399,6 +399,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
 # A closed blob is read when the closing added at least this share of it (else it is a blob read
 # already, as it was).
 CLOSED_ADDED_SHARE = 0.15
+# A closed blob that reads no die is looked at with the table round it, pips first (``_read_around``,
+# the look for a light die on a light table): two more dice of the 80 at x1.3 (light 3123, 3195).
 CLOSED_READ_AROUND = True
 
 
@@ -415,18 +417,39 @@ def _read_clipped_faces(img: np.ndarray, closed: np.ndarray, fg: np.ndarray, f: 
         blob = labels[y:y + bh, x:x + bw] == i
         if blob.sum() - np.count_nonzero(fg[y:y + bh, x:x + bw][blob]) < CLOSED_ADDED_SHARE * area:
             continue
-        inside = [d for d in dice if _in_blob(d, blob, (x, y), f)]
-        if any(d.value is not None for d in inside):
+        # (a die read on the blob or at its edge: the blob is its side face or a part of it, light 3178)
+        if any(d.value is not None and _face_on_blob(d, blob, (x, y), f) for d in dice):
             continue
+        inside = [d for d in dice if _in_blob(d, blob, (x, y), f)]
         est = min(math.sqrt(area), 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max()))
         if typical is not None:
             est = min(est, typical * 1.15)
         read = [d for d in _read_blob(img, blob, (x, y), f, min(est, max_side)) if d.value is not None]
         if not read and CLOSED_READ_AROUND:
             read = [d for d in _read_around(img, blob, (x, y), f, typical, max_side) if d.value is not None]
+        read = [d for d in read if _closed_reading_sized(d, f, typical)]
         if read:
             dice = [d for d in dice if not any(d is u for u in inside)] + read
     return dice
+
+
+def _closed_reading_sized(d: Die, f: float, typical: float | None) -> bool:
+    """Is ``d`` no smaller than the dice (:data:`DIE_SIZE_RANGE`'s least share of the typical die's
+    side, when known)? A closed blob may join a side face's pips to a part of the top face's (light
+    3178 x1.3: a three read at half the dice's size where a two lay, which a later look read right).
+    No upper bound: in a clipped photo the typical side is measured on blobs that are parts of dice
+    (their side faces), and a whole face read is larger (light 3131 x1.3, its white six)."""
+    return typical is None or d.side_px * f >= DIE_SIZE_RANGE[0] * typical
+
+
+def _face_on_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
+    """Does ``d``'s face (a square of its side round its centre) touch ``blob`` (work pixels, cut at
+    ``origin``)?"""
+    r = 0.5 * d.side_px * f
+    cx, cy = d.center[0] * f - origin[0], d.center[1] * f - origin[1]
+    x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+    x1, y1 = min(blob.shape[1], int(math.ceil(cx + r))), min(blob.shape[0], int(math.ceil(cy + r)))
+    return x0 < x1 and y0 < y1 and bool(blob[y0:y1, x0:x1].any())
 
 
 def _in_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
