@@ -397,6 +397,10 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
+    if fore.closed is not None:
+        # (a clipped photo: a white die's face is the table's white, see dice_foreground; after the
+        # zoom is chosen: a die read here is no reason to skip the finer look, which reads it too)
+        dice = _read_clipped_faces(img, fore.closed, fg, f, dice, min_side, max_side, typical)
     # (a top face and its side face read as two dice are told apart by their place in the photo)
     photo = _photo_middle(W, H, settings)
     dice = _dedupe(dice)
@@ -417,6 +421,68 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         # (a light die's grey face clearly darker than the light round it: a side face in shade)
         dice = doubt_shaded_faces(dice, img)
     return dice, zoom, (fg, f if f < 1 else 1.0)
+
+
+# A closed blob is read when the closing added at least this share of it (else it is a blob read
+# already, as it was).
+CLOSED_ADDED_SHARE = 0.15
+# A closed blob that reads no die is looked at with the table round it, pips first (``_read_around``,
+# the look for a light die on a light table): two more dice of the 80 at x1.3 (light 3123, 3195).
+CLOSED_READ_AROUND = True
+
+
+def _read_clipped_faces(img: np.ndarray, closed: np.ndarray, fg: np.ndarray, f: float, dice: list[Die],
+                        min_side: float, max_side: float, typical: float | None) -> list[Die]:
+    """``dice`` with the readings of the clipped photo's closed blobs (:func:`.dice_foreground.
+    clipped_faces_closed`: a white die's side faces and pips joined across its white face) in which
+    no die was read; an unreadable report in such a blob gives way to its reading."""
+    n, labels, stats, _ = components_with_stats(closed)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area < min_side * min_side or max(bw, bh) > 1.5 * max_side:
+            continue
+        blob = labels[y:y + bh, x:x + bw] == i
+        if blob.sum() - np.count_nonzero(fg[y:y + bh, x:x + bw][blob]) < CLOSED_ADDED_SHARE * area:
+            continue
+        # (a die read on the blob or at its edge: the blob is its side face or a part of it, light 3178)
+        if any(d.value is not None and _face_on_blob(d, blob, (x, y), f) for d in dice):
+            continue
+        inside = [d for d in dice if _in_blob(d, blob, (x, y), f)]
+        est = min(math.sqrt(area), 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max()))
+        if typical is not None:
+            est = min(est, typical * 1.15)
+        read = [d for d in _read_blob(img, blob, (x, y), f, min(est, max_side)) if d.value is not None]
+        if not read and CLOSED_READ_AROUND:
+            read = [d for d in _read_around(img, blob, (x, y), f, typical, max_side) if d.value is not None]
+        read = [d for d in read if _closed_reading_sized(d, f, typical)]
+        if read:
+            dice = [d for d in dice if not any(d is u for u in inside)] + read
+    return dice
+
+
+def _closed_reading_sized(d: Die, f: float, typical: float | None) -> bool:
+    """Is ``d`` no smaller than the dice (:data:`DIE_SIZE_RANGE`'s least share of the typical die's
+    side, when known)? A closed blob may join a side face's pips to a part of the top face's (light
+    3178 x1.3: a three read at half the dice's size where a two lay, which a later look read right).
+    No upper bound: in a clipped photo the typical side is measured on blobs that are parts of dice
+    (their side faces), and a whole face read is larger (light 3131 x1.3, its white six)."""
+    return typical is None or d.side_px * f >= DIE_SIZE_RANGE[0] * typical
+
+
+def _face_on_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
+    """Does ``d``'s face (a square of its side round its centre) touch ``blob`` (work pixels, cut at
+    ``origin``)?"""
+    r = 0.5 * d.side_px * f
+    cx, cy = d.center[0] * f - origin[0], d.center[1] * f - origin[1]
+    x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+    x1, y1 = min(blob.shape[1], int(math.ceil(cx + r))), min(blob.shape[0], int(math.ceil(cy + r)))
+    return x0 < x1 and y0 < y1 and bool(blob[y0:y1, x0:x1].any())
+
+
+def _in_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> bool:
+    """Does ``d``'s centre lie in ``blob`` (work pixels, cut at ``origin``)?"""
+    cx, cy = int(d.center[0] * f) - origin[0], int(d.center[1] * f) - origin[1]
+    return 0 <= cy < blob.shape[0] and 0 <= cx < blob.shape[1] and bool(blob[cy, cx])
 
 
 #: a blob under the least die's area (``min_die_frac`` squared) that is an outline -- it covers

@@ -135,6 +135,67 @@ FAINT_FLOOR = 1.5
 FAINT_SMOOTH_PX = 1.5
 
 
+#: In an overexposed photo whose table clips to its white level, a white, ivory, pastel or clear die's
+#: top face clips too: it is the table's own colour, and the foreground holds only the die's shaded
+#: side faces (an L or a hook) and its pips apart from them (docs/dice-camera.md, thirty-first round,
+#: h1). There the white pixels between a foreground blob and the pips beside it (a closing the width
+#: of a few pips) are taken into a second mask (``_Foreground.closed``), so the die is one blob
+#: again, face and all; the reader reads its blobs only where its own read no die. Only white
+#: pixels are added, only in a photo whose table is white. False: no second mask (None).
+CLIPPED_FACES_CLOSED = True
+# A pixel is white when its darkest channel is within this many levels of the photo's white level
+# (a camera's soft shoulder leaves a clipped face a level or two off the table's, not equal).
+WHITE_TOLERANCE = 4
+# The white level: this percentile of every pixel's darkest channel, the photo's brightest level
+# (a glint is too small a share of the photo to set it); the table clips when it is at that level.
+WHITE_LEVEL_PERCENTILE = 99.9
+# ... and at least this bright: a dark photo's brightest level is no clipping (an even dark table
+# with nothing brighter on it would pass the share test).
+WHITE_LEVEL_LEAST = 200
+# The table clips when at least this share of the border is white.
+WHITE_TABLE_SHARE = 0.5
+# The closing's width, in pip widths: the gaps between a face's pips and its side faces are
+# under about three pip widths (the pips-first grouping of :func:`.dice._read_pip_clusters`: 4.2).
+CLOSING_PIP_WIDTHS = 4.2
+
+
+def clipped_faces_closed(mask: np.ndarray, small: np.ndarray, smallest_die: float) -> np.ndarray | None:
+    """``mask`` with the white pixels its closing adds, or None when the photo's table is not white
+    (or it shows no pip to size the closing by)."""
+    white = _white_pixels(small)
+    if white is None:
+        return None
+    pip = _typical_speck(mask, smallest_die)
+    if pip is None:
+        return None
+    k = max(3, int(CLOSING_PIP_WIDTHS * pip)) | 1
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    added = cv2.bitwise_and(closed, white)
+    return fill_holes(cv2.bitwise_or(mask, added))
+
+
+def _white_pixels(small: np.ndarray) -> np.ndarray | None:
+    """The photo's white pixels (255: within ``WHITE_TOLERANCE`` of its brightest level), or None
+    when its table is not white."""
+    darkest = small.min(axis=2)
+    level = float(np.percentile(darkest[::2, ::2], WHITE_LEVEL_PERCENTILE))
+    if level < WHITE_LEVEL_LEAST:
+        return None
+    white = ((darkest >= level - WHITE_TOLERANCE) * 255).astype(np.uint8)
+    h, w = white.shape
+    b = max(2, int(round(min(h, w) * 0.03)))
+    border = np.concatenate([white[:b].ravel(), white[-b:].ravel(), white[:, :b].ravel(), white[:, -b:].ravel()])
+    return white if float((border > 0).mean()) >= WHITE_TABLE_SHARE else None
+
+
+def _typical_speck(mask: np.ndarray, smallest_die: float) -> float | None:
+    """The median width of the mask's small round blobs (pips), or None when it has none."""
+    n, _, stats, _ = components_with_stats(mask)
+    x, y, w, h, area = (stats[1:, k].astype(np.float64) for k in range(5))
+    small = (area >= 4) & (area < smallest_die ** 2) & (np.maximum(w, h) <= 2.2 * np.maximum(1, np.minimum(w, h)))
+    return float(np.median(np.sqrt(area[small]))) if small.any() else None
+
+
 class _Foreground:
     """The reader's foreground: the clearly unlike pixels, and where those are only a die's pips,
     edges and highlights, the faintly unlike region around them (:func:`_grow_into_faint`), so a
@@ -169,6 +230,8 @@ class _Foreground:
         mask = np.where(grow[labels], self._loose, clear).astype(np.uint8)
         self.mask = _add_outlined(mask, clear, outlined_dice(lab[..., 0], clear, smallest_die,
                                                                   LARGEST_DIE_FRAC * min(small.shape[:2])))
+        # (the dice reader reads these closed blobs where its own blobs read nothing: dice._read_at)
+        self.closed = clipped_faces_closed(self.mask, small, smallest_die) if CLIPPED_FACES_CLOSED else None
 
     @property
     def loose(self) -> np.ndarray:
