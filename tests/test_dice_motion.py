@@ -190,3 +190,31 @@ def test_jpegs_blocks_are_no_smear(monkeypatch):
     dice = [_die([(t.center[0], t.center[1], 6)], value=None, side=t.side_px) for t in scene.dice]
     monkeypatch.setattr(dice_motion, "BLIND_JPEG_GRID_REFUSED", True)
     assert blind_motion(scene.image, dice) is None
+
+
+def test_a_tilted_cameras_pips_are_no_smear_when_confirmed_blind(monkeypatch):
+    """Development ray 4911 as rendered (a camera tilted 18.5 degrees, focus blur, no motion): its
+    pips measure a 12 px 'smear', its cepstrum shows none.  With ``MOTION_PIPS_CONFIRMED_BLIND``
+    on, the photo is not sharpened along the tilt; fails with the switch off (the switch is off in
+    the house settings: there the sharpening along the tilt reads its two threes)."""
+    from companion.vision import dice
+    from tests.dice_raymarch import render_raymarch
+
+    calls = []
+    real = dice.unsmeared
+    monkeypatch.setattr(dice, "unsmeared", lambda img, motion: calls.append(motion) or real(img, motion))
+    monkeypatch.setattr(dice, "MOTION_PIPS_CONFIRMED_BLIND", True)
+    found = dice.read_dice(render_raymarch(4911).image)
+    assert any(d.value is None for d in found) and calls == []
+
+
+def test_a_smear_along_the_pips_line_is_confirmed_blind():
+    """Development ray 4367 smeared 16 px at 35 degrees dips along that line; as rendered (tilted
+    21 degrees) it does not."""
+    from companion.vision.dice_motion import smear_confirmed
+
+    scene, smeared = _smeared_scene()
+    dice = [_die([(t.center[0], t.center[1], 6)], value=None, side=t.side_px) for t in scene.dice]
+    line = Motion(math.radians(35), 16.0)
+    assert smear_confirmed(smeared, dice, line) and not smear_confirmed(scene.image, dice, line)
+    assert not smear_confirmed(smeared, dice, Motion(math.radians(125), 16.0))

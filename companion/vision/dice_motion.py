@@ -158,6 +158,34 @@ BLIND_STEP_DEG = 2
 def blind_motion(image: np.ndarray, dice) -> Motion | None:
     """The motion told by the dice's windows' cepstrum (read or not: no pip needs reading), or None
     (no die, or no dip deep enough)."""
+    found = _dice_cepstrum(image, dice)
+    if found is None:
+        return None
+    cepstrum, n = found
+    angle, lag, dip = _deepest_dip(cepstrum, BLIND_LEAST_LAG, BLIND_MOST_LAG * n)
+    return Motion(angle, lag) if dip >= BLIND_LEAST_DIP else None
+
+
+#: the least dip along the pips' line (within ``MOTION_TURN_DEG`` of it) that confirms their motion
+#: as a smear (a tilt foreshortens pips as a smear lengthens them, but blurs no edge: no dip).  The 11
+#: development and check scenes whose reading the pips' motion changed as rendered dip 1.2-4.5 (all
+#: tilted or unblurred); the 80 development scenes smeared 16 px dip under 5 in 2, smeared 8 px in 1
+#: (windows at the true dice): a house value set after seeing those scenes
+CONFIRM_LEAST_DIP = 5.0
+
+
+def smear_confirmed(image: np.ndarray, dice, motion: Motion) -> bool:
+    """Whether the dice's windows' cepstrum dips along ``motion``'s line (a smear, not a tilt)."""
+    found = _dice_cepstrum(image, dice)
+    if found is None:
+        return False
+    cepstrum, n = found
+    _, _, dip = _deepest_dip(cepstrum, BLIND_LEAST_LAG, BLIND_MOST_LAG * n, near=motion.angle)
+    return dip >= CONFIRM_LEAST_DIP
+
+
+def _dice_cepstrum(image: np.ndarray, dice) -> tuple[np.ndarray, int] | None:
+    """The cepstrum of the dice's windows' mean log power spectrum (centred), and the window's side."""
     boxes = [(d.center[0], d.center[1], d.side_px) for d in dice]
     if not boxes:
         return None
@@ -166,9 +194,7 @@ def blind_motion(image: np.ndarray, dice) -> Motion | None:
     spectra = [s for s in (_log_spectrum(gray, x, y, n) for x, y, _ in boxes) if s is not None]
     if not spectra:
         return None
-    cepstrum = np.fft.fftshift(np.real(np.fft.ifft2(np.mean(spectra, axis=0)))).astype(np.float32)
-    angle, lag, dip = _deepest_dip(cepstrum, BLIND_LEAST_LAG, BLIND_MOST_LAG * n)
-    return Motion(angle, lag) if dip >= BLIND_LEAST_DIP else None
+    return np.fft.fftshift(np.real(np.fft.ifft2(np.mean(spectra, axis=0)))).astype(np.float32), n
 
 
 def _window_px(side: float) -> int:
@@ -190,9 +216,11 @@ def _log_spectrum(gray: np.ndarray, x: float, y: float, n: int) -> np.ndarray | 
     return np.log(np.abs(np.fft.fft2((window - window.mean()) * taper)) ** 2 + 1e-3)
 
 
-def _deepest_dip(cepstrum: np.ndarray, least: float, most: float) -> tuple[float, float, float]:
+def _deepest_dip(cepstrum: np.ndarray, least: float, most: float,
+                 near: float | None = None) -> tuple[float, float, float]:
     """The (angle, lag, depth) of the cepstrum's least value over lags ``least``..``most`` every
-    ``BLIND_STEP_DEG``: depth in spreads of the values searched (a dip, positive)."""
+    ``BLIND_STEP_DEG`` (within ``MOTION_TURN_DEG`` of the angle ``near`` when given): depth in
+    spreads of every value searched (a dip, positive)."""
     c = cepstrum.shape[0] // 2
     lags = np.arange(least, most + 0.25, 0.5, dtype=np.float32)
     angles = np.radians(np.arange(0, 180, BLIND_STEP_DEG, dtype=np.float32))
@@ -202,6 +230,9 @@ def _deepest_dip(cepstrum: np.ndarray, least: float, most: float) -> tuple[float
     spread = max(float(values.std()), 1e-9)
     if BLIND_JPEG_GRID_REFUSED:
         values = np.where(_on_jpeg_grid(angles, lags), np.inf, values)
+    if near is not None:
+        away = np.array([_turn_deg(float(a), near) > MOTION_TURN_DEG for a in angles])
+        values = np.where(away[:, None], np.inf, values)
     i, j = np.unravel_index(int(np.argmin(values)), values.shape)
     depth = -float(values[i, j]) / spread
     return float(angles[i]), float(lags[j]), depth
