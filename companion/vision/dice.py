@@ -156,7 +156,8 @@ MOTION_VALUES_READ = (2, 3, 4, 6)
 #: a photo whose pips tell no motion (no die read, or too few pips) has its smear told blind, from
 #: the dice's windows' cepstrum (:func:`.dice_motion.blind_motion`: a line's spectrum has periodic
 #: zeros, one dip in the cepstrum at the line's length and angle); a badly smeared photo often reads
-#: no die at all (15 of 40 development scenes smeared 16 px); False: the pips only
+#: no die at all (28 of the 80 development scenes smeared 16 px: with it 181 -> 208 right of 299, no
+#: wrong value or extra added; as rendered it told no smear); False: the pips only
 MOTION_TOLD_BLIND = True
 #: the pips' motion is taken only where the cepstrum confirms a smear along it
 #: (:func:`.dice_motion.smear_confirmed`): a tilted camera's pips are ellipses as a smear's are, but
