@@ -218,3 +218,26 @@ def test_a_smear_along_the_pips_line_is_confirmed_blind():
     line = Motion(math.radians(35), 16.0)
     assert smear_confirmed(smeared, dice, line) and not smear_confirmed(scene.image, dice, line)
     assert not smear_confirmed(smeared, dice, Motion(math.radians(125), 16.0))
+
+
+def test_a_blind_lines_sharpened_photo_gives_no_two(monkeypatch):
+    """Development webcam-pipeline scene 8041 (640 x 480, three ivory dice) smeared 16 px at 79.3
+    degrees: its one and five are unread and no pip tells the smear; the cepstrum tells the line
+    right, and on the photo sharpened along it the one's pip and the filter's echo of it read as a
+    **two**. ``dice.BLIND_VALUES_READ`` takes no two from a blind line: the one stays unreadable.
+    Fails with a two allowed (the test compares both)."""
+    from companion.vision import dice
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(8041, "webcam", webcam_pipeline=True)
+    smeared = cv2.filter2D(scene.image, -1, line_kernel(Motion(math.radians(79.344), 16.0)))
+    one = next(t for t in scene.dice if t.value == 1)
+
+    def read_at_the_one(values):
+        monkeypatch.setattr(dice, "BLIND_VALUES_READ", values)
+        near = [d for d in dice.read_dice(smeared) if math.dist(d.center, one.center) < 0.5 * one.side_px]
+        return [d.value for d in near]
+
+    default = dice.BLIND_VALUES_READ
+    assert read_at_the_one((2, 3, 4, 6)) == [2]  # (a wrong value, with twos taken)
+    assert read_at_the_one(default) == [None]
