@@ -132,3 +132,121 @@ def unsmeared(image: np.ndarray, motion: Motion, nsr: float = WIENER_NSR) -> np.
         sharp = np.fft.irfft2(np.fft.rfft2(channels[..., c].astype(np.float32)) * gain, s=(H, W))
         out[..., c] = np.clip(sharp[m:m + h, m:m + w] + 0.5, 0, 255)
     return out.reshape(image.shape)
+
+
+# ---------------------------------------------------------------- a smear told with no die read
+
+#: the cepstrum's dip (its least value over the lags searched, in spreads of every value searched)
+#: a smear must reach to be taken: a line of L pixels zeroes the spectrum every 1/L, which the
+#: log-spectrum's Fourier transform shows as one deep dip at the lag (L cos a, L sin a).  On the 80
+#: development scenes of the lead's motion probe (windows at the true dice): as rendered 0.8-7.0,
+#: tilted or not, but for ray 4237 (rendered with a motion blur of its own: 11.3, at 5 px); smeared
+#: 16 px 1.7-20.3, 64 of 80 at 8 or more (57 of them within 10 degrees and 4 px of the line);
+#: smeared 8 px 77 of 80 -- a house value set after seeing those scenes
+BLIND_LEAST_DIP = 8.0
+#: the windows' side, in dice sides (a die and its margin of table: the die's outline and pips are
+#: the photo's sharpest edges, what a smear blurs), and the least and most window (pixels, powers of 2)
+BLIND_WINDOW_SIDES = 2.5
+BLIND_WINDOW_PX = (64, 256)
+#: the lags searched: from this many pixels (nearer, the cepstrum is the spectrum's overall slope)
+#: to this share of the window, every 2 degrees
+BLIND_LEAST_LAG = 4.0
+BLIND_MOST_LAG = 1 / 3
+BLIND_STEP_DEG = 2
+
+
+def blind_motion(image: np.ndarray, dice) -> Motion | None:
+    """The motion told by the dice's windows' cepstrum (read or not: no pip needs reading), or None
+    (no die, or no dip deep enough)."""
+    found = _dice_cepstrum(image, dice)
+    if found is None:
+        return None
+    cepstrum, n = found
+    angle, lag, dip = _deepest_dip(cepstrum, BLIND_LEAST_LAG, BLIND_MOST_LAG * n)
+    return Motion(angle, lag) if dip >= BLIND_LEAST_DIP else None
+
+
+#: the least dip along the pips' line (within ``MOTION_TURN_DEG`` of it) that confirms their motion
+#: as a smear (a tilt foreshortens pips as a smear lengthens them, but blurs no edge: no dip).  The 11
+#: development and check scenes whose reading the pips' motion changed as rendered dip 1.2-4.5 (all
+#: tilted or unblurred); the 80 development scenes smeared 16 px dip under 5 in 2, smeared 8 px in 1
+#: (windows at the true dice): a house value set after seeing those scenes
+CONFIRM_LEAST_DIP = 5.0
+
+
+def smear_confirmed(image: np.ndarray, dice, motion: Motion) -> bool:
+    """Whether the dice's windows' cepstrum dips along ``motion``'s line (a smear, not a tilt)."""
+    found = _dice_cepstrum(image, dice)
+    if found is None:
+        return False
+    cepstrum, n = found
+    _, _, dip = _deepest_dip(cepstrum, BLIND_LEAST_LAG, BLIND_MOST_LAG * n, near=motion.angle)
+    return dip >= CONFIRM_LEAST_DIP
+
+
+def _dice_cepstrum(image: np.ndarray, dice) -> tuple[np.ndarray, int] | None:
+    """The cepstrum of the dice's windows' mean log power spectrum (centred), and the window's side."""
+    boxes = [(d.center[0], d.center[1], d.side_px) for d in dice]
+    if not boxes:
+        return None
+    n = _window_px(float(np.median([side for _, _, side in boxes])))
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    spectra = [s for s in (_log_spectrum(gray, x, y, n) for x, y, _ in boxes) if s is not None]
+    if not spectra:
+        return None
+    return np.fft.fftshift(np.real(np.fft.ifft2(np.mean(spectra, axis=0)))).astype(np.float32), n
+
+
+def _window_px(side: float) -> int:
+    """The window's side for dice of ``side`` pixels: a power of 2 (a fast Fourier transform)."""
+    least, most = BLIND_WINDOW_PX
+    return int(2 ** math.ceil(math.log2(min(most, max(least, BLIND_WINDOW_SIDES * side)))))
+
+
+def _log_spectrum(gray: np.ndarray, x: float, y: float, n: int) -> np.ndarray | None:
+    """The log power spectrum of the n x n window about (x, y) (moved inside the photo at its
+    edge), tapered by a Hann window (its edges would show as a spectrum of their own); None in a
+    photo smaller than the window."""
+    if n > min(gray.shape[:2]):
+        return None
+    x0 = min(max(int(round(x)) - n // 2, 0), gray.shape[1] - n)
+    y0 = min(max(int(round(y)) - n // 2, 0), gray.shape[0] - n)
+    window = gray[y0:y0 + n, x0:x0 + n].astype(np.float32)
+    taper = np.outer(np.hanning(n), np.hanning(n)).astype(np.float32)
+    return np.log(np.abs(np.fft.fft2((window - window.mean()) * taper)) ** 2 + 1e-3)
+
+
+def _deepest_dip(cepstrum: np.ndarray, least: float, most: float,
+                 near: float | None = None) -> tuple[float, float, float]:
+    """The (angle, lag, depth) of the cepstrum's least value over lags ``least``..``most`` every
+    ``BLIND_STEP_DEG`` (within ``MOTION_TURN_DEG`` of the angle ``near`` when given): depth in
+    spreads of every value searched (a dip, positive)."""
+    c = cepstrum.shape[0] // 2
+    lags = np.arange(least, most + 0.25, 0.5, dtype=np.float32)
+    angles = np.radians(np.arange(0, 180, BLIND_STEP_DEG, dtype=np.float32))
+    xs = (c + np.outer(np.cos(angles), lags)).astype(np.float32)
+    ys = (c + np.outer(np.sin(angles), lags)).astype(np.float32)
+    values = cv2.remap(cepstrum, xs, ys, cv2.INTER_LINEAR)
+    spread = max(float(values.std()), 1e-9)
+    if BLIND_JPEG_GRID_REFUSED:
+        values = np.where(_on_jpeg_grid(angles, lags), np.inf, values)
+    if near is not None:
+        away = np.array([_turn_deg(float(a), near) > MOTION_TURN_DEG for a in angles])
+        values = np.where(away[:, None], np.inf, values)
+    i, j = np.unravel_index(int(np.argmin(values)), values.shape)
+    depth = -float(values[i, j]) / spread
+    return float(angles[i]), float(lags[j]), depth
+
+
+
+#: a dip along the photo's x or y axis at a multiple of 8 pixels is JPEG's 8 x 8 blocks, no smear
+#: (development webcamp 8069 as rendered, no motion: its deepest dip 9.2 at 16 px along x -- set
+#: after seeing that scene); False: every dip counts
+BLIND_JPEG_GRID_REFUSED = True
+
+
+def _on_jpeg_grid(angles: np.ndarray, lags: np.ndarray) -> np.ndarray:
+    """(angles x lags) True where the lag lies along an axis at a multiple of 8 pixels."""
+    on_axis = np.isclose(np.degrees(angles) % 90.0, 0.0, atol=0.5)
+    on_block = np.isclose(lags % 8.0, 0.0, atol=0.5) | np.isclose(lags % 8.0, 8.0, atol=0.5)
+    return np.outer(on_axis, on_block)
