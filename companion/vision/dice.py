@@ -351,12 +351,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     table_coloured: list[tuple[Die, list[Die]]] = []  # values of the pips-first look, and what the blob read before it
     for i, x, y, bw, bh, area in blobs:
         blob = labels[y:y + bh, x:x + bw] == i
-        # a die's side: the blob's, or, for a chain of touching dice, the widest inscribed square
-        inscribed = 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
-        est = min(math.sqrt(area), inscribed)
-        if typical is not None:
-            est = min(est, typical * 1.15)
-        est = min(est, max_side)
+        est = _blob_side(blob, area, typical, max_side)
         got = _read_blob(img, blob, (x, y), f, est)
         if not _sure(got):
             got = _after(got, _read_hollow(img, blob, (x, y), f, typical, max_side, specks))
@@ -446,6 +441,16 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     return dice, zoom, (fg, f if f < 1 else 1.0)
 
 
+def _blob_side(blob: np.ndarray, area: float, typical: float | None, max_side: float) -> float:
+    """A die's side guessed from its blob (work pixels): the blob's, or, for a chain of touching dice,
+    the widest inscribed square; at most 1.15 of the typical die's side and ``max_side``."""
+    inscribed = 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max())
+    est = min(math.sqrt(area), inscribed)
+    if typical is not None:
+        est = min(est, typical * 1.15)
+    return min(est, max_side)
+
+
 # A closed blob is read when the closing added at least this share of it (else it is a blob read
 # already, as it was).
 CLOSED_ADDED_SHARE = 0.15
@@ -471,10 +476,7 @@ def _read_clipped_faces(img: np.ndarray, closed: np.ndarray, fg: np.ndarray, f: 
         if any(d.value is not None and _face_on_blob(d, blob, (x, y), f) for d in dice):
             continue
         inside = [d for d in dice if _in_blob(d, blob, (x, y), f)]
-        est = min(math.sqrt(area), 2.1 * float(cv2.distanceTransform(np.pad(blob, 1).astype(np.uint8), cv2.DIST_L2, 3).max()))
-        if typical is not None:
-            est = min(est, typical * 1.15)
-        read = [d for d in _read_blob(img, blob, (x, y), f, min(est, max_side)) if d.value is not None]
+        read = [d for d in _read_blob(img, blob, (x, y), f, _blob_side(blob, area, typical, max_side)) if d.value is not None]
         if not read and CLOSED_READ_AROUND:
             read = [d for d in _read_around(img, blob, (x, y), f, typical, max_side) if d.value is not None]
         read = [d for d in read if _closed_reading_sized(d, f, typical)]

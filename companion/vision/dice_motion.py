@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .dice_pixel_aspect import pip_window
+
 #: the pips' smear directions must agree: this share of the pips measured lies within
 #: ``MOTION_TURN_DEG`` of their mean direction (a tilt foreshortens pips toward the photo's middle,
 #: round dice in different directions, noise at random; a pip merged with its neighbour in the
@@ -49,12 +51,10 @@ def pip_smear(gray: np.ndarray, x: float, y: float, r: float, reach: float) -> t
     """The smear (angle, length) of the pip at (x, y) of radius ``r`` in ``gray``, from its
     darkness' second moments within ``reach`` of it (None at the photo's edge or without a pip)."""
     R = int(round(r + reach / 2 + 2))
-    x0, y0 = int(round(x)) - R, int(round(y)) - R
-    if x0 < 0 or y0 < 0 or x0 + 2 * R + 1 > gray.shape[1] or y0 + 2 * R + 1 > gray.shape[0]:
+    cut = pip_window(gray, x, y, R)
+    if cut is None:
         return None
-    win = gray[y0:y0 + 2 * R + 1, x0:x0 + 2 * R + 1].astype(np.float32)
-    rim = float(np.median(np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])))
-    middle = float(win[R - 1:R + 2, R - 1:R + 2].mean())
+    win, rim, middle = cut
     weight = np.clip((rim - win) if middle < rim else (win - rim), 0, None)
     peak = float(weight[R, R])
     if peak <= 0:

@@ -142,16 +142,27 @@ PIP_SHAPE_LEAST = 3
 SQUARED_LAYOUT_MAX = 1.15
 
 
-def pip_shape(gray: np.ndarray, x: float, y: float, r: float) -> float | None:
-    """x spread over y spread of the pip at (x, y) of radius ``r`` in ``gray`` (a round pip: 1.0),
-    the pip cut from its window by the level halfway between its middle and the window's rim."""
-    R = max(3, int(round(2.2 * r)))
+def pip_window(gray: np.ndarray, x: float, y: float, R: int) -> tuple[np.ndarray, float, float] | None:
+    """The (2R+1)-square window of ``gray`` round the pip at (x, y) as float32, its rim's median level
+    and its middle's mean (3 x 3), or None where the window leaves the photo. (Shared by the pips'
+    shape here and their smear, :func:`.dice_motion.pip_smear`.)"""
     x0, y0 = int(round(x)) - R, int(round(y)) - R
     if x0 < 0 or y0 < 0 or x0 + 2 * R + 1 > gray.shape[1] or y0 + 2 * R + 1 > gray.shape[0]:
         return None
     win = gray[y0:y0 + 2 * R + 1, x0:x0 + 2 * R + 1].astype(np.float32)
     rim = float(np.median(np.concatenate([win[0], win[-1], win[:, 0], win[:, -1]])))
     middle = float(win[R - 1:R + 2, R - 1:R + 2].mean())
+    return win, rim, middle
+
+
+def pip_shape(gray: np.ndarray, x: float, y: float, r: float) -> float | None:
+    """x spread over y spread of the pip at (x, y) of radius ``r`` in ``gray`` (a round pip: 1.0),
+    the pip cut from its window by the level halfway between its middle and the window's rim."""
+    R = max(3, int(round(2.2 * r)))
+    cut = pip_window(gray, x, y, R)
+    if cut is None:
+        return None
+    win, rim, middle = cut
     level = (rim + middle) / 2
     inside = (win < level) if middle < rim else (win > level)
     _, labels = cv2.connectedComponents(inside.astype(np.uint8))
