@@ -32,3 +32,25 @@ def test_side_face_with_top_pips_beyond_is_unread(monkeypatch, seed, right):
     on = _counts(monkeypatch, scene, True)
     assert on["wrong"] == on["near_wrong"] == on["extra"] == 0
     assert on["right"] == right == off["right"]
+
+
+@pytest.mark.parametrize("seed, wide", [
+    (5100, False),  # a translucent red five on dark wood: the wood's grain beyond it
+    (6068, True),  # a dark red six on red-brown wood, a touching neighbour beside it
+])
+def test_a_tables_grain_beyond_a_die_is_no_top_face(monkeypatch, seed, wide):
+    """The first renderer's dice on wood (``dice_render``, development seeds): an elongated mark on
+    a surface of another hue than the die's face is a table's grain, not a top face's pip
+    (``dice_pips_beyond.ROUND_OR_SAME_HUE_MARKS``, session 33). With the switch off the die's right
+    reading is made unreadable (the test fails); on, it is kept, and the ray-marched side faces
+    above are still caught (the tests above run with it on)."""
+    import companion.vision.dice_pips_beyond as beyond
+    from companion.vision.dice_render import render_scene
+
+    scene = render_scene(seed, wide=wide)
+    monkeypatch.setattr(beyond, "ROUND_OR_SAME_HUE_MARKS", False)
+    off = _counts(monkeypatch, scene, True)
+    monkeypatch.setattr(beyond, "ROUND_OR_SAME_HUE_MARKS", True)
+    on = _counts(monkeypatch, scene, True)
+    assert on["right"] == off["right"] + 1
+    assert on["wrong"] == on["near_wrong"] == on["extra"] == 0
