@@ -27,6 +27,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from . import sheetgroups
 from .sheetgrid import EXPLAIN_GROW_MM, FitGrid, _fill, _loch_mask, washed_out_halo
 from .maskparts import nonzero_yx
 from .sheetland import joined
@@ -639,8 +640,12 @@ def _greedy(grid: FitGrid, shapes, min_px: float, max_sheets: int) -> list[tuple
         found = search(grid, shapes, blob[0], spare)
         # the best shape showing too much paper (say, one spanning two sheets) leaves the blob
         # to the next best that does not, before the blob is given up
-        group = [] if found is None else explain_blob(
-            grid, shapes, blob, found, min_px, lambda t, fit: plausible_pose(grid, shapes[t], *fit, min_px), spare)
+        def plausible(t, fit):
+            return plausible_pose(grid, shapes[t], *fit, min_px)
+        group = [] if found is None else explain_blob(grid, shapes, blob, found, min_px, plausible, spare)
+        if not group and sheetgroups.STRICT_RETRY:  # searched once more before it is given up
+            found = sheetgroups.strict_search(grid, shapes, blob)
+            group = [] if found is None else explain_blob(grid, shapes, blob, found, min_px, plausible)
         if not group:
             grid.drop(blob[0])
             continue

@@ -112,10 +112,13 @@ def refine(grid: FitGrid, shape, x, y, ang, bar: float | None = None):
                     cur, best, improved = cand, g, True
     return (*pose(*cur), best)
 
-def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
+def search(grid: FitGrid, shapes, bbox, spare: dict | None = None, paper_cost: float = COARSE_UNCOLOURED_COST,
+           every_shape: bool = False):
     """Template search over one blob on the coarse grid, then the leading shapes refined on the fine grid.
 
     Returns ({type: (gain, (x, y, angle))} of the refined shapes, the best type) or None.
+    ``paper_cost``: what the coarse match pays per pixel of paper; ``every_shape``: every shape
+    matched anywhere is refined, not the leading few (sheetgroups.STRICT_RETRY).
     ``spare``, when given, receives the leading shapes of the full search not refined (beyond
     ``MAX_REFINED``) as {type: coarse pose}, for a caller that wants to try more of them.
 
@@ -130,7 +133,7 @@ def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
 
     def window(k: int) -> "_Window":
         if k not in levels:
-            levels[k] = _Window(grid, shapes, bbox, k)
+            levels[k] = _Window(grid, shapes, bbox, k, paper_cost)
         return levels[k]
 
     def refined_from(t, start, bar=None):
@@ -156,12 +159,13 @@ def search(grid: FitGrid, shapes, bbox, spare: dict | None = None):
                 # not the case the fast path is for, and not a fair contest
                 if shapes[best] in grid.pointed_shapes and _explains(grid, shapes[best], refined[best], heading.colour_px):
                     return refined, best
-    leaders = _leaders(grid, shapes, window, matched, None)
+    leaders = (_leaders(grid, shapes, window, matched, None, lead_share=None) if every_shape
+               else _leaders(grid, shapes, window, matched, None))
     if not leaders:
         return None
     if spare is not None:
         spare.update(dict(leaders[MAX_REFINED:]))
-    leaders = leaders[:MAX_REFINED]
+    leaders = leaders if every_shape else leaders[:MAX_REFINED]
     # the likeliest shape in full first; a rival whose gain stays far under it after the first
     # descent stops there (it cannot lead, and its evidence, a few per cent short, hardly moves
     # the confidence: the lead over it is large)
@@ -188,7 +192,7 @@ def _explains(grid: FitGrid, shape, fit, colour_px: float) -> bool:
             and gain >= FAST_GAIN * colour_px)
 
 
-def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None) -> list:
+def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None, lead_share: float | None = LEAD_SHARE) -> list:
     """The shapes worth refining, best coarse match first, each as (type, coarse pose).
 
     With a ``heading``, pointed shapes are matched only at the turns within ``FAST_TURNS`` steps
@@ -200,7 +204,7 @@ def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None
     # biggest shapes first: a shape whose whole area falls short of LEAD_SHARE of the best match
     # so far could never lead (a match sums at most one per pixel), so it is not matched at all
     for eq, shape in sorted(shapes.items(), key=lambda kv: -_area(kv[1])):
-        if _area(shape) < LEAD_SHARE * top:
+        if lead_share is not None and _area(shape) < lead_share * top:
             continue
         on_shore = grid.shore is not None and shape in grid.pointed_shapes
         key = (eq, heading if on_shore else None)
@@ -210,9 +214,11 @@ def _leaders(grid: FitGrid, shapes, window, matched: dict, heading: float | None
         if found is not None:
             coarse[eq] = found
             top = max(top, found[0])
+    if lead_share is None:  # every shape matched anywhere, however poorly
+        return [(t, coarse[t][1]) for t in sorted(coarse, key=lambda t: -coarse[t][0])]
     if not coarse or top <= 0:
         return []
-    leaders = sorted((t for t in coarse if coarse[t][0] >= LEAD_SHARE * top), key=lambda t: -coarse[t][0])
+    leaders = sorted((t for t in coarse if coarse[t][0] >= lead_share * top), key=lambda t: -coarse[t][0])
     return [(t, coarse[t][1]) for t in leaders]
 
 
@@ -238,7 +244,7 @@ class _Window:
     """One blob's surroundings on a grid of ``k`` fine pixels a side: the colour a template can
     match there (unexplained colour less paper) and the stretches of shore in it."""
 
-    def __init__(self, grid: FitGrid, shapes, bbox, k: int):
+    def __init__(self, grid: FitGrid, shapes, bbox, k: int, paper_cost: float = COARSE_UNCOLOURED_COST):
         self.grid, self.k = grid, k
         self.cppm = cppm = grid.ppm / k
         bx, by, bw, bh = bbox
@@ -249,7 +255,7 @@ class _Window:
         cx1, cy1 = -(-(bx + bw) // k) + reach, -(-(by + bh) // k) + reach
         # coarse pixels mix a sheet's edge with the paper round it: a milder penalty, or no small
         # shape would ever score; the fine grid judges with the full one
-        self.W = grid.matchable(k, COARSE_UNCOLOURED_COST, cx0, cy0, cx1, cy1)
+        self.W = grid.matchable(k, paper_cost, cx0, cy0, cx1, cy1)
         # the stretches of shore a pointed sheet's point may lie on, in this window
         band = grid.shore_band(SHORE_REACH_MM, k)
         self.stretches = _shore_stretches(band, grid.loch_mask(k), cx0, cy0, cx1, cy1)
