@@ -6,6 +6,7 @@ docs/dice-camera.md, thirtieth round, "Motion blur undone").
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -241,3 +242,45 @@ def test_a_blind_lines_sharpened_photo_gives_no_two(monkeypatch):
     default = dice.BLIND_VALUES_READ
     assert read_at_the_one((2, 3, 4, 6)) == [2]  # (a wrong value, with twos taken)
     assert read_at_the_one(default) == [None]
+
+
+# ---------------------------------------------------------------- a one, two or five whose pips show smeared
+
+
+def test_a_pip_read_sharpened_shows_smeared_and_its_echo_does_not():
+    """A pip smeared along a line keeps ``2 r / L`` of its darkness at its middle; the Wiener filter's
+    echo of it, a line's length away, keeps none (``dice_motion.pips_seen_smeared``)."""
+    from companion.vision.dice_motion import pips_seen_smeared
+
+    line = Motion(math.radians(45), 16.0)
+    face = np.full((200, 200), 40, np.uint8)
+    cv2.rectangle(face, (60, 60), (140, 140), 230, -1)
+    cv2.circle(face, (100, 100), 6, 30, -1, cv2.LINE_AA)
+    smeared = cv2.filter2D(face, -1, line_kernel(line))
+    sharp = cv2.cvtColor(unsmeared(cv2.cvtColor(smeared, cv2.COLOR_GRAY2BGR), line), cv2.COLOR_BGR2GRAY)
+    echo = (100 + 16 * math.cos(line.angle), 100 + 16 * math.sin(line.angle), 6.0)
+    echoed = sharp.copy()
+    cv2.circle(echoed, (round(echo[0]), round(echo[1])), 6, 30, -1, cv2.LINE_AA)  # (the echo, drawn dark)
+    assert pips_seen_smeared(smeared, sharp, _die([(100, 100, 6.0)], value=1), line)
+    assert not pips_seen_smeared(smeared, echoed, _die([(100, 100, 6.0), echo], value=2), line)
+    no_pips = replace(_die([(100, 100, 6.0)], value=1), pips=None)
+    assert not pips_seen_smeared(smeared, sharp, no_pips, line)  # (no pips: nothing to check)
+
+
+def test_a_blind_lines_ones_are_read_when_their_pips_show_smeared(monkeypatch):
+    """Development ray 4961 (640 x 480, two ones ~55 px) smeared 16 px at 67.4 degrees: no die is read,
+    the cepstrum tells the line, and on the photo sharpened along it both ones read -- refused by
+    ``dice.BLIND_VALUES_READ`` alone.  Fails with ``dice.ONES_FIVES_WHEN_PIPS_SEEN_SMEARED`` off (both
+    stay unreadable)."""
+    from companion.vision import dice
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(4961)
+    smeared = cv2.filter2D(scene.image, -1, line_kernel(Motion(math.radians(67.38), 16.0)))
+    monkeypatch.setattr(dice, "ONES_FIVES_WHEN_PIPS_SEEN_SMEARED", False)
+    before = dice.read_dice(smeared)
+    monkeypatch.setattr(dice, "ONES_FIVES_WHEN_PIPS_SEEN_SMEARED", True)
+    after = dice.read_dice(smeared)
+    assert _right(after, scene) >= _right(before, scene) + 2
+    assert all(d.value is None or any(d.value == t.value and math.dist(d.center, t.center) < 0.5 * t.side_px
+                                      for t in scene.dice) for d in after)  # no wrong value, no extra

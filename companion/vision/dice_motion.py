@@ -250,3 +250,49 @@ def _on_jpeg_grid(angles: np.ndarray, lags: np.ndarray) -> np.ndarray:
     on_axis = np.isclose(np.degrees(angles) % 90.0, 0.0, atol=0.5)
     on_block = np.isclose(lags % 8.0, 0.0, atol=0.5) | np.isclose(lags % 8.0, 8.0, atol=0.5)
     return np.outer(on_axis, on_block)
+
+
+# ---------------------------------------------------------------- a pip read on the sharpened photo, seen smeared
+
+#: the least share of its sharpened darkness a pip read on the sharpened photo must show at its middle
+#: in the smeared photo, of what a round pip of its radius keeps there when smeared along the line
+#: (``min(1, 2 r / L)``: the line averages the pip with the face beside it).  The Wiener filter's ringing
+#: echoes a pip a line's length away, where the smeared photo is the face's level: an echo keeps
+#: nothing, a pip all it should (house value: half)
+PIP_SEEN_SHARE = 0.5
+
+
+def pips_seen_smeared(smeared: np.ndarray, sharp: np.ndarray, die, motion: Motion) -> bool:
+    """Whether every pip ``die`` was read from on ``sharp`` (``smeared`` with ``motion`` undone; grey
+    images) shows in ``smeared`` as a pip of its radius smeared along the line would: a pip, not the
+    filter's echo of one.  False for a reading that gives no pips (nothing to check)."""
+    if not die.pips:
+        return False
+    for x, y, r in die.pips:
+        sharp_dark = _pip_darkness(sharp, x, y, r, motion.angle)
+        if sharp_dark is None or sharp_dark[0] <= 0:
+            return False
+        seen = _pip_darkness(smeared, x, y, r, motion.angle, dark=sharp_dark[1])
+        kept = min(1.0, 2.0 * r / max(motion.length, 1.0))
+        if seen is None or seen[0] < PIP_SEEN_SHARE * kept * sharp_dark[0]:
+            return False
+    return True
+
+
+def _pip_darkness(gray: np.ndarray, x: float, y: float, r: float, angle: float,
+                  dark: bool | None = None) -> tuple[float, bool] | None:
+    """How much darker (a dark pip; lighter, a light one) the middle of the pip at (x, y) of radius
+    ``r`` is than the face beside it *across* the line at ``angle`` (along it the pip's own smear
+    lies; the face is the lighter side for a dark pip, a neighbour's smear may darken the other), and
+    whether the pip is dark (``dark``: as given, else the middle's side of the face); None at the
+    photo's edge."""
+    away = 1.5 * r + 1.5
+    nx, ny = -math.sin(angle) * away, math.cos(angle) * away
+    points = [(x, y), (x + nx, y + ny), (x - nx, y - ny)]
+    if not all(2 <= px < gray.shape[1] - 2 and 2 <= py < gray.shape[0] - 2 for px, py in points):
+        return None
+    middle, side_a, side_b = (float(cv2.getRectSubPix(gray, (3, 3), (float(px), float(py)), patchType=cv2.CV_32F).mean())
+                                   for px, py in points)
+    if dark is None:
+        dark = middle < (side_a + side_b) / 2
+    return (max(side_a, side_b) - middle if dark else middle - min(side_a, side_b)), dark
