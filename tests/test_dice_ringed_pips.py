@@ -123,3 +123,22 @@ def test_a_tilted_four_whose_two_sides_each_fit_a_two_is_not_read(monkeypatch):
                                  render_raymarch(4032))
     assert off["wrong"] == on["wrong"] + 1 and on["unread"] == off["unread"] + 1
     assert on["wrong"] == 0
+
+
+def test_pips_refused_for_their_size_do_not_ask_the_ringed_look(monkeypatch):
+    """Check-set rayphone 6200 (a phone photo: a tilted marbled purple three, 126 px, its three pips
+    in a row on the lit face, a side face's pip beside them): the face region leaves two marks 0.62
+    of its face ("2 pips off layout ... pip size"). Asked there (``dice.RINGED_PIPS_WHERE_OFF_LAYOUT``
+    with ``dice.OFF_LAYOUT_PIPS_SIZED`` off), the ringed look reads the side face's pair as a two
+    half a side off the three (the three missed, a near-wrong value and an extra; the white two
+    beside it is then judged against the new size and lost). With the switch on the blob is not
+    asked and the reading is the old one. Set after that case (named in the docs). Fails with the
+    switch off (the test compares off and on)."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    monkeypatch.setattr(dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", True)
+    off, on = counts_off_then_on(monkeypatch, dice, "OFF_LAYOUT_PIPS_SIZED", render_raymarch(6200, "phone"))
+    assert off["extra"] == on["extra"] + 1 and off["near_wrong"] == on["near_wrong"] + 1
+    assert on["right"] == off["right"] + 1
