@@ -101,6 +101,11 @@ def test_rendered_tilted_two_beside_its_side_face_reads_two(monkeypatch):
     from companion.vision.dice_eval import score_scene
     from tests.dice_raymarch import render_raymarch
 
+    from companion.vision import dice
+
+    # (s33h1: held off to test these rules alone -- with them off the two's pips are "off layout",
+    # and dice.RINGED_PIPS_WHERE_OFF_LAYOUT then reads the two right by its ringed pips)
+    monkeypatch.setattr(dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", False)
     scene = render_raymarch(31)
     assert score_scene(scene, read_dice(scene.image)).counts["right"] == 2
     for module, flag in ((dice_pips, "TIES_BY_ROUNDEST"), (dice_one_face, "SIDE_FACE_MARKS_APART")):

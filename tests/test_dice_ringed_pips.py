@@ -86,3 +86,59 @@ def test_a_four_whose_pip_runs_into_a_vein_is_not_read_as_a_two(monkeypatch):
     assert [r.value for r in dice_ringed_pips.read_ringed_pips(crop, mask)] == [2]
     monkeypatch.setattr(dice_ringed_pips, "LARGER_FACE_PIPS_ANY_SHAPE", True)
     assert dice_ringed_pips.read_ringed_pips(crop, mask) == []
+
+
+def test_rendered_marbled_three_whose_pips_fit_no_layout_is_read_by_its_ringed_pips(monkeypatch):
+    """Development ray 2099 (a marbled blue three, 95 px, white pips, tilted, on a white table):
+    the face region takes its top-left pip in, and the two pips it keeps are refused as no face's
+    diagonal ("2 pips off layout"); before session 33 the ringed-pips look was asked only where no
+    pips were seen, so the die stayed unread. With ``dice.RINGED_PIPS_WHERE_OFF_LAYOUT`` the look
+    is asked there too and its three ringed pips make the three. Unread with the switch off, right
+    with it on, nothing wrong, near-wrong or extra more. Fails with the switch off (the test
+    compares off and on)."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    off, on = counts_off_then_on(monkeypatch, dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", render_raymarch(2099))
+    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
+
+
+def test_a_tilted_four_whose_two_sides_each_fit_a_two_is_not_read(monkeypatch):
+    """Development ray 4032 (a translucent green four, 219 px, tilted: its top face a rhombus that
+    fits no square four): the face reader sees two pips off layout, so the ringed-pips look is asked
+    (``dice.RINGED_PIPS_WHERE_OFF_LAYOUT``). Each side pair of the four fits a two's diagonal on a
+    face 0.75-0.78 of FACE_PX, and the four they make fits no layout, so the larger-face guard
+    does not refuse them. With ``dice_ringed_pips.TWO_FACES_OF_ONE_VALUE_REFUSED`` off the die reads
+    as a **two** (a wrong value); on, two twos with no pip in common are no reading, and the die
+    stays unread. Fails with the switch off (the test compares off and on)."""
+    from companion.vision import dice_ringed_pips
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    monkeypatch.setattr(dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", True)
+    off, on = counts_off_then_on(monkeypatch, dice_ringed_pips, "TWO_FACES_OF_ONE_VALUE_REFUSED",
+                                 render_raymarch(4032))
+    assert off["wrong"] == on["wrong"] + 1 and on["unread"] == off["unread"] + 1
+    assert on["wrong"] == 0
+
+
+def test_pips_refused_for_their_size_do_not_ask_the_ringed_look(monkeypatch):
+    """Check-set rayphone 6200 (a phone photo: a tilted marbled purple three, 126 px, its three pips
+    in a row on the lit face, a side face's pip beside them): the face region leaves two marks 0.62
+    of its face ("2 pips off layout ... pip size"). Asked there (``dice.RINGED_PIPS_WHERE_OFF_LAYOUT``
+    with ``dice.OFF_LAYOUT_PIPS_SIZED`` off), the ringed look reads the side face's pair as a two
+    half a side off the three (the three missed, a near-wrong value and an extra; the white two
+    beside it is then judged against the new size and lost). With the switch on the blob is not
+    asked and the reading is the old one. Set after that case (named in the docs). Fails with the
+    switch off (the test compares off and on)."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    monkeypatch.setattr(dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", True)
+    off, on = counts_off_then_on(monkeypatch, dice, "OFF_LAYOUT_PIPS_SIZED", render_raymarch(6200, "phone"))
+    assert off["extra"] == on["extra"] + 1 and off["near_wrong"] == on["near_wrong"] + 1
+    assert on["right"] == off["right"] + 1
