@@ -119,6 +119,26 @@ def test_a_photo_with_every_die_read_is_read_once(monkeypatch):
 # ---------------------------------------------------------------- a smear told with no die read
 
 
+def _smeared_read_off_and_on(monkeypatch, seed: int, degrees: float, switch: str):
+    """Development ray ``seed`` smeared 16 px at ``degrees``, read with ``dice.<switch>`` off, then on:
+    (scene, dice read off, dice read on)."""
+    from companion.vision import dice
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(seed)
+    smeared = cv2.filter2D(scene.image, -1, line_kernel(Motion(math.radians(degrees), 16.0)))
+    monkeypatch.setattr(dice, switch, False)
+    before = dice.read_dice(smeared)
+    monkeypatch.setattr(dice, switch, True)
+    return scene, before, dice.read_dice(smeared)
+
+
+def _no_wrong_value_or_extra(dice, scene) -> bool:
+    """Every value read is a die's own, within half a die of its centre."""
+    return all(d.value is None or any(d.value == t.value and math.dist(d.center, t.center) < 0.5 * t.side_px
+                                      for t in scene.dice) for d in dice)
+
+
 def _dice_photo():
     """Four white dice, each turned its own way, with black pips on a grainy grey table (320 x 320)."""
     rng = np.random.default_rng(3)
@@ -165,19 +185,10 @@ def test_a_smeared_photo_with_no_die_read_is_read_with_its_smear_told_blind(monk
     """Development ray 4342 (640 x 480, ivory dice ~50 px) smeared 16 px at 136.5 degrees reads no
     die, so no pip tells the smear.  Fails with ``MOTION_TOLD_BLIND`` off: its four and three stay
     unreadable."""
-    from companion.vision import dice
-    from tests.dice_raymarch import render_raymarch
-
-    scene = render_raymarch(4342)
-    smeared = cv2.filter2D(scene.image, -1, line_kernel(Motion(math.radians(136.5), 16.0)))
-    monkeypatch.setattr(dice, "MOTION_TOLD_BLIND", False)
-    before = dice.read_dice(smeared)
-    monkeypatch.setattr(dice, "MOTION_TOLD_BLIND", True)
-    after = dice.read_dice(smeared)
+    scene, before, after = _smeared_read_off_and_on(monkeypatch, 4342, 136.5, "MOTION_TOLD_BLIND")
     assert all(d.value is None for d in before)
     assert _right(after, scene) >= _right(before, scene) + 2
-    assert all(d.value is None or any(d.value == t.value and math.dist(d.center, t.center) < 0.5 * t.side_px
-                                      for t in scene.dice) for d in after)  # no wrong value, no extra
+    assert _no_wrong_value_or_extra(after, scene)
 
 
 def test_jpegs_blocks_are_no_smear(monkeypatch):
@@ -272,15 +283,6 @@ def test_a_blind_lines_ones_are_read_when_their_pips_show_smeared(monkeypatch):
     the cepstrum tells the line, and on the photo sharpened along it both ones read -- refused by
     ``dice.BLIND_VALUES_READ`` alone.  Fails with ``dice.ONES_FIVES_WHEN_PIPS_SEEN_SMEARED`` off (both
     stay unreadable)."""
-    from companion.vision import dice
-    from tests.dice_raymarch import render_raymarch
-
-    scene = render_raymarch(4961)
-    smeared = cv2.filter2D(scene.image, -1, line_kernel(Motion(math.radians(67.38), 16.0)))
-    monkeypatch.setattr(dice, "ONES_FIVES_WHEN_PIPS_SEEN_SMEARED", False)
-    before = dice.read_dice(smeared)
-    monkeypatch.setattr(dice, "ONES_FIVES_WHEN_PIPS_SEEN_SMEARED", True)
-    after = dice.read_dice(smeared)
+    scene, before, after = _smeared_read_off_and_on(monkeypatch, 4961, 67.38, "ONES_FIVES_WHEN_PIPS_SEEN_SMEARED")
     assert _right(after, scene) >= _right(before, scene) + 2
-    assert all(d.value is None or any(d.value == t.value and math.dist(d.center, t.center) < 0.5 * t.side_px
-                                      for t in scene.dice) for d in after)  # no wrong value, no extra
+    assert _no_wrong_value_or_extra(after, scene)

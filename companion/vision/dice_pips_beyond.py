@@ -14,6 +14,7 @@ die read, is made unreadable: the die is there, its value is not known.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import replace
 from typing import Sequence, TypeVar
@@ -101,8 +102,17 @@ def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: floa
     pip_r = g * float(np.median([p[2] for p in d.pips])) if d.pips else 0.1 * s
     area = math.pi * pip_r * pip_r
     n, labels, stats, centres = cv2.connectedComponentsWithStats(marks.astype(np.uint8))
-    table_hue = _TableHue(d, lab, labels, stats, (x0, y0), g,
-                          lambda: ((xx - x) ** 2 + (yy - y) ** 2 >= (TABLE_RING * s) ** 2) & ~(dark | lit))
+
+    @functools.cache
+    def table_ab():
+        """The table's Lab a/b round the reading, worked out only when a mark asks (most readings
+        have none beyond them); None where the reading's own pips are not round here (a smear or a
+        squeeze: a mark's shape tells nothing) or no table is seen."""
+        table = ((xx - x) ** 2 + (yy - y) ** 2 >= (TABLE_RING * s) ** 2) & ~(dark | lit)
+        if not table.any() or not _own_pips_round(d, labels, stats, (x0, y0), g):
+            return None
+        return np.median(lab[table][:, 1:], axis=0)
+
     count = 0
     for j in range(1, n):
         bw, bh, a = int(stats[j, 2]), int(stats[j, 3]), int(stats[j, 4])
@@ -125,7 +135,7 @@ def _pips_beyond(d, img: np.ndarray, middle: tuple[float, float], diagonal: floa
         if hue_off > FACE_HUE or ring_lab[0] - face_lab[0] < FACE_LIGHTER:
             continue
         if (ROUND_OR_SAME_HUE_MARKS and hue_off > SAME_HUE and _elongation(_component(labels, stats, j)) > ROUND_MARK
-                and table_hue.nearer(ring_lab, hue_off)):
+                and table_ab() is not None and math.dist(ring_lab[1:], table_ab()) < hue_off):
             continue  # a streak on a surface of the table's hue, not the face's: the table's grain
         count += 1
     return count
@@ -154,27 +164,6 @@ SAME_HUE = 10.0
 #: the table round the die: the window beyond this many read sides from the reading's centre (the
 #: window reaches 1.55; a top face read right ends by 0.71, its side faces by about 1.1)
 TABLE_RING = 1.2
-
-
-class _TableHue:
-    """The table's hue round a reading, worked out only when a mark asks (most readings have none
-    beyond them): None when the reading's own pips are not round here (a smear or a squeeze: a
-    mark's shape tells nothing) or no table is seen."""
-
-    def __init__(self, d, lab, labels, stats, origin, g, table_mask):
-        self._args = (d, lab, labels, stats, origin, g, table_mask)
-        self._ab = False  # not worked out yet
-
-    def nearer(self, ring_lab: np.ndarray, hue_off: float) -> bool:
-        """Is this ring's hue nearer the table's than the face's (``hue_off`` away)?"""
-        if self._ab is False:
-            d, lab, labels, stats, origin, g, table_mask = self._args
-            table = table_mask()
-            ok = table.any() and _own_pips_round(d, labels, stats, origin, g)
-            self._ab = np.median(lab[table][:, 1:], axis=0) if ok else None
-        if self._ab is None:
-            return False
-        return math.hypot(ring_lab[1] - self._ab[0], ring_lab[2] - self._ab[1]) < hue_off
 
 
 def _own_pips_round(d, labels: np.ndarray, stats: np.ndarray, origin: tuple[int, int], g: float) -> bool:
