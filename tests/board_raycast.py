@@ -29,6 +29,8 @@ What it models, in order of the light's path:
 (``render._truth``'s format).  Command line:
 
     python -m tests.board_raycast render A B OUT   # seeds A..B-1 -> OUT/<seed>_raycast.jpg + .pkl
+    python -m tests.board_raycast read OUT RES.json # adjudicate them with the tree on PYTHONPATH, score
+    python -m tests.board_raycast sum RES.json...   # totals, all and per light
 """
 
 from __future__ import annotations
@@ -483,9 +485,9 @@ def random_scene(box, seed: int, width: int | None = None, height: int | None = 
     curls = [(int(rng.integers(3)), float(rng.uniform(8, 20)), float(rng.uniform(1, 4))) if rng.random() < 0.12 else None
              for _ in sheets]
     kind = str(rng.choice(["daylight", "warm_led", "tungsten", "fluorescent"], p=[0.35, 0.25, 0.2, 0.2]))
-    light = {"kind": kind, "size_mm": float(rng.uniform(60, 320)), "height_mm": float(rng.uniform(700, 1600)),
+    light = {"kind": kind, "size_mm": float(rng.uniform(40, 250)), "height_mm": float(rng.uniform(700, 1600)),
              "direct_share": float(rng.uniform(0.45, 0.85)), "glare": bool(rng.random() < 0.6),
-             "gloss_mm": float(rng.uniform(2, 25)), "glare_at": None, "spectrum_seed": int(rng.integers(1 << 30))}
+             "gloss": float(rng.uniform(0.003, 0.03)), "glare_at": None, "spectrum_seed": int(rng.integers(1 << 30))}
     loch = np.asarray(box.loch.shore_outline, float)
     lo, hi = loch.min(0), loch.max(0)
     if light["glare"]:
@@ -506,7 +508,7 @@ def random_scene(box, seed: int, width: int | None = None, height: int | None = 
                  "angle_deg": float(rng.uniform(0, 180)), "height_mm": float(rng.uniform(150, 450))}
     sensor = {"blur_px": float(rng.uniform(0.45, 1.0)), "full_well": float(rng.uniform(1500, 8000)),
               "read_e": float(rng.uniform(2, 8)), "vignetting": float(rng.uniform(0.1, 0.5)),
-              "exposure": float(rng.uniform(0.7, 0.92)), "awb": str(rng.choice(["grey", "white_patch", "mixed"])),
+              "exposure": float(rng.uniform(0.16, 0.26)), "awb": str(rng.choice(["grey", "white_patch", "mixed"])),
               "saturation": float(rng.uniform(1.0, 1.25)), "contrast": float(rng.uniform(0.0, 0.35)),
               "sharpen": float(rng.uniform(0.2, 1.0)), "sharpen_px": float(rng.uniform(0.8, 2.0)),
               "quality": int(rng.integers(70, 96)), "bayer": str(rng.choice(["RG", "BG", "GR", "GB"])),
@@ -613,7 +615,7 @@ def occluder_shadow(px, py, lg, sd_fn, height):
     return 1 - smoothstep(-pen / 2, pen / 2, sd_fn(qx, qy))
 
 
-def specular(px, py, C, lg, gloss_mm, direct_share, film_h=0.2):
+def specular(px, py, C, lg, gloss, direct_share, film_h=0.2):
     """A glossy film's reflection of the area light (Schlick, n = 1.5) as a multiple of paper white:
     F * L_light over paper's rho * E / pi, E = L_light * solid angle / direct share."""
     c = lg["centre"]
@@ -623,7 +625,7 @@ def specular(px, py, C, lg, gloss_mm, direct_share, film_h=0.2):
     t = (c[2] + film_h) / -dz  # the mirrored ray climbs back to the light's height
     hx, hy = px + dx * t - c[0], py + dy * t - c[1]
     half = lg["half"]
-    spread = gloss_mm * (-c[2] / 300.0)
+    spread = gloss * -c[2]  # the film's roughness as an angle (radians) blurring the light's edge
     inside = smoothstep(-spread, spread, half - np.abs(hx)) * smoothstep(-spread, spread, half - np.abs(hy))
     fres = 0.04 + 0.96 * (1 - cos_i) ** 5
     solid = (2 * half / c[2]) ** 2  # steradians, about
@@ -746,7 +748,7 @@ def shade_rows(box, scene, spec, plates, tex, offsets, lg, polys, ideal, y0, y1,
     irr += 1 - L["direct_share"]
     rgb *= irr[..., None].astype(np.float32)
     if L["glare"]:
-        s = specular(px, py, C, lg, L["gloss_mm"], L["direct_share"])
+        s = specular(px, py, C, lg, L["gloss"], L["direct_share"])
         rgb += (s * on_film)[..., None].astype(np.float32) * (spec.rgb(np.ones_like(WAVELENGTHS)) / spec.white).astype(np.float32)
     if scene.hand is not None:
         hx, hy = _ray_plane(C, d, -scene.hand["height_mm"])
@@ -819,8 +821,7 @@ def sensor(lin: np.ndarray, scene: Scene, ccm: np.ndarray) -> np.ndarray:
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     r2 = ((xx - scene.camera.cx) ** 2 + (yy - scene.camera.cy) ** 2) / ((W / 2) ** 2 + (H / 2) ** 2)
     img *= (1 - s["vignetting"] * r2 + 0.3 * s["vignetting"] * r2 * r2)[..., None]
-    g = img[..., 1]
-    img *= s["exposure"] / max(float(np.percentile(g[::4, ::4], 95)), 1e-6)  # auto exposure
+    img *= auto_exposure(img[::4, ::4, 1], s["exposure"])
     raw = mosaic(img, s["bayer"])
     electrons = np.clip(raw, 0, None) * s["full_well"]
     electrons = electrons + rng.normal(0, 1, raw.shape).astype(np.float32) * np.sqrt(electrons + s["read_e"] ** 2)
@@ -834,6 +835,14 @@ def sensor(lin: np.ndarray, scene: Scene, ccm: np.ndarray) -> np.ndarray:
     blurred = cv2.GaussianBlur(out, (0, 0), s["sharpen_px"])
     out = np.clip(out + s["sharpen"] * (out - blurred), 0, 1)
     return (out * 255 + 0.5).astype(np.uint8)
+
+
+def auto_exposure(green: np.ndarray, mean_target: float) -> float:
+    """A phone's metering: the frame's mean to ``mean_target`` (linear), pulled down so that no more
+    than 1 % of it clips (highlight protection)."""
+    k = mean_target / max(float(green.mean()), 1e-6)
+    top = float(np.percentile(green, 99)) * k
+    return k * min(1.0, 0.95 / max(top, 1e-6))
 
 
 def white_balance(rgb: np.ndarray, how: str) -> np.ndarray:
@@ -906,7 +915,7 @@ def _hidden_by(box, scene, lg, pts) -> str | None:
         if (hand_sd(hx, hy, scene.hand) < 2.0).any():
             return "hand"
     L = scene.light
-    if L["glare"] and (specular(px, py, C, lg, L["gloss_mm"], L["direct_share"]) > GLARE_HIDES).any():
+    if L["glare"] and (specular(px, py, C, lg, L["gloss"], L["direct_share"]) > GLARE_HIDES).any():
         return "glare"
     lit = np.ones(len(px))
     if scene.hand is not None:
@@ -937,20 +946,90 @@ def render_scene(box, seed: int, width: int | None = None, height: int | None = 
     return encode(photo, scene.sensor["quality"]), truth_of(box, scene), scene
 
 
+def render_set(box, a: int, b: int, out: str) -> None:
+    """Seeds a..b-1 -> OUT/<seed>_raycast.jpg and OUT/<seed>.pkl (sheets, truth, what the scene drew)."""
+    os.makedirs(out, exist_ok=True)
+    for seed in range(a, b):
+        if os.path.exists(f"{out}/{seed}.pkl"):
+            continue
+        data, truth, scene = render_scene(box, seed)
+        open(f"{out}/{seed}_raycast.jpg", "wb").write(data)
+        meta = {"size": [scene.width, scene.height], "light": scene.light["kind"], "glare": scene.light["glare"],
+                "hand": scene.hand is not None, "phone_shadow": scene.phone_shadow is not None,
+                "curls": sum(c is not None for c in scene.curls), "quality": scene.sensor["quality"],
+                "awb": scene.sensor["awb"], "demosaic": scene.sensor["demosaic"]}
+        pickle.dump({"sheets": scene.sheets, "truth": truth, "meta": meta}, open(f"{out}/{seed}.pkl", "wb"))
+
+
+def read_set(box, cache: str, out: str) -> None:
+    """Adjudicate every photo of a rendered set with the tree on PYTHONPATH; per photo the sheet score
+    (sheetscore.score_sheets) and the coverage score (evaluate.score_coverage) -> OUT (JSON).
+    A refusal is a result: its sheets all count as missed."""
+    import glob
+    import json
+    import time
+    from companion.vision.adjudicate import adjudicate, decode
+    from companion.vision.evaluate import score_coverage
+    from companion.vision.sheetscore import score_sheets
+    res = {}
+    for p in sorted(glob.glob(f"{cache}/*.pkl"), key=lambda p: int(os.path.basename(p)[:-4])):
+        seed = int(os.path.basename(p)[:-4])
+        t = pickle.load(open(p, "rb"))
+        t0 = time.perf_counter()
+        try:
+            adj = adjudicate(decode(open(f"{cache}/{seed}_raycast.jpg", "rb").read()), box)
+        except Exception as exc:  # noqa: BLE001 -- a refusal is a measurement
+            res[f"{seed}_raycast"] = {"refused": repr(exc), "truth": len(t["sheets"]), "meta": t["meta"]}
+            continue
+        found = [f for fits in adj.sheets.values() for f in fits]
+        s = score_sheets(box, t["sheets"], found)
+        c = score_coverage(box, t["truth"], adj.coverage.covered, adj.coverage.unknown)
+        res[f"{seed}_raycast"] = {k: getattr(s, k) for k in ("truth", "right", "wrong", "unidentified", "missed", "extra", "extra_named")} | {
+            "errors": [[str(x) for x in e] for e in s.errors], "cov_decisions": c.decisions, "cov_errors": c.errors,
+            "cov_list": [list(x) for x in c.error_list], "glare_fc": c.glare_false_covered, "shadow_fc": c.shadow_false_covered,
+            "unknown_visible": c.unknown_visible, "unknown_hidden": c.unknown_hidden, "close": c.close,
+            "false_covered": c.false_covered, "false_uncovered": c.false_uncovered,
+            "seconds": time.perf_counter() - t0, "meta": t["meta"]}
+    json.dump(res, open(out, "w"))
+
+
+def summarise(paths) -> None:
+    """Totals of read_set's results, all photos and per light."""
+    import json
+    from collections import defaultdict
+    res = {}
+    for p in paths:
+        res.update(json.load(open(p)))
+    groups = defaultdict(list)
+    for k, r in res.items():
+        groups["all"].append(r)
+        groups[r["meta"]["light"]].append(r)
+    fields = ("truth", "right", "wrong", "unidentified", "missed", "extra", "extra_named", "cov_errors", "cov_decisions",
+              "false_covered", "false_uncovered", "glare_fc", "shadow_fc", "unknown_visible")
+    for name, rows in groups.items():
+        t = defaultdict(int)
+        for r in rows:
+            for f in fields:
+                t[f] += r.get(f, 0)
+            if "refused" in r:
+                t["refused"] += 1
+                t["missed"] += r["truth"]
+        print(f"{name:12s} {len(rows)} photos, refused {t['refused']}: right {t['right']}/{t['truth']} "
+              f"({100 * t['right'] / max(t['truth'], 1):.1f} %), wrong {t['wrong']}, unidentified {t['unidentified']}, "
+              f"missed {t['missed']}, extra {t['extra']} (typed {t['extra_named']}); coverage wrong {t['cov_errors']}/"
+              f"{t['cov_decisions']} (covered-when-not {t['false_covered']}, uncovered-when-covered {t['false_uncovered']}), "
+              f"glare/shadow called covered {t['glare_fc']}/{t['shadow_fc']}, unknown where visible {t['unknown_visible']}")
+
+
 def main(argv):
     from companion.box_profiles import load_box
     box = load_box()
     if argv[0] == "render":
-        a, b, out = int(argv[1]), int(argv[2]), argv[3]
-        os.makedirs(out, exist_ok=True)
-        for seed in range(a, b):
-            data, truth, scene = render_scene(box, seed)
-            open(f"{out}/{seed}_raycast.jpg", "wb").write(data)
-            meta = {"size": [scene.width, scene.height], "light": scene.light["kind"], "glare": scene.light["glare"],
-                    "hand": scene.hand is not None, "phone_shadow": scene.phone_shadow is not None,
-                    "curls": sum(c is not None for c in scene.curls), "quality": scene.sensor["quality"],
-                    "awb": scene.sensor["awb"], "demosaic": scene.sensor["demosaic"]}
-            pickle.dump({"sheets": scene.sheets, "truth": truth, "meta": meta}, open(f"{out}/{seed}.pkl", "wb"))
+        render_set(box, int(argv[1]), int(argv[2]), argv[3])
+    elif argv[0] == "read":
+        read_set(box, argv[1], argv[2])
+    elif argv[0] == "sum":
+        summarise(argv[1:])
 
 
 if __name__ == "__main__":
