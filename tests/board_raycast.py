@@ -111,7 +111,7 @@ def srgb_to_linear(v):
 
 
 def linear_to_srgb(v):
-    v = np.clip(v, 0, None)
+    v = np.clip(v, 0, None).astype(np.float32, copy=False)  # float32: a 12 MP frame stays small
     return np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(v, 1 / 2.4) - 0.055)
 
 
@@ -551,7 +551,7 @@ def hand_parts(hand) -> list:
     side = np.array([fwd[1], -fwd[0]])
     c = np.array([x, y])
     parts = [(c - fwd * 60 * s, c, 34 * s)]  # palm and wrist
-    for k, (off, ln) in enumerate(((-24, 62), (-8, 72), (8, 70), (23, 58))):
+    for off, ln in ((-24, 62), (-8, 72), (8, 70), (23, 58)):
         base = c + side * off * s + fwd * 12 * s
         parts.append((base, base + fwd * ln * s + side * off * 0.15 * s, 8.5 * s))
     base = c - side * 30 * s - fwd * 10 * s
@@ -790,7 +790,6 @@ def render_linear(box, scene: Scene, rows: int = 100) -> np.ndarray:
 # Sensor
 
 _BAYER = {"RG": (0, 0), "GR": (0, 1), "GB": (1, 0), "BG": (1, 1)}  # (row, col) of red in the 2x2 tile
-_CV_BAYER = {"RG": "RG", "GR": "GR", "GB": "GB", "BG": "BG"}
 
 
 def mosaic(rgb: np.ndarray, pattern: str) -> np.ndarray:
