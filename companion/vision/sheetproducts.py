@@ -93,10 +93,17 @@ def _explanations(ones: dict) -> list[tuple[tuple, np.ndarray]]:
 
 def _distances(L: np.ndarray, clipped: np.ndarray, models: np.ndarray) -> np.ndarray:
     """(n, m) distance of each pixel to each explanation; a clipped channel counts only where the
-    explanation is brighter than what the pixel shows."""
-    r = L[:, None, :] - models[None, :, :]
-    r = np.where(clipped[:, None, :], np.minimum(r, 0.0), r)
-    return np.sqrt((r * r).sum(2))
+    explanation is brighter than what the pixel shows.  Model by model and channel by channel: an
+    (n, m, 3) array of a photo's unseen pixels would cost over 100 MB at once."""
+    out = np.empty((len(L), len(models)), np.float32)
+    for j, model in enumerate(models):
+        total = np.zeros(len(L), np.float32)
+        for c in range(3):
+            r = L[:, c] - model[c]
+            r = np.where(clipped[:, c], np.minimum(r, 0.0), r)
+            total += r * r
+        out[:, j] = np.sqrt(total)
+    return out
 
 
 def read_products(photo, masks: dict, seen: np.ndarray, ppm: float) -> tuple[dict, dict]:
