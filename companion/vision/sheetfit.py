@@ -181,7 +181,10 @@ RUNNER_UP_CHECK = True
 # as its colour.  Coverage is untouched: only the fitter's input.  Development (1,145 sheets a
 # variant; right / wrong types / typed extras): as rendered 1,093 / 2 / 5 -> 1,097 / 2 / 3, first
 # phone 1,050 / 5 / 11 -> 1,051 / 3 / 10, second phone 1,072 / 5 / 5 -> 1,073 / 5 / 4, missed
-# 149 -> 137 (docs/board-vision.md, twenty-seventh round, part 1)
+# 149 -> 137; but on photos never tuned on (fresh 940-999 and check 9200-9239, 913 sheets a
+# variant) right +4 and wrong types 3 gone, 4 added (952 and 986 second phone, 9206 and 9210 first
+# phone): the helper's advice is to merge it off unless the lead's held-out photos say otherwise
+# (docs/board-vision.md, twenty-seventh round, part 1)
 FILTER_PRODUCTS = True
 # ... the products may place a sheet, not name it: a fit whose type leads its runner-up only by
 # the product pixels (counted unseen again, it does not lead) is reported unidentified
