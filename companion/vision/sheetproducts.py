@@ -35,9 +35,9 @@ from .maskparts import nonzero_yx
 from .sheetlayers import _LOG8, TOO_DARK
 
 # log units (three channels' distance): a product's colour through the renders and both phones
-# lies 0.1-0.55 from the sum of the photo's one-layer colours (a phone's tone curve bends the
-# darks); a different explanation lies further.  Chosen after seeing development 512, 520, 539,
-# 605, 611, 633 (the overlaps of missed sheets).
+# lies 0.04-0.55 from the sum of the photo's one-layer colours (a phone's tone curve bends the
+# darks); a different explanation lies further.  Chosen after seeing development's overlaps of
+# missed sheets (512, 520, 539, 609, 611; MIN_RATIO alike; the only values measured whole)
 MAX_DISTANCE = 0.6
 # Two layers of one expedition read here too (sheetlayers reads them only inside coverage's mask).
 # Off: on development the doubles read over a whole sheet let the fitter place it twice (524
