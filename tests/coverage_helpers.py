@@ -80,12 +80,14 @@ def assert_rule_unnames_one_wrong_type(box, monkeypatch, seed: int, module, flag
     the naming rule acts (556: named right by itself).  Likewise without
     sheetfit.OTHER_COLOUR_UNSEEN (session 26): with another expedition's darkened colour unseen
     to the fitter, 566's wrong type is named right and 556's blob is fitted otherwise before the
-    naming rule acts (with it on, neither photo holds the wrong type the rule is for)."""
+    naming rule acts (with it on, neither photo holds the wrong type the rule is for).  Likewise
+    without sheetfit.FILTER_PRODUCTS (session 34: the overlaps read as products change 566's fits)."""
     from companion.vision import coverage as cov
     from companion.vision import sheetfit
 
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     monkeypatch.setattr(sheetfit, "OTHER_COLOUR_UNSEEN", False)
+    monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
     read = broad_photo_reader(box, seed)  # as rendered
     (now, cov_now), (before, cov_before) = read_on_and_off(read, monkeypatch, module, flag)
 

@@ -23,6 +23,10 @@ def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkey
     # ... on the fitter's view as the rule was measured: coverage.RAY_SEEN_BY_FITTER (on since
     # session 25) frees these sheets too (9 right without the dim rule)
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
+    # ... and without sheetfit.FILTER_PRODUCTS (session 34), as the rule was measured: reading the
+    # unseen overlaps as filter products changes this photo's fits with the rule off too
+    from companion.vision import sheetfit
+    monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER", gain=4, before_most=4)
 
 

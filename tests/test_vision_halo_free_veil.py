@@ -25,6 +25,10 @@ def test_the_fitters_veil_leaves_out_the_sharpening_halo_beside_edges(box, monke
     from companion.vision import coverage as cov
 
     monkeypatch.setattr(cov, "VEIL_FADE_ONLY_NEAR_GLARE", False)
+    # ... and without sheetfit.FILTER_PRODUCTS (session 34), as the rule was measured: reading the
+    # unseen overlaps as filter products changes this photo's fits with the rule off too
+    from companion.vision import sheetfit
+    monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
     read = broad_photo_reader(box, 633, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "HALO_FREE_VEIL_FOR_FITTER", gain=3, before_most=9)
 

@@ -21,6 +21,10 @@ def test_the_fitter_sees_sheets_a_phones_tone_curve_stretched_along_their_ray(bo
     from companion.vision import coverage as cov
 
     read = broad_photo_reader(box, 523, phone_pipeline)
+    # ... and without sheetfit.FILTER_PRODUCTS (session 34), as the rule was measured: reading the
+    # unseen overlaps as filter products changes this photo's fits with the rule off too
+    from companion.vision import sheetfit
+    monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "RAY_SEEN_BY_FITTER", gain=4, before_most=4)
 
 

@@ -34,6 +34,7 @@ from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
 from .sheetlayers import _LOG8, layers
+from .sheetproducts import read_products
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
 from .sheetsearch import COARSE_PPM, search
 from .sheets import SheetPose, place, polygon_distance, symmetry_deg
@@ -170,6 +171,33 @@ NESTED_SHARE = 0.9
 RUNNER_UP_CHECK = True
 
 
+# A sheet under or over another (of its expedition or another) shows the fitter little but scraps:
+# coverage leaves the overlap, two filters' product, unseen when it cannot read it as a colour or a
+# known pair (session 34: of the 70 development readings missed with at least half of the sheet
+# under or over others and some colour near, the overlap with other expeditions' sheets was 93 %
+# unseen to the fitter and 1 % paper; the true poses were plausible already but earned too little
+# colour).  On: the pixels the fitter cannot see are read from the photo as the products of two
+# expeditions' one-layer colours (sheetproducts.py), and a product holding this expedition counts
+# as its colour.  Coverage is untouched: only the fitter's input.  Development (1,145 sheets a
+# variant; right / wrong types / typed extras): as rendered 1,093 / 2 / 5 -> 1,097 / 2 / 3, first
+# phone 1,050 / 5 / 11 -> 1,051 / 3 / 10, second phone 1,072 / 5 / 5 -> 1,073 / 5 / 4, missed
+# 149 -> 137; but on photos never tuned on (fresh 940-999 and check 9200-9239, 913 sheets a
+# variant) right +4 and wrong types 3 gone, 4 added (952 and 986 second phone, 9206 and 9210 first
+# phone): the helper's advice is to merge it off unless the lead's held-out photos say otherwise
+# (docs/board-vision.md, twenty-seventh round, part 1)
+FILTER_PRODUCTS = True
+# ... the products may place a sheet, not name it: a fit whose type leads its runner-up only by
+# the product pixels (counted unseen again, it does not lead) is reported unidentified
+PRODUCTS_DO_NOT_NAME = True
+# ... and a fit holding at least MIN_SHEET_MM2 of product pixels is not named when paper shows on
+# more than a tenth of its seen outline (its score under this): the product colour lets a bigger
+# shape reach over paper.  Chosen after seeing development: without it the second phone's 612 names
+# an underwater camera a sonar (score 0.88); with it 8 right sheets scoring 0.83-0.90 (515 and 610
+# first phone, 566 as rendered twice, 612 both phones, 615 and 621 second phone) are left
+# unidentified; None: no check
+PRODUCT_FIT_SCORE = 0.9
+
+
 @dataclass
 class FittedSheet:
     pose: SheetPose
@@ -226,6 +254,8 @@ class OtherColours:
         self._parts: dict = {}
         self._fines: dict = {}
         self._locks = {e: threading.RLock() for e in self.masks}
+        self._products = None
+        self._products_lock = threading.Lock()
 
     def fine(self, e, k: int, kc: int) -> np.ndarray:
         """``_fine_of`` of expedition ``e``'s mask, worked out once (SHARED_FINE): its darker part and
@@ -248,6 +278,14 @@ class OtherColours:
                 O = self.fine(e, k, kc) if SHARED_FINE else _fine_of(self.masks[e], k, kc)
                 self._parts[e] = _darker_part(photo, O, k, kc)
             return self._parts[e]
+
+    def products(self, photo, seen: np.ndarray, k: int, kc: int, ppm: float) -> tuple[dict, dict]:
+        """sheetproducts.read_products of this photo (FILTER_PRODUCTS), worked out once for its fits."""
+        with self._products_lock:
+            if self._products is None:
+                masks = {e: self.fine(e, k, kc) for e in self.masks}
+                self._products = read_products(photo, masks, seen, ppm)
+            return self._products
 
     def over(self, photo, k: int, kc: int, cut: tuple, but=None) -> np.ndarray:
         """Over a cut ``r0, r1, c0, c1`` of the fine grid: the share of each pixel that is the darker
@@ -425,7 +463,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         D, single = layers(seen.land.photo, expedition, C, r0, c0, ppm / k, single=LAYER_CHECK)
     B = np.maximum(S - C, 0.0)
     photo = getattr(seen.land, "photo", None) if seen.land is not None else None
-    freed = None
+    freed = products = None
     if OTHER_COLOUR_UNSEEN and others and photo is not None:
         if not isinstance(others, OtherColours):
             others = OtherColours(dict(enumerate(others)))
@@ -433,6 +471,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         B = B - freed
     if unseen is not None:  # a look-alike part doubtful to coverage: maybe this colour, maybe not
         B = B - np.minimum(_fine_of(unseen, k, kc)[r0:r1, c0:c1], B)
+    if FILTER_PRODUCTS and others and photo is not None:  # overlaps coverage left unread
+        C, B, D, products = _with_products(others, photo, seen, expedition, (k, kc, ppm / k), (r0, r1, c0, c1), C, B, D)
     grid = FitGrid(C, B, x0 + c0 * k / ppm, y0 + r0 * k / ppm, ppm / k, kc, D)
     grid.land_seen = seen.land is not None
     grid.set_shore(np.asarray(box.loch.shore_outline, float), {shapes[t] for t in types if box.equipment[t].pointed},
@@ -480,12 +520,56 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         named = (_named(confidence, edge, visible / grid.ppm ** 2) and not (len(types) > 1 and _cage_astray(box, pose))
                  and not (len(types) > 1 and _paper_shown(score, confidence))
                  and not (RUNNER_UP_CHECK and len(types) > 1 and _runner_up_unrefuted(grid, shapes, refined, eq))
-                 and not (SMALL_NOT_ON_FREED and _small_on_freed(grid, shapes[eq], x, y, ang, freed)))
+                 and not (SMALL_NOT_ON_FREED and _small_on_freed(grid, shapes[eq], x, y, ang, freed))
+                 and not (PRODUCTS_DO_NOT_NAME and len(types) > 1 and _named_by_products(grid, shapes, refined, eq, products))
+                 and not (len(types) > 1 and _paper_on_products(grid, shapes[eq], (x, y, ang), score, products)))
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:
         for i in _one_layer_overlaps(grid, shapes, out, single):
             out[i].identified = False
     return out if unidentified else [f for f in out if f.identified]
+
+
+def _with_products(others, photo, seen, expedition, grids: tuple, cut: tuple, C, B, D):
+    """FILTER_PRODUCTS: (C, B, D) with the pixels read as a product holding ``expedition`` counted
+    as its colour (and, read as two layers of it, as a second layer).  ``grids``: (k, kc, fine
+    px/mm); ``cut``: the fit's rows and columns of the fine grid."""
+    if not isinstance(others, OtherColours):
+        others = OtherColours(dict(enumerate(others)))
+    colour, double = others.products(photo, seen.seen, *grids)
+    if expedition not in colour:
+        return C, B, D, None
+    r0, r1, c0, c1 = cut
+    part = _padded(colour[expedition][r0:r1, c0:c1], C.shape)
+    two = _padded(double[expedition][r0:r1, c0:c1], C.shape)
+    B = np.maximum(B - part, 0.0)
+    C = np.maximum(C, part)
+    D = two if D is None else np.maximum(D, two)
+    return C, B, D, part
+
+
+def _paper_on_products(grid: FitGrid, shape, pose: tuple, score: float, products) -> bool:
+    """PRODUCT_FIT_SCORE: does a fit holding at least MIN_SHEET_MM2 of product pixels show paper on
+    more than the allowed share of its seen outline?"""
+    if products is None or PRODUCT_FIT_SCORE is None or score >= PRODUCT_FIT_SCORE:
+        return False
+    wgt, win = grid._weights(shape, *pose)
+    held = 0.0 if wgt is None else float(np.vdot(products[win], wgt)) / 255
+    return held >= MIN_SHEET_MM2 * grid.ppm ** 2
+
+
+def _named_by_products(grid: FitGrid, shapes, refined, eq, products) -> bool:
+    """PRODUCTS_DO_NOT_NAME: would the fit's type lose its lead were the product pixels unseen
+    again?  Poses as _confidence weighs them."""
+    if products is None:
+        return False
+
+    def without(t):
+        wgt, win = grid._weights(shapes[t], *refined[t][1])
+        lost = 0.0 if wgt is None else float(np.vdot(grid.U[win] * products[win], wgt)) / 255
+        return grid.evidence(shapes[t], *refined[t][1]) - lost
+    rivals = [without(t) for t in refined if t != eq]
+    return bool(rivals) and without(eq) - max(max(rivals), 0.0) <= 0
 
 
 def _evidence_leader(grid: FitGrid, shapes, refined, fit: tuple, confidence: float, good: float, visible: float):
