@@ -16,9 +16,12 @@ tried as a one's pip, measured from the pip outward as :func:`.dice_whole_one.wh
   axes or the diagonals (a side face's pip lies in a smaller region);
 * no other mark like the pip on that face (:func:`.dice_top_clean.alone_on_its_face`: a three's
   middle pip beside a corner pip seen, the other corner missed);
+* the pip is of a one's pip's size on that face (``dice_pips._judge``'s bounds for a lone pip, its
+  sqrt(area) 0.06-``LARGEST_ACE`` of the face's span);
 * the pip is a pip: its core at least :data:`.dice_top_clean.FACE_SHADE_LEAST` (Lab L) from the
   face round it.
 
+Only a two refused for its layout alone is asked (not one refused also for its pips' or face's size).
 A one is read only when **exactly one** of the two pips passes; anything else leaves the die
 unreadable as before. Every bound is an earlier round's. (Tried and dropped after seeing ray 2072: the
 face required to end toward the other pip at least 1.5 of its radii short of it -- a side face's pip
@@ -28,14 +31,24 @@ its region, which ``alone_on_its_face`` refuses.)
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
-from .dice_top_clean import FACE_SHADE_LEAST, ONE_REACH, PIP_CLEAR, TopFace, alone_on_its_face, face_reach
+from .dice_pips import LARGEST_ACE
+from .dice_top_clean import FACE_SHADE_LEAST, ONE_REACH, TopFace, alone_on_its_face
 from .dice_whole_one import PAIRS, SPAN_LEAST, _span
 
-#: the refusal this look reads again (``dice_pips._judge``'s two that fits no face)
+#: the refusal this look reads again (``dice_pips._judge``'s two that fits no face) -- only when the
+#: layout was its one failing: two pips refused also for their size or the face's are no one's pip
+#: and a side face's (a drawn black-white six defocused 3.5 px, its columns merged into two blobs
+#: "pip/face 0.97", read as a one without this; tests/test_dice_bitten_pip.py, session 34: named)
 TWO_OFF_LAYOUT = "2 pips off layout"
+ONLY_ITS_LAYOUT = ": not along the face's diagonal)"
+
+
+#: a one's pip, sqrt(area) over its face's span: ``dice_pips._judge``'s bounds for a lone pip
+ACE_SIZES = (0.06, LARGEST_ACE)
 
 
 class _AsPip:
@@ -60,8 +73,8 @@ def ones_beside_side_pips(dice: list, img: np.ndarray) -> list:
 
 def _refused_two(d) -> bool:
     """Was ``d`` refused as two pips off layout, its two pips kept?"""
-    return d.value is None and d.reason.startswith(TWO_OFF_LAYOUT) and d.seen_pips is not None \
-        and len(d.seen_pips) == 2
+    return d.value is None and d.reason.startswith(TWO_OFF_LAYOUT) and d.reason.endswith(ONLY_ITS_LAYOUT) \
+        and d.seen_pips is not None and len(d.seen_pips) == 2
 
 
 def _one_among(d, img: np.ndarray) -> tuple[float, float, float, float] | None:
@@ -89,6 +102,8 @@ def _a_ones_pip(pip: tuple[float, float, float], other: tuple[float, float, floa
     span = max(min(pair) for pair in spans)
     if span < SPAN_LEAST * side:
         return None  # (a face smaller than a die: the side face's pip)
+    if not ACE_SIZES[0] <= math.sqrt(math.pi) * pr / span <= ACE_SIZES[1]:
+        return None  # (no one's pip on a face that size: a blob of merged pips, or a speck)
     if not alone_on_its_face(face, [pip], reach):
         return None
     return px, py, pr, span
