@@ -24,10 +24,10 @@ def _tilted_die(top_pips: list[tuple[int, int]], side_pips: list[tuple[int, int]
     return img
 
 
-def _refused(pips: list[tuple[int, int]]) -> Die:
+def _refused(pips: list[tuple[int, int]], radii: tuple[float, float] = (10.0, 10.0)) -> Die:
     cx, cy = float(np.mean([p[0] for p in pips])), float(np.mean([p[1] for p in pips]))
     return Die(None, (cx, cy), 0.0, 110.0, REASON, None,
-               tuple((x - cx, y - cy, 10.0) for x, y in pips))
+               tuple((x - cx, y - cy, r) for (x, y), r in zip(pips, radii)))
 
 
 def test_a_ones_pip_and_a_side_faces_pip_read_as_a_one():
@@ -47,6 +47,13 @@ def test_a_two_a_three_missing_a_pip_or_a_face_of_one_shade_are_not_read():
     assert ones_beside_side_pips([_refused([(200, 200), (200, 270)])], img)[0].value is None
     # no pips kept, or another reason: left as it was
     assert ones_beside_side_pips([Die(None, (200.0, 235.0), 0.0, 110.0, REASON)], img)[0].value is None
+    img = _tilted_die([(200, 200)], [(200, 270)])
+    sized = _refused([(200, 200), (200, 270)])
+    sized.reason = "2 pips off layout (rms 0.00, pip/face 0.97: pip size, not along the face's diagonal)"
+    assert ones_beside_side_pips([sized], img)[0].value is None  # (refused for more than its layout)
+    big = _tilted_die([], [(200, 270)])
+    cv2.circle(big, (200, 200), 24, (30, 30, 30), -1)  # a blob 0.43 of the face (sqrt area): no one's pip
+    assert ones_beside_side_pips([_refused([(200, 200), (200, 270)], (24.0, 10.0))], big)[0].value is None
 
 
 def test_rendered_green_one_beside_its_side_faces_pip(monkeypatch):

@@ -17,7 +17,7 @@ tried as a one's pip, measured from the pip outward as :func:`.dice_whole_one.wh
 * no other mark like the pip on that face (:func:`.dice_top_clean.alone_on_its_face`: a three's
   middle pip beside a corner pip seen, the other corner missed);
 * the pip is of a one's pip's size on that face (``dice_pips._judge``'s bounds for a lone pip, its
-  sqrt(area) 0.06-``LARGEST_ACE`` of the face's span);
+  sqrt(area) 0.06-``LARGEST_ACE`` of the face's least span of the four);
 * the pip is a pip: its core at least :data:`.dice_top_clean.FACE_SHADE_LEAST` (Lab L) from the
   face round it.
 
@@ -47,7 +47,7 @@ TWO_OFF_LAYOUT = "2 pips off layout"
 ONLY_ITS_LAYOUT = ": not along the face's diagonal)"
 
 
-#: a one's pip, sqrt(area) over its face's span: ``dice_pips._judge``'s bounds for a lone pip
+#: a one's pip, sqrt(area) over its face's least span: ``dice_pips._judge``'s bounds for a lone pip
 ACE_SIZES = (0.06, LARGEST_ACE)
 
 
@@ -102,7 +102,10 @@ def _a_ones_pip(pip: tuple[float, float, float], other: tuple[float, float, floa
     span = max(min(pair) for pair in spans)
     if span < SPAN_LEAST * side:
         return None  # (a face smaller than a die: the side face's pip)
-    if not ACE_SIZES[0] <= math.sqrt(math.pi) * pr / span <= ACE_SIZES[1]:
+    # (a square's span through its middle is its side along its axes and up to 1.41 sides
+    # elsewhere: the least of the four spans stands for the side the lone-pip bounds are of)
+    least = min(s for pair in spans for s in pair)
+    if not ACE_SIZES[0] <= math.sqrt(math.pi) * pr / least <= ACE_SIZES[1]:
         return None  # (no one's pip on a face that size: a blob of merged pips, or a speck)
     if not alone_on_its_face(face, [pip], reach):
         return None
