@@ -71,6 +71,7 @@ from .dice_top_beside_unread import tops_beside_unread
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import whole_one_face
+from .dice_one_beside_side_pip import ones_beside_side_pips
 from .dice_doubted_again import read_doubted_again
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -92,6 +93,9 @@ class Die:
     #: the pips the value was read from, (x, y, radius) in photo pixels, when the face reader gave
     #: them (a first look's readings; the pips-first look's do not): to check a reading by
     pips: tuple | None = field(default=None, repr=False, compare=False)
+    #: a die refused as two pips off layout: those pips, (dx, dy, radius) from ``center`` in photo
+    #: pixels (offsets, so a report moved whole keeps them), for :mod:`.dice_one_beside_side_pip`
+    seen_pips: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def readable(self) -> bool:
@@ -301,6 +305,9 @@ def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
     if SIDE_FACES_BY_PIPS_BEYOND:
         # (a reading with its top face's pips beyond it, away from the photo's middle: a side face)
         dice = doubt_pips_beyond(dice, img, *_photo_middle(W, H, settings))
+    if ONES_BESIDE_SIDE_PIPS:
+        # (before the unread reports move to their top faces: the kept pips are offsets from the report)
+        dice = ones_beside_side_pips(dice, img)
     if UNREAD_DICE_AT_TOP_FACES:
         # (last: every look above reads round an unread die's report where its reading put it)
         mask, at_f = seen
@@ -315,6 +322,14 @@ def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
 #: a die read whose top face's pips lie beyond it, away from the photo's middle, was read at its side
 #: face: it is made unreadable (:mod:`.dice_pips_beyond`; False: kept, the old rule)
 SIDE_FACES_BY_PIPS_BEYOND = True
+
+
+#: a die refused as two pips off layout is read as a one when exactly one of its two pips is a one's
+#: pip at the middle of a whole face of the die's size, alone on it, the other pip beyond that face (a
+#: tilted die's side face of the top face's colour joined to its face region; ones were 49 of the 167
+#: unread dice on the lead's held-out scenes, session 34). :mod:`.dice_one_beside_side_pip`; False:
+#: left unreadable, the old rule
+ONES_BESIDE_SIDE_PIPS = True
 
 
 #: a one, two or three with a pip like its own beyond it, on a straight run of its face's colour
@@ -1553,7 +1568,9 @@ def _as_dice(readings: list, X0: int, Y0: int, s: float) -> list[Die]:
         cx, cy = r.center
         pips = None if r.pips is None or r.value is None else \
             tuple((X0 + p.x / s, Y0 + p.y / s, math.sqrt(p.area / math.pi) / s) for p in r.pips)
-        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason, pips))
+        seen = None if r.seen is None or r.value is not None else \
+            tuple(((p.x - cx) / s, (p.y - cy) / s, math.sqrt(p.area / math.pi) / s) for p in r.seen)
+        out.append(Die(r.value, (X0 + cx / s, Y0 + cy / s), r.confidence, r.side / s, r.reason, pips, seen))
     return out
 
 

@@ -52,6 +52,9 @@ class FaceReading:
     #: a region of no pips that is a ring round another colour (the table or a shadow round a die
     #: in the crop): that colour's part inside it, a mask of the crop (dice_crop.RING_HOLES_KEPT)
     hole: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: a two refused as off layout: its two pips, kept so the photo can tell whether one of them is a
+    #: one's and the other a side face's (:mod:`.dice_one_beside_side_pip`)
+    seen: list | None = field(default=None, repr=False, compare=False)
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

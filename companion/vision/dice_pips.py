@@ -552,7 +552,8 @@ def _judge(raw: list[Pip], pips: list[Pip], filled: np.ndarray, dist: np.ndarray
                                                   ("centre off the face", not inside),
                                                   ("not along the face's diagonal", not ok_geometry)) if bad)
         why = f"{len(pips)} pips off layout (rms {rms:.2f}, pip/face {ratio:.2f}: {failed})"
-        return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled)
+        return FaceReading(None, (centre.real, centre.imag) if inside else (cx, cy), 0.0, side, why, filled,
+                           seen=pips if len(pips) == 2 else None)
     if value == 4 and OBLONG_FOURS_DOUBTED and square_aspect([complex(p.x, p.y) for p in pips]) < FOUR_LEAST_ASPECT:
         return FaceReading(None, (centre.real, centre.imag), 0.0, side,
                            "the four's pips an oblong, not a square (two rows of a six?)", filled)
