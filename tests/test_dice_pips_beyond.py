@@ -101,3 +101,17 @@ def test_ray_4376s_ivory_four_doubted_at_its_side_face_is_reported_at_its_top_fa
     assert on["missed"] == off["missed"] - 1 and on["unread"] == off["unread"] + 1
     assert (on["right"], on["wrong"], on["extra"], on["near_wrong"]) == (
         off["right"], off["wrong"], off["extra"], off["near_wrong"])
+
+
+def test_a_moved_report_is_still_answered_for_at_its_first_place():
+    """A report moved to its top face keeps where it was first seen (``Die.seen_at``): a reading
+    of the photo read again (squared, sharpened) at that first place still answers for it, as it
+    did before the move (squeezed ray 4923 in test_dice_pixel_aspect lost a right three without
+    it). Fails with ``seen_at`` not looked at (the reading 35 px off is over half a side away)."""
+    from companion.vision.dice_pips_beyond import _moved_to_top_faces
+    from companion.vision.dice_pixel_aspect import unread_told_by
+
+    (moved,) = _moved_to_top_faces([_report(None, 500, 300)], {0: (535.0, 300.0)})
+    assert moved.seen_at == (500.0, 300.0)
+    (told,) = unread_told_by([moved], [_report(3, 501, 300)])
+    assert told.value == 3

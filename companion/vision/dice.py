@@ -92,6 +92,9 @@ class Die:
     #: the pips the value was read from, (x, y, radius) in photo pixels, when the face reader gave
     #: them (a first look's readings; the pips-first look's do not): to check a reading by
     pips: tuple | None = field(default=None, repr=False, compare=False)
+    #: an unreadable report moved to its top face: where it was first seen (photo pixels), so a
+    #: reading of the photo read again (squared, sharpened) at that first place still answers for it
+    seen_at: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def readable(self) -> bool:

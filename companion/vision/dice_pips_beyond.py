@@ -74,10 +74,14 @@ SIDE_FACE_REASON = "a side face? its top face's pips lie beyond it, away from th
 #: the side face read, 0.6-0.8 sides inward of the die's top face: there the players look and the
 #: evaluator matches a die within half a side (development, start of session 34: 7 of the 37 dice
 #: missed were such reports, 0.62-0.77 sides off; light 3149, 3180, 3186 twice, 3194, ray 1033,
-#: 4376). Only the place moves, never a value. False: at the side face read, the old rule
+#: 4376). The rule moves the place only; the reads of the photo sharpened along a smear or squared
+#: (dice.read_dice) then give the unread die a value read at its new place (light 3180, 3194: right).
+#: False: at the side face read, the old rule
 TOP_FACE_AT_ITS_PIPS = True
 #: read sides from a side face's centre out to its top face's centre, along the line from the
-#: photo's middle (the near-wrong readings this rule was made on: 0.6-0.8; the middle taken)
+#: photo's middle (the near-wrong readings this rule was made on: 0.6-0.8; the middle taken). The
+#: step and its averaging with the marks were chosen after seeing the seven cases above (the marks'
+#: middle alone left them 0.01-0.48 sides off their die, the step alone 0.14-0.42)
 TOP_FACE_STEP = 0.7
 
 
@@ -120,7 +124,7 @@ def _moved_to_top_faces(dice: list[D], tops: dict[int, tuple[float, float]]) -> 
             continue
         if any(j != k and math.dist(at, o.center) <= APART * max(o.side_px, d.side_px) for j, o in enumerate(out)):
             continue
-        out[k] = replace(d, center=at, reason=TOP_FACE_REASON)
+        out[k] = replace(d, center=at, reason=TOP_FACE_REASON, seen_at=d.center)
     return out
 
 
