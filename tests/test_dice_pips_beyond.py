@@ -54,3 +54,64 @@ def test_a_tables_grain_beyond_a_die_is_no_top_face(monkeypatch, seed, wide):
     on = _counts(monkeypatch, scene, True)
     assert on["right"] == off["right"] + 1
     assert on["wrong"] == on["near_wrong"] == on["extra"] == 0
+
+
+# ---------------------------------------------------------------- the doubted side face reported at its top face
+
+def _report(value, x, y, side=40.0, reason=""):
+    from companion.vision.dice import Die
+
+    return Die(value, (float(x), float(y)), 0.0 if value is None else 0.9, side, reason)
+
+
+def test_a_doubted_side_face_is_reported_between_its_top_pips_and_a_step_outward():
+    """The top face's place: the marks' middle averaged with TOP_FACE_STEP read sides outward of
+    the side face read (the photo's middle to the left: outward is +x)."""
+    from companion.vision.dice_pips_beyond import TOP_FACE_STEP, _top_face_at
+
+    side_face = _report(None, 500, 300)
+    at = _top_face_at(side_face, [(520.0, 290.0), (540.0, 310.0)], (100.0, 300.0))
+    assert at == pytest.approx(((530 + 500 + TOP_FACE_STEP * 40) / 2, 300.0))
+
+
+def test_a_doubted_reading_is_not_moved_onto_a_place_another_report_lies_nearer():
+    """Pips beyond a reading that belong to its outward neighbour (whose own report lies nearer
+    them, 25 px off: farther than the duplicate rule's half side) do not carry the reading onto that
+    neighbour; a move with no report near is made.
+    Fails with the guard taken out (the first reading would move)."""
+    from companion.vision.dice_pips_beyond import TOP_FACE_REASON, _moved_to_top_faces
+
+    doubted, neighbour = _report(None, 500, 300), _report(None, 555, 300)
+    out = _moved_to_top_faces([doubted, neighbour], {0: (530.0, 300.0)})
+    assert out[0] is doubted and out[1] is neighbour
+    alone = _moved_to_top_faces([doubted, _report(3, 300, 300)], {0: (530.0, 300.0)})
+    assert alone[0].center == (530.0, 300.0) and alone[0].reason == TOP_FACE_REASON
+
+
+def test_ray_4376s_ivory_four_doubted_at_its_side_face_is_reported_at_its_top_face(monkeypatch):
+    """Development ray 4376 (a phone photo, tilted 14 degrees): an ivory four's shaded side face
+    read as a five is made unreadable by its top face's pips beyond it -- with
+    ``TOP_FACE_AT_ITS_PIPS`` off the report stays on the side face, 0.75 sides off: the die is
+    missed (the test fails); on, it is reported unreadable at its top face, nothing else changed."""
+    import companion.vision.dice_pips_beyond as beyond
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, beyond, "TOP_FACE_AT_ITS_PIPS", render_raymarch(4376))
+    assert on["missed"] == off["missed"] - 1 and on["unread"] == off["unread"] + 1
+    assert (on["right"], on["wrong"], on["extra"], on["near_wrong"]) == (
+        off["right"], off["wrong"], off["extra"], off["near_wrong"])
+
+
+def test_a_moved_report_is_still_answered_for_at_its_first_place():
+    """A report moved to its top face keeps where it was first seen (``Die.seen_at``): a reading
+    of the photo read again (squared, sharpened) at that first place still answers for it, as it
+    did before the move (squeezed ray 4923 in test_dice_pixel_aspect lost a right three without
+    it). Fails with ``seen_at`` not looked at (the reading 35 px off is over half a side away)."""
+    from companion.vision.dice_pips_beyond import _moved_to_top_faces
+    from companion.vision.dice_pixel_aspect import unread_told_by
+
+    (moved,) = _moved_to_top_faces([_report(None, 500, 300)], {0: (535.0, 300.0)})
+    assert moved.seen_at == (500.0, 300.0)
+    (told,) = unread_told_by([moved], [_report(3, 501, 300)])
+    assert told.value == 3

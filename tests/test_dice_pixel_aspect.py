@@ -77,9 +77,16 @@ def test_a_photo_squeezed_into_a_square_frame_is_read_with_square_pixels(monkeyp
     import companion.vision.dice as dice
     from companion.vision.dice_eval import score_scene
 
+    import companion.vision.dice_pips_beyond as beyond
+
     scene = _squeezed_scene(4923, 0.75)
+    # (read squeezed, the three is read right at its top face and doubted by marks beyond it; with
+    # dice_pips_beyond.TOP_FACE_AT_ITS_PIPS that report is moved 1.1 sides off the die, missed, not
+    # unread: held off for the "off" count, which tests this switch's read, as it was made; session 34)
+    monkeypatch.setattr(beyond, "TOP_FACE_AT_ITS_PIPS", False)
     monkeypatch.setattr(dice, "PIXELS_SQUARED_BY_PIPS", False)
     off = score_scene(scene, dice.read_dice(scene.image)).counts
+    monkeypatch.setattr(beyond, "TOP_FACE_AT_ITS_PIPS", True)
     monkeypatch.setattr(dice, "PIXELS_SQUARED_BY_PIPS", True)
     on = score_scene(scene, dice.read_dice(scene.image)).counts
     assert off["right"] == 1 and off["unread"] == 1

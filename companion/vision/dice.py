@@ -64,7 +64,7 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
-from .dice_pips_beyond import doubt_pips_beyond
+from .dice_pips_beyond import doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
@@ -96,6 +96,9 @@ class Die:
     #: a die refused as two pips off layout: those pips, (dx, dy, radius) from ``center`` in photo
     #: pixels (offsets, so a report moved whole keeps them), for :mod:`.dice_one_beside_side_pip`
     seen_pips: tuple | None = field(default=None, repr=False, compare=False)
+    #: an unreadable report moved to its top face: where it was first seen (photo pixels), so a
+    #: reading of the photo read again (squared, sharpened) at that first place still answers for it
+    seen_at: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def readable(self) -> bool:
@@ -311,7 +314,8 @@ def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
     if UNREAD_DICE_AT_TOP_FACES:
         # (last: every look above reads round an unread die's report where its reading put it)
         mask, at_f = seen
-        dice = at_top_faces(dice, img, mask, at_f, *_photo_middle(W, H, settings))
+        # (a side face's report already moved to its top face by its pips is left there)
+        dice = at_top_faces(dice, img, mask, at_f, *_photo_middle(W, H, settings), placed=placed_at_top_face)
     if PARTS_OF_FACES_RUN_ON:
         # (after every look, whichever made the reading: a one, two or three whose face runs on,
         # with no edge, to a pip like its own was read on a part of a larger face)

@@ -106,7 +106,8 @@ def back_to_photo(dice, sx: float, sy: float):
     out = []
     for d in dice:
         pips = None if d.pips is None else tuple((x / sx, y / sy, r / math.sqrt(sx * sy)) for x, y, r in d.pips)
-        out.append(replace(d, center=(d.center[0] / sx, d.center[1] / sy), pips=pips))
+        seen_at = None if getattr(d, "seen_at", None) is None else (d.seen_at[0] / sx, d.seen_at[1] / sy)
+        out.append(replace(d, center=(d.center[0] / sx, d.center[1] / sy), pips=pips, seen_at=seen_at))
     return out
 
 
@@ -117,7 +118,9 @@ def unread_told_by(dice, again):
     for d in dice:
         if d.value is None:
             side = max(d.side_px, 1.0)
-            near = sorted((math.hypot(a.center[0] - d.center[0], a.center[1] - d.center[1]), k)
+            # (a report moved to its top face answers at its first place too: dice_pips_beyond)
+            places = [d.center] + ([d.seen_at] if getattr(d, "seen_at", None) is not None else [])
+            near = sorted((min(math.dist(a.center, p) for p in places), k)
                           for k, a in enumerate(again) if a.value is not None and k not in used)
             near = [(dist, k) for dist, k in near if dist < 0.5 * max(side, again[k].side_px)]
             if near:

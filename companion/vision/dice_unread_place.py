@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import cv2
 import numpy as np
@@ -62,15 +62,16 @@ APART = 0.5
 
 
 def at_top_faces(dice: Sequence[D], img: np.ndarray, mask: np.ndarray, f: float,
-                 photo_centre: tuple[float, float], photo_diagonal: float) -> list[D]:
+                 photo_centre: tuple[float, float], photo_diagonal: float,
+                 placed: Callable[[D], bool] = lambda d: False) -> list[D]:
     """``dice`` with each unreadable one moved to its top face's centre when the foreground
     ``mask`` (the photo scaled by ``f``) shows its die reaching on past it, away from
-    ``photo_centre`` (photo pixels)."""
+    ``photo_centre`` (photo pixels). Reports ``placed`` at their top face already are left."""
     out = list(dice)
     read_sides = [d.side_px for d in dice if d.value is not None and d.side_px > 0]
     typical = float(np.median(read_sides)) if read_sides else math.inf
     for k, d in enumerate(out):
-        if d.value is not None or d.side_px <= 0:
+        if d.value is not None or d.side_px <= 0 or placed(d):
             continue
         # (an unread report's side is its region's, often the whole blob's, side faces, blur and
         # all: the dice read in the photo tell a die's side better)
