@@ -29,7 +29,8 @@ What it models, in order of the light's path:
 (``render._truth``'s format).  Command line:
 
     python -m tests.board_raycast render A B OUT   # seeds A..B-1 -> OUT/<seed>_raycast.jpg + .pkl
-    python -m tests.board_raycast read OUT RES.json # adjudicate them with the tree on PYTHONPATH, score
+    python -m tests.board_raycast read OUT RES.json [--calibrated]  # adjudicate them with the tree
+                                                    # on PYTHONPATH (each calibrated as the README says), score
     python -m tests.board_raycast sum RES.json...   # totals, all and per light
 """
 
@@ -960,10 +961,39 @@ def render_set(box, a: int, b: int, out: str) -> None:
         pickle.dump({"sheets": scene.sheets, "truth": truth, "meta": meta}, open(f"{out}/{seed}.pkl", "wb"))
 
 
-def read_set(box, cache: str, out: str) -> None:
+def calibration_for(box, scene: Scene):
+    """(reference, colours) as the README's setup makes them (``nessie-companion calibrate``): a photo
+    of the empty board and one per expedition with a single biological unit in the loch's middle,
+    the same camera, light and sensor as ``scene`` (no hand, no phone); refusals propagate."""
+    import dataclasses
+    import json
+    import tempfile
+    from companion.vision.adjudicate import decode
+    from companion.vision.calibrate import calibrate, load_calibration
+
+    def shot(s: Scene) -> bytes:
+        return encode(sensor(render_linear(box, s), s, phone_colour_matrix(s)), s.sensor["quality"])
+
+    empty = dataclasses.replace(scene, sheets=[], heights=[], curls=[], hand=None, phone_shadow=None)
+    cx, cy = np.asarray(box.loch.shore_outline, float).mean(0)
+    colours = {}
+    for exp in EXPEDITIONS:
+        one = dataclasses.replace(empty, sheets=[SheetPose(exp, "biological_unit", float(cx), float(cy), 0.0)],
+                                  heights=[0.2], curls=[None])
+        colours[exp] = decode(shot(one), f"{exp}.jpg")
+    doc = calibrate(box, decode(shot(empty), "empty.jpg"), colours)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "cal.json")
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        return load_calibration(path, box)
+
+
+def read_set(box, cache: str, out: str, calibrated: bool = False) -> None:
     """Adjudicate every photo of a rendered set with the tree on PYTHONPATH; per photo the sheet score
     (sheetscore.score_sheets) and the coverage score (evaluate.score_coverage) -> OUT (JSON).
-    A refusal is a result: its sheets all count as missed."""
+    ``calibrated``: each photo with its own calibration (:func:`calibration_for`; its renders are not
+    timed).  A refusal (of the photo or of its calibration) is a result: its sheets all count as missed."""
     import glob
     import json
     import time
@@ -974,9 +1004,11 @@ def read_set(box, cache: str, out: str) -> None:
     for p in sorted(glob.glob(f"{cache}/*.pkl"), key=lambda p: int(os.path.basename(p)[:-4])):
         seed = int(os.path.basename(p)[:-4])
         t = pickle.load(open(p, "rb"))
-        t0 = time.perf_counter()
         try:
-            adj = adjudicate(decode(open(f"{cache}/{seed}_raycast.jpg", "rb").read()), box)
+            reference, colours = calibration_for(box, random_scene(box, seed)) if calibrated else (None, None)
+            t0 = time.perf_counter()
+            adj = adjudicate(decode(open(f"{cache}/{seed}_raycast.jpg", "rb").read()), box,
+                             reference=reference, colours=colours)
         except Exception as exc:  # noqa: BLE001 -- a refusal is a measurement
             res[f"{seed}_raycast"] = {"refused": repr(exc), "truth": len(t["sheets"]), "meta": t["meta"]}
             continue
@@ -1026,7 +1058,7 @@ def main(argv):
     if argv[0] == "render":
         render_set(box, int(argv[1]), int(argv[2]), argv[3])
     elif argv[0] == "read":
-        read_set(box, argv[1], argv[2])
+        read_set(box, argv[1], argv[2], calibrated="--calibrated" in argv[3:])
     elif argv[0] == "sum":
         summarise(argv[1:])
 
