@@ -73,3 +73,20 @@ def test_rendered_green_one_beside_its_side_faces_pip(monkeypatch):
     assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == off["near_wrong"] == 0
     assert on["extra"] == off["extra"]
     assert any(d.value == 1 and abs(d.center[0] - 3119) < 10 and abs(d.center[1] - 2379) < 10 for d in on_dice)
+
+
+def test_a_one_on_a_die_already_read_is_its_pip_seen_again(monkeypatch):
+    """A refused report 0.75 sides from a die read already (its unread duplicate) is not read as a
+    second one: two dice cannot stand closer than a side (NOT_ON_A_READ_DIE; the lead's held-out
+    webcam frame 60428).  Fails with the switch off: the duplicate reads as a one."""
+    import companion.vision.dice_one_beside_side_pip as mod
+    img = _tilted_die([(200, 200)], [(200, 270)])
+    duplicate = _refused([(200, 200), (200, 270)])
+    read_one = Die(1, (200 + 0.53 * 110, 200 + 0.53 * 110), 0.9, 110.0)  # 0.75 sides away
+    apart_one = Die(1, (200 + 1.2 * 110, 200), 0.9, 110.0)  # a neighbour a side and a fifth away
+    got = ones_beside_side_pips([duplicate, read_one], img)
+    assert got[0].value is None and got[1] is read_one
+    got = ones_beside_side_pips([duplicate, apart_one], img)
+    assert got[0].value == 1  # a die beside it, not under it, does not stop the reading
+    monkeypatch.setattr(mod, "NOT_ON_A_READ_DIE", False)
+    assert ones_beside_side_pips([duplicate, read_one], img)[0].value == 1

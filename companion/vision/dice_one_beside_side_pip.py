@@ -66,9 +66,29 @@ def ones_beside_side_pips(dice: list, img: np.ndarray) -> list:
     out = []
     for d in dice:
         one = _one_among(d, img) if _refused_two(d) else None
+        if one is not None and NOT_ON_A_READ_DIE and _on_a_read_die(one, d, dice):
+            one = None
         out.append(d if one is None else replace(d, value=1, center=one[:2], confidence=0.5, reason="",
                                                  side_px=one[3], pips=(one[:3],), seen_pips=None))
     return out
+
+
+#: a one read here must lie a die's side from every die already read: two dice cannot stand
+#: closer than a side, so a one's pip nearer a read die is that die's own pip seen again through a
+#: second, unread report of it (the lead's held-out webcam frame 60428, session 34: a white one
+#: read right and, 0.75 sides off, its unread duplicate read as a second one).  The 0.9 leaves a
+#: tenth of a side for where a centre is measured.  False: not asked.
+NOT_ON_A_READ_DIE = True
+APART_SIDES = 0.9
+
+
+def _on_a_read_die(one: tuple[float, float, float, float], d, dice: list) -> bool:
+    """Does the one read at ``one`` (x, y, radius, span) lie within APART_SIDES sides of another
+    die already read?"""
+    x, y = one[:2]
+    return any(o is not d and o.value is not None
+               and math.dist((x, y), o.center) < APART_SIDES * max(o.side_px, d.side_px, one[3])
+               for o in dice)
 
 
 def _refused_two(d) -> bool:
