@@ -637,6 +637,19 @@ def specular(px, py, C, lg, gloss, direct_share, film_h=0.2):
 # Rendering
 
 
+def occluders_lit(px, py, lg, scene: Scene):
+    """The share of the direct light the hand and the phone (where the scene has them) leave on the
+    board points (px, py): 1 in full light.  Shared by the image and the truth's shadow test."""
+    lit = np.ones(np.shape(px))
+    if scene.hand is not None:
+        lit = lit * (1 - occluder_shadow(px, py, lg, lambda x, y: hand_sd(x, y, scene.hand), scene.hand["height_mm"]))
+    if scene.phone_shadow is not None:
+        p = scene.phone_shadow
+        rect = _rect(p["at_mm"], p["size_mm"], p["angle_deg"])
+        lit = lit * (1 - occluder_shadow(px, py, lg, lambda x, y: convex_sd(x, y, rect), p["height_mm"]))
+    return lit
+
+
 def _ray_plane(C, d, z):
     t = (z - C[2]) / d[..., 2]
     return C[0] + d[..., 0] * t, C[1] + d[..., 1] * t
@@ -739,13 +752,7 @@ def shade_rows(box, scene, spec, plates, tex, offsets, lg, polys, ideal, y0, y1,
     rgb /= spec.white
     rgb *= (_sample_plate_f(tex, px, py, 2.0) * edge)[..., None]
     L = scene.light
-    irr = L["direct_share"] * direct_light(px, py, lg)
-    if scene.hand is not None:
-        irr *= 1 - occluder_shadow(px, py, lg, lambda x, y: hand_sd(x, y, scene.hand), scene.hand["height_mm"])
-    if scene.phone_shadow is not None:
-        p = scene.phone_shadow
-        rect = _rect(p["at_mm"], p["size_mm"], p["angle_deg"])
-        irr *= 1 - occluder_shadow(px, py, lg, lambda x, y: convex_sd(x, y, rect), p["height_mm"])
+    irr = L["direct_share"] * direct_light(px, py, lg) * occluders_lit(px, py, lg, scene)
     irr += 1 - L["direct_share"]
     rgb *= irr[..., None].astype(np.float32)
     if L["glare"]:
@@ -917,13 +924,7 @@ def _hidden_by(box, scene, lg, pts) -> str | None:
     L = scene.light
     if L["glare"] and (specular(px, py, C, lg, L["gloss"], L["direct_share"]) > GLARE_HIDES).any():
         return "glare"
-    lit = np.ones(len(px))
-    if scene.hand is not None:
-        lit *= 1 - occluder_shadow(px, py, lg, lambda x, y: hand_sd(x, y, scene.hand), scene.hand["height_mm"])
-    if scene.phone_shadow is not None:
-        p = scene.phone_shadow
-        rect = _rect(p["at_mm"], p["size_mm"], p["angle_deg"])
-        lit *= 1 - occluder_shadow(px, py, lg, lambda x, y: convex_sd(x, y, rect), p["height_mm"])
+    lit = occluders_lit(px, py, lg, scene)
     full = L["direct_share"] * direct_light(px, py, lg) + 1 - L["direct_share"]
     shaded = L["direct_share"] * direct_light(px, py, lg) * lit + 1 - L["direct_share"]
     if (shaded / full <= SHADOW_HIDES).any():
