@@ -23,6 +23,9 @@ import cv2
 import numpy as np
 
 from .dice_crop import lab_window
+# (a moved report stays farther than APART of a die's side from every other report: the reader's
+# duplicate rule, the one dice_unread_place moves its reports by)
+from .dice_unread_place import APART
 
 D = TypeVar("D")  # a :class:`.dice.Die`
 
@@ -130,9 +133,6 @@ def _moved_to_top_faces(dice: list[D], tops: dict[int, tuple[float, float]]) -> 
 
 #: why a reading moved to its top face is unreadable (:func:`placed_at_top_face` tells it by this)
 TOP_FACE_REASON = SIDE_FACE_REASON + "; reported at that top face"
-#: a moved report must stay farther than this part of a die's side from every other report (the
-#: reader's duplicate rule, as :data:`.dice_unread_place.APART`)
-APART = 0.5
 
 
 def placed_at_top_face(d) -> bool:
