@@ -962,18 +962,29 @@ def render_set(box, a: int, b: int, out: str) -> None:
         pickle.dump({"sheets": scene.sheets, "truth": truth, "meta": meta}, open(f"{out}/{seed}.pkl", "wb"))
 
 
-def calibration_for(box, scene: Scene):
+def calibration_for(box, scene: Scene, keep: str | None = None):
     """(reference, colours) as the README's setup makes them (``nessie-companion calibrate``): a photo
     of the empty board and one per expedition with a single biological unit in the loch's middle,
-    the same camera, light and sensor as ``scene`` (no hand, no phone); refusals propagate."""
+    the same camera, light and sensor as ``scene`` (no hand, no phone); refusals propagate.
+    ``keep``: a path prefix (``CACHE/<seed>``) under which the five calibration photos are stored as
+    ``<prefix>_cal_<name>.jpg`` and taken from on the next read: they are renders (~17 s a scene), while
+    the calibration made from them belongs to the tree being measured, so it is made anew each read."""
     import dataclasses
     import json
     import tempfile
     from companion.vision.adjudicate import decode
     from companion.vision.calibrate import calibrate, load_calibration
 
-    def shot(s: Scene) -> bytes:
-        return encode(sensor(render_linear(box, s), s, phone_colour_matrix(s)), s.sensor["quality"])
+    def shot(s: Scene, name: str) -> bytes:
+        path = f"{keep}_cal_{name}.jpg" if keep else None
+        if path and os.path.exists(path):
+            return open(path, "rb").read()
+        data = encode(sensor(render_linear(box, s), s, phone_colour_matrix(s)), s.sensor["quality"])
+        if path:
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+        return data
 
     empty = dataclasses.replace(scene, sheets=[], heights=[], curls=[], hand=None, phone_shadow=None)
     cx, cy = np.asarray(box.loch.shore_outline, float).mean(0)
@@ -981,8 +992,8 @@ def calibration_for(box, scene: Scene):
     for exp in EXPEDITIONS:
         one = dataclasses.replace(empty, sheets=[SheetPose(exp, "biological_unit", float(cx), float(cy), 0.0)],
                                   heights=[0.2], curls=[None])
-        colours[exp] = decode(shot(one), f"{exp}.jpg")
-    doc = calibrate(box, decode(shot(empty), "empty.jpg"), colours)
+        colours[exp] = decode(shot(one, exp), f"{exp}.jpg")
+    doc = calibrate(box, decode(shot(empty, "empty"), "empty.jpg"), colours)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "cal.json")
         with open(path, "w") as f:
@@ -1006,7 +1017,8 @@ def read_set(box, cache: str, out: str, calibrated: bool = False) -> None:
         seed = int(os.path.basename(p)[:-4])
         t = pickle.load(open(p, "rb"))
         try:
-            reference, colours = calibration_for(box, random_scene(box, seed)) if calibrated else (None, None)
+            reference, colours = (calibration_for(box, random_scene(box, seed), keep=f"{cache}/{seed}")
+                                  if calibrated else (None, None))
             t0 = time.perf_counter()
             adj = adjudicate(decode(open(f"{cache}/{seed}_raycast.jpg", "rb").read()), box,
                              reference=reference, colours=colours)
