@@ -8,12 +8,16 @@ a warm LED whose phosphor peaks at 590-615 nm, and orange lies between the red a
 expeditions' colours -- the colour match then called it yellow (second generator, development:
 183 hexes called covered by the wrong expedition, all this).
 
-The photo shows its own light: a peaked light leaves the films' dim channels far darker than the
-profile's colours say (under daylight a yellow film's blue sits near the profile's; under a warm
-LED 1-3 log units below it), because the film passes only the light's few strong bands.  When a
-photo shows that, its films' colours are known only roughly, and a pixel whose colour lies in the
-middle between two expeditions' colours -- judged on the channels the two differ in most and
-both pass well -- is given to neither: it is unknown (safe: no evidence, no covered hex).
+The photo shows its own light: under a peaked light the films seen alone lie off the profile's
+colours in a way print and shade do not move them -- a channel far darker than the profile's (a
+yellow film's blue: under daylight within ~0.2 log of the profile's, under a warm LED 1-3 below,
+the film passing only the light's few strong bands) or brighter (the red film's green under a warm
+LED).  When a photo shows that, its films' colours are known only roughly, and a pixel whose colour
+lies in the middle between two expeditions' colours -- judged on the ratio of the channel the two
+differ in most to the channel both pass best -- is given to neither, where such colour is a film's
+width across: it is unknown (safe: no evidence, no covered hex).  The thresholds were set on the
+second generator's development photos 0-59 and the first renderer's development photos the rule
+touched (docs/board-vision.md, twenty-eighth round, h2).
 Calibrated photos (measured colours) are not judged here.
 """
 
@@ -27,15 +31,18 @@ import numpy as np
 from .transmission import MISFIT
 
 #: The middle of the way from one expedition's colour (0) to another's (1), along the one channel
-#: ratio they differ in most: given to neither when the light is doubted.  A film's print run and
-#: noise keep its own pixels within about 0.3 of its end under daylight (second generator, daylight
-#: photos 3 and 5 of development: British at 0.84-0.99 but 0.37-0.59 on photo 3, Japanese at -0.1-0.06).
+#: ratio they differ in most: given to neither when the light is doubted.  Set after seeing the
+#: second generator's development photos: a yellow film's own pixels lay at -0.1..0.16 (p10-p90;
+#: 0.27 on fluorescent photo 14), a red one's at 0.84-0.99 under daylight (photo 5) but 0.37-0.59
+#: on daylight photo 3 (not doubted: read right) and 0.42-0.8 under warm LEDs (58, 6, 10, 49).
 BAND = (0.3, 0.8)
 #: The photo's films seen alone (the pixels the colour match gives one expedition) against the
-#: profile's colours, per channel (log): a film's channel seen DARKER_DOUBT darker than the profile's
-#: (under daylight a yellow film's blue sits within ~0.2 of it; under a warm LED 1.4-2.8 below), or
-#: BRIGHTER_DOUBT brighter (a red film's green under a warm LED: 0.3-0.8 above; shade and a print
-#: run only darken, a phone's saturation boost sinks dim channels) says the light moves films' colours.
+#: profile's colours, per channel (log, medians): a film's channel seen DARKER_DOUBT darker than
+#: the profile's, or BRIGHTER_DOUBT brighter, says the light moves films' colours.  Set after
+#: seeing the second generator's development photos 0-59: daylight mostly within 0.7 darker and 0.2
+#: brighter; warm LED 1.5-4.7 darker or 0.3-0.8 brighter on 17 of 19 photos.  The first renderer's
+#: phone photos reach 1.38 darker and 0.42 brighter (a saturation boost): it opens on 16 of its 360
+#: development photos (13 through the first phone, 3 the second), where OPEN_MM keeps its cost small.
 DARKER_DOUBT, BRIGHTER_DOUBT = 1.0, 0.3
 MIN_PIXELS = 150  # pixels (every SAMPLE_STEP-th each way) an expedition alone must show to say so
 SAMPLE_STEP = 3
@@ -66,7 +73,8 @@ def pair_axes(colours: dict, expeditions) -> list[tuple[int, int, int, int, floa
 
 def film_deviations(L: np.ndarray, code: np.ndarray, colours: dict, expeditions) -> list[np.ndarray]:
     """Per expedition shown alone (the colour match names it and no other) on MIN_PIXELS samples or
-    more: the median of its pixels' log-transmission less the profile's colour (3 channels; positive: brighter than the profile)."""
+    more: the median of its pixels' log-transmission less the profile's colour (3 channels;
+    positive: brighter than the profile)."""
     st = SAMPLE_STEP
     # (misfit or not: a film the light moved far from its colour fits nothing well)
     Ls, cs = L[::st, ::st].reshape(-1, 3), code[::st, ::st].reshape(-1) & np.uint8(15)
