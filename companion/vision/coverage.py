@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
+from .coverage_between import between_colours, given_to_neither
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
@@ -253,6 +254,11 @@ CHANNEL_GAIN = True  # ... and a clipped channel's own gain (channel_gain.py: wa
 # phone's seed 43040 (ordinary light) had 287 undecided decisions against 169 without a gain
 # (190 as taken), unknown where visible +0.26 points on 43000-43047.
 UNSEEN_AS_TAKEN = True
+# Uncalibrated, a colour in the middle between two expeditions' colours is given to neither when
+# the photo shows a light that moves films' colours (coverage_between.py: a red film photographed
+# orange under a warm LED was called yellow).  Second generator, development: see
+# docs/board-vision.md, twenty-eighth round (h2).
+BETWEEN_NEITHER = True
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -399,6 +405,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         part_of = drop_far_parts(code, pb, tab, ppm, _lookalikes(cols), DEEP_SHADOW_LOG)
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
+    if BETWEEN_NEITHER and reference is None and colours is None:
+        between = between_colours(L_col, code, cols, EXPEDITIONS, ppm)
+        if between is not None:
+            given_to_neither(code, between)
     _tick('table')
     # for glare, added light and dim channels: the photo as taken (UNSEEN_AS_TAKEN)
     L_seen = cv2.subtract(L, gained_by) if gained_by is not None and UNSEEN_AS_TAKEN else L
