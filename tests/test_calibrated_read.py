@@ -1,6 +1,6 @@
-"""Calibration photos registered as a game photo is (calibrate.REFINE_CALIBRATION_GRID): the empty
-board's reference must lie on the board's grid exactly where the game photo does, or every printed
-line leaves a band of false light beside it."""
+"""The calibrated read (session 35): calibration photos registered as a game photo is
+(calibrate.REFINE_CALIBRATION_GRID).  The empty board's reference must lie on the board's grid exactly
+where the game photo does, or every printed line leaves a band of false light beside it."""
 
 import dataclasses
 
@@ -49,3 +49,4 @@ def test_a_calibrated_photo_reads_with_its_reference_on_the_hex_grid(box):
     called = set(res.covered["british"])
     assert res.unknown_work[lay.paper].mean() < 0.005
     assert called <= either and len(called & covered) >= 12
+
