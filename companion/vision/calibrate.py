@@ -21,18 +21,32 @@ import numpy as np
 from companion.errors import CompanionError
 
 from . import coverage as cov
+from . import gridfit
 from .adjudicate import Photo, check_board, registered
 from .registration import VisionRefusal, warp_to_board
 
 SCHEMA = "nessie-vision-calibration/1"
+# The calibration photos registered as a game photo is (adjudicate: the markers, then the hex grid):
+# the reference is divided out of the game photo pixel by pixel, so the two must lie on the board's
+# grid alike.  Registered on the markers alone, the empty board's printed lines sat up to ~1 mm off
+# the game photo's (second generator, tests/board_raycast.py: the marker fit errs 0.8 mm median
+# there, the grid fit 0.1 mm): paper beside each line was divided by the reference's line and read
+# as light added (added light 0.10 against 0.01, seed 0), so whole sheets were left unknown as glare.
+REFINE_CALIBRATION_GRID = True
 
 
 class CalibrationError(CompanionError, ValueError):
     """A calibration file that cannot be used with this board."""
 
 
-def reference_from(photo: Photo, box) -> tuple[np.ndarray, dict]:
+def _registration(photo: Photo, box):
+    """The calibration photo's registration, refined on the hex grid (REFINE_CALIBRATION_GRID)."""
     reg = registered(photo, box)
+    return gridfit.refine(reg, photo.gray, box) if REFINE_CALIBRATION_GRID else reg
+
+
+def reference_from(photo: Photo, box) -> tuple[np.ndarray, dict]:
+    reg = _registration(photo, box)
     quality = check_board(photo, reg, box)
     lay = cov.layout(box)
     warped, valid = warp_to_board(photo.bgr, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
@@ -44,7 +58,7 @@ def reference_from(photo: Photo, box) -> tuple[np.ndarray, dict]:
 
 def measure_colour(photo: Photo, box, reference: np.ndarray) -> tuple[list[int], float]:
     """The colour of the one sheet lying on the loch, from a photo and the empty reference."""
-    reg = registered(photo, box)
+    reg = _registration(photo, box)
     lay = cov.layout(box)
     warped, valid = warp_to_board(photo.bgr, reg, lay.x0, lay.y0, lay.x1, lay.y1, lay.ppm)
     warped = np.ascontiguousarray(warped[..., ::-1])  # RGB
