@@ -201,8 +201,8 @@ def alone_on_its_face(face: TopFace, pips: list[tuple[float, float, float]], rea
 MARKS_PAST_A_LIT_RIM_SKIPPED = True
 #: a lit edge is a ridge on the line from the pip to the mark, the line's lightness (averaged across
 #: it over a pip's width: a ridge runs across, noise does not) rising to at least this share of the
-#: way from the face's lightness to the pip's ... (set after seeing ray 2130: its lit edge 0.45 of
-#: the way, single pixels of its dark face's noise up to 0.23)
+#: way from the face's lightness to the pip's ... (set after seeing ray 2130: its lit edge 0.40 and
+#: 0.44 of the way toward its two side-face pips, single pixels of its dark face's noise up to 0.2)
 RIM_SHARE = 0.3
 #: ... and falling back from it, on either side, at least this share of the way to the face's
 #: lightness: face on both sides, as a thin edge has (a pip's soft halo only falls off, toward the
