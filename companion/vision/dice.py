@@ -70,7 +70,7 @@ from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
-from .dice_whole_one import whole_one_face
+from .dice_whole_one import light_pip_on_darker_face, whole_one_face
 from .dice_one_beside_side_pip import ones_beside_side_pips
 from .dice_doubted_again import read_doubted_again
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
@@ -1200,8 +1200,33 @@ def _read_loose(img: np.ndarray, blob: np.ndarray, loose: np.ndarray, origin: tu
     # the hull may have taken in the die's shadow too)
     # (a one whose pip is a lone speck is a whole face, as a four is: :func:`_lone_speck_one`)
     return [d for d in got if d.value is not None
-            and (0.8 if d.value in PART_VALUES and not _lone_speck_one(d, specks, f) and not _whole_in_outline(d, img)
+            and (LOOSE_PART_SHARE if d.value in PART_VALUES and not _lone_speck_one(d, specks, f)
+                 and not _whole_in_outline(d, img) and not _dark_faced_whole_one(d, img, d.side_px * f / (LOOSE_PART_SHARE * est))
                  else WHOLE_FACE_LOWEST) <= d.side_px * f / est <= 1.3]
+
+
+#: the least share of the hull a one, two or three the loose look reads must have (a smaller reading
+#: is part of a face: two pips of a four read as a two)
+LOOSE_PART_SHARE = 0.8
+
+#: a one the loose look read under LOOSE_PART_SHARE of the hull it filled out is kept when its pip
+#: is light on a darker face and lies at the middle of a whole face, ended on every side, with no
+#: other mark like it on that face (:func:`.dice_whole_one.whole_one_face`), the face spanning at
+#: least its SPAN_LEAST of LOOSE_PART_SHARE of the hull: the size a whole reading has there (the
+#: hull itself was tried first: ray 2130's face spans 0.58 of its hull, short of 0.6; the bound
+#: was so set after seeing that case). A dark die's side
+#: faces are as dark as its top face: the loose foreground and its hull take them in, and a one read
+#: right is refused as a part of the hull (development ray 2130, a black die's one at 0.72 of its
+#: hull; session 35). Light pips only: the face's end and its lone pip are told past the lit edge
+#: between a dark die's faces (:data:`.dice_top_clean.MARKS_PAST_A_LIT_RIM_SKIPPED`); a light die's
+#: one on a table like it is what the size rule's spared ones got wrong (WHOLE_ONES_SPARED).
+#: False: refused, the old rule
+DARK_FACED_ONES_IN_HULLS = True
+
+
+def _dark_faced_whole_one(d: Die, img: np.ndarray, share: float) -> bool:
+    return DARK_FACED_ONES_IN_HULLS and d.value == 1 and d.pips is not None and len(d.pips) == 1 \
+        and light_pip_on_darker_face(d, img) and whole_one_face(d, img, share)
 
 
 #: a two or three read in a blob's outline filled to its hull (the hollow and loose looks: a light

@@ -176,15 +176,62 @@ def alone_on_its_face(face: TopFace, pips: list[tuple[float, float, float]], rea
     holes = (filled > 0) & (region == 0) & ~near
     pip_l = float(np.median(lab[..., 0][core]))
     bar = pip_l + MARK_SHARE * (face.light - pip_l)
-    k, marks, stats, _ = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
+    k, marks, stats, centres = cv2.connectedComponentsWithStats(holes.astype(np.uint8), connectivity=8)
     for j in range(1, k):
         if not MARK_AREA[0] <= stats[j, cv2.CC_STAT_AREA] / (math.pi * pr * pr) <= MARK_AREA[1]:
             continue  # (a speck of noise; or a side face the top face's lit rim encloses)
+        if MARKS_PAST_A_LIT_RIM_SKIPPED and pip_l > face.light and _past_a_lit_rim(
+                lab[..., 0], (x0, y0), pips, (centres[j][0] + x0, centres[j][1] + y0),
+                math.sqrt(stats[j, cv2.CC_STAT_AREA] / math.pi), face.light, pip_l):
+            continue  # (a dark die's side face: its pips lie past the lit edge between the faces)
         # (its core's shade, as the pips': a hole's rim is the soft edge of a pip, half face)
         shade = float(np.percentile(lab[..., 0][marks == j], MARK_CORE if pip_l < face.light else 100 - MARK_CORE))
         if (shade <= bar) if pip_l < face.light else (shade >= bar):
             return False
     return True
+
+
+#: a light pip's face is a dark die's, and its side faces are as dark: the face region runs on into
+#: them round the ends of the lit edge between the faces, and a side face's pips become holes in
+#: it, taken for marks like the one's pip (development ray 2130, 1033: black dice's ones, read right
+#: by the loose look and refused so; session 35). Between a pip and such a mark lies that lit edge,
+#: a line as light as a pip; between a face's own pips (a three's middle and corners, a five's)
+#: lies only the face. A mark past such a line is no mark of the face. Light pips only: a light
+#: face's side faces are shaded, and the region stops at them. False: every mark counts, the old rule
+MARKS_PAST_A_LIT_RIM_SKIPPED = True
+#: a lit edge is a ridge on the line from the pip to the mark, the line's lightness (averaged across
+#: it over a pip's width: a ridge runs across, noise does not) rising to at least this share of the
+#: way from the face's lightness to the pip's ... (set after seeing ray 2130: its lit edge 0.40 and
+#: 0.44 of the way toward its two side-face pips, single pixels of its dark face's noise up to 0.2)
+RIM_SHARE = 0.3
+#: ... and falling back from it, on either side, at least this share of the way to the face's
+#: lightness: face on both sides, as a thin edge has (a pip's soft halo only falls off, toward the
+#: face; ray 2130's edge, beside its side face's pip, falls 0.59 of the way before that pip's halo)
+RIM_FALL = 0.5
+#: the line is looked along from PIP_CLEAR pip radii out of the pip to this many of the mark's
+#: radii short of the mark's middle (past their soft edges: a pip's halo is half face, half pip)
+MARK_CLEAR = 1.5
+
+
+def _past_a_lit_rim(light: np.ndarray, at: tuple[int, int], pips: list[tuple[float, float, float]],
+                    mark: tuple[float, float], mark_r: float, face_l: float, pip_l: float) -> bool:
+    """Does the straight line from the nearest of ``pips`` to ``mark`` (photo px) cross a lit ridge
+    between their soft edges (RIM_SHARE of the way from ``face_l`` to ``pip_l``, Lab L, and RIM_FALL; ``light`` is the window's L, its corner at ``at``): a lit edge of the die between the
+    pip's face and the mark's?"""
+    px, py, pr = min(pips, key=lambda p: math.dist(p[:2], mark))
+    length = math.dist((px, py), mark)
+    t = np.arange(PIP_CLEAR * pr, length - MARK_CLEAR * mark_r, 0.5)
+    if len(t) < 3:
+        return False
+    ex, ey = (mark[0] - px) / length, (mark[1] - py) / length
+    across = np.linspace(-max(1.0, 0.5 * pr), max(1.0, 0.5 * pr), 5)
+    xs = np.clip(np.round(px + t[:, None] * ex - across[None, :] * ey).astype(int) - at[0], 0, light.shape[1] - 1)
+    ys = np.clip(np.round(py + t[:, None] * ey + across[None, :] * ex).astype(int) - at[1], 0, light.shape[0] - 1)
+    line = light[ys, xs].mean(axis=1)
+    top = int(np.argmax(line))
+    low = line[top] - RIM_FALL * (line[top] - face_l)
+    return bool(line[top] >= face_l + RIM_SHARE * (pip_l - face_l)
+                and line[:top].size and line[:top].min() <= low and line[top + 1:].size and line[top + 1:].min() <= low)
 
 
 def face_reach(face: TopFace, at: tuple[float, float], e: tuple[float, float], start: float, reach: float,

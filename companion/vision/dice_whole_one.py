@@ -57,6 +57,18 @@ def whole_one_face(d, img: np.ndarray, share: float) -> bool:
     return alone_on_its_face(face, [(px, py, pr)], reach)
 
 
+def light_pip_on_darker_face(d, img: np.ndarray) -> bool:
+    """Is the core of ``d``'s pip (its first) lighter than the face round it (:class:`TopFace`)?"""
+    px, py, pr = d.pips[0]
+    H, W = img.shape[:2]
+    r = max(1.0, 0.5 * pr)
+    x0, y0, x1, y1 = max(0, int(px - r)), max(0, int(py - r)), min(W, int(px + r) + 1), min(H, int(py + r) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return False
+    face = TopFace(img, d, None)
+    return float(np.median(face.lab(x0, y0, x1, y1)[..., 0])) > face.light
+
+
 def _span(face: TopFace, at: tuple[float, float], e: tuple[float, float], pr: float, reach: float) -> float | None:
     """The face's span through ``at`` along ``e`` (px), or None when an end is not found within
     ``reach`` or ``at`` is off the span's middle (:data:`ONE_MIDDLE`)."""
