@@ -48,7 +48,8 @@ HULL_GROW = 0.05
 # blurred light pip on a clear die, a pip in a vein's colour), and a lone hole left of a larger
 # value reads as a one -- light 33, a defocused clear two read as a one beside its shadow (the
 # defocus look refuses ones for the like reason: a lone mark is the least evidence of a face).
-# False: ones read, the first try.
+# False: ones read, the first try. (ONES_WITH_PLAIN_PLACES, below, reads a one where its other
+# places are seen empty.)
 ONES_READ = False
 # Every pip a value is read from must be unlike both colours over its middle (this share of its
 # radius: its rim is unlike the face on any die, anti-aliased or shaded), or a pip of one of the
@@ -149,8 +150,8 @@ def _read_with_second_colour(crop, lab8, lab, region, offset, dist1, level1, lab
 #: the old rule
 ONES_WITH_PLAIN_PLACES = True
 #: a place is empty when no spot there steps from every sector of its ring towards the pip's colour
-#: by FAINT_SHARE of the pip's own least step: a pip, however faint (blurred, under a glare, a third
-#: of a drawn pip's contrast), steps from all round it, a vein only across it (along the vein its
+#: by FAINT_SHARE of the pip's own least step: a pip, however faint (blurred, under a glare; drawn
+#: at 0.15 of its colour), steps from all round it, a vein only across it (along the vein its
 #: ring holds the vein's own colour). Set beforehand: a tenth of the pip.
 FAINT_SHARE = 0.1
 #: ... and is seen to be empty only where a pip there would stand out: the spot at least SEEN_SHARE
@@ -183,8 +184,8 @@ def _a_lone_ringed_pip(crop: np.ndarray, reading: FaceReading) -> bool:
     steps = colour - sectors
     u0 = steps.mean(axis=0) / max(float(np.linalg.norm(steps.mean(axis=0))), 1e-6)
     own_least, own = float(np.min(steps @ u0)), float(steps.mean(axis=0) @ u0)
-    if own_least < LEAST_STEP:
-        return False  # (no round spot unlike the face all round it)
+    if not own_least >= LEAST_STEP:
+        return False  # (no round spot unlike the face all round it; NaN: a ring too small to have sectors)
     if not _round_pip(w, (pip.x, pip.y, own_least, r, u0), reading.side):
         return False
     half = 0.5 * reading.side
