@@ -90,7 +90,9 @@ def test_a_pip_of_a_vein_colour_is_no_evidence(monkeypatch):
 
 def test_no_ones_are_read(monkeypatch):
     """A lone hole left of a larger value reads as a one (a drawn two with a white vein over one
-    pip; light 33, a defocused clear two beside its shadow): the look reads no ones."""
+    pip; light 33, a defocused clear two beside its shadow): the look reads no ones (with
+    ``ONES_WITH_PLAIN_PLACES`` only a one whose other places are seen empty on a face of a die's
+    size: here the hole's region is a patch 0.63 of the die, refused)."""
     from companion.vision import dice_marbled
 
     img, mask = drawn_marbled(2, 0.6, 8, (BLUES[0], WHITE), WHITE)
@@ -161,3 +163,86 @@ def test_no_two_or_three_where_a_face_took_its_pips_in(monkeypatch):
     monkeypatch.setattr(dice, "MARBLED_WHERE_PIPS_UNSEEN", True)
     monkeypatch.setattr(dice, "MARBLED_PARTS_REFUSED", True)
     assert score_scene(scene, dice.read_dice(scene.image)).counts["wrong"] == 0
+
+
+def faint_cornered(value: int, share: float, turn: float, seed: int, tones, pip) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn marbled ``value`` whose pips but the middle one are drawn at ``share`` of their colour
+    over the face (blurred away, or under a glare): only the one's place shows a clear pip."""
+    img, mask = drawn_marbled(1, turn, seed, tones, pip)
+    over = img.copy()
+    for z in LAYOUTS[value]:
+        if z != 0:
+            p = complex(z) * complex(math.cos(turn), math.sin(turn)) * 48
+            cv2.circle(over, (round(100 + p.real), round(100 + p.imag)), 8, pip, -1, lineType=cv2.LINE_AA)
+    return cv2.addWeighted(over, share, img, 1 - share, 0), mask
+
+
+def test_drawn_marbled_ones_are_read_by_their_empty_places(monkeypatch):
+    """Drawn marbled ones (8 turns and vein patterns, three colours, white and black pips): none read
+    with ``ONES_WITH_PLAIN_PLACES`` off, 5 with it on (fails with it off), and a three or five whose
+    other pips are faint (a seventh to a third of their colour: 48 drawn) is never read as a one --
+    the faint pips step from all round them."""
+    from companion.vision import dice_marbled
+
+    def ones() -> int:
+        return sum([r.value for r in read_two_tone(*drawn_marbled(1, 0.2 + 0.1 * k, k + 10 * (k % 3),
+                                                                   (BLUES, GREENS, PURPLES)[k % 3],
+                                                                   (WHITE, BLACK)[k % 2]))] == [1] for k in range(8))
+
+    monkeypatch.setattr(dice_marbled, "ONES_WITH_PLAIN_PLACES", False)
+    assert ones() == 0
+    monkeypatch.setattr(dice_marbled, "ONES_WITH_PLAIN_PLACES", True)
+    assert ones() == 5
+    for value in (3, 5):
+        for share in (0.15, 0.25, 0.35):
+            for k in range(8):
+                img, mask = faint_cornered(value, share, 0.2 + 0.1 * k, k + 10 * (k % 3),
+                                           (BLUES, GREENS, PURPLES)[k % 3], (WHITE, BLACK)[k % 2])
+                assert 1 not in [r.value for r in read_two_tone(img, mask)], (value, share, k)
+
+
+def test_faint_pips_keep_a_one_from_being_read(monkeypatch):
+    """The faint-pip test of ``ONES_WITH_PLAIN_PLACES`` (``FAINT_SHARE``): with it opened, drawn
+    threes and fives whose corner pips are drawn at 0.15 of their colour read as ones (wrong values);
+    with it, none (fails with it opened)."""
+    from companion.vision import dice_marbled
+
+    def wrong_ones() -> int:
+        return sum(1 in [r.value for r in read_two_tone(*faint_cornered(value, 0.15, 0.2 + 0.1 * k, k + 10 * (k % 3),
+                                                                        (BLUES, GREENS, PURPLES)[k % 3],
+                                                                        (WHITE, BLACK)[k % 2]))]
+                   for value in (3, 5) for k in range(8))
+
+    assert wrong_ones() == 0
+    monkeypatch.setattr(dice_marbled, "FAINT_SHARE", 1e9)
+    assert wrong_ones() > 0
+
+
+def test_rendered_marbled_one_is_read_by_its_empty_places(monkeypatch):
+    """Development ray 1116 (a marbled blue one, white pip, 110 px, on blue felt): every look read
+    nothing ("a die-shaped blob, no face read in it"); the two-colour look's one, its pip round and
+    every other value's places seen empty, is read with ``ONES_WITH_PLAIN_PLACES``, nothing wrong,
+    near-wrong or extra more. Fails with the switch off (the test compares off and on)."""
+    from companion.vision import dice_marbled
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, dice_marbled, "ONES_WITH_PLAIN_PLACES", render_raymarch(1116))
+    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
+
+
+def test_a_close_up_pips_glint_is_no_one(monkeypatch):
+    """Development light 3267 (a close-up: dice 214-377 px in 1600 x 1200), the part round its ivory
+    three's corner pip (55 px, black, with a glint): the pip is a blob of its own, and the two-colour
+    look read its glint as a one's pip on a face of the pip's colour -- an extra on the whole photo.
+    The pip's region is round (hull 0.81 of its least rectangle), no die's face: with
+    ``ONE_FACES_SQUARE`` nothing is read there; fails with it off (the one is read)."""
+    from companion.vision import dice_marbled
+    from tests.dice_raymarch_light import render_light
+
+    part = render_light(3267).image[640:1040, 900:1300]
+    monkeypatch.setattr(dice_marbled, "ONE_FACES_SQUARE", True)
+    assert [d.value for d in dice.read_dice(part) if d.value is not None] == []
+    monkeypatch.setattr(dice_marbled, "ONE_FACES_SQUARE", False)
+    assert [d.value for d in dice.read_dice(part) if d.value is not None] == [1]

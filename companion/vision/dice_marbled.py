@@ -23,7 +23,9 @@ import numpy as np
 from .blob_labels import components_with_areas
 from .dice_crop import _kernels, _read_region, crop_lab, distance_of, face_colour, face_parts
 from .dice_face_reading import FaceReading, face_px
+from .dice_marks import _GRID
 from .dice_pips import fill_holes
+from .dice_ringed_pips import RING, SECTORS, SIZE, SPOT, _WEIGHT, LEAST_STEP, _ring_window, _round_pip
 
 OPEN_FACE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))  # (the crop read's own)
 # The crop read's face level: Otsu's on the colour distances, within these bounds (dice_crop's).
@@ -46,7 +48,8 @@ HULL_GROW = 0.05
 # blurred light pip on a clear die, a pip in a vein's colour), and a lone hole left of a larger
 # value reads as a one -- light 33, a defocused clear two read as a one beside its shadow (the
 # defocus look refuses ones for the like reason: a lone mark is the least evidence of a face).
-# False: ones read, the first try.
+# False: ones read, the first try. (ONES_WITH_PLAIN_PLACES, below, reads a one where its other
+# places are seen empty.)
 ONES_READ = False
 # Every pip a value is read from must be unlike both colours over its middle (this share of its
 # radius: its rim is unlike the face on any die, anti-aliased or shaded), or a pip of one of the
@@ -134,9 +137,108 @@ def _read_with_second_colour(crop, lab8, lab, region, offset, dist1, level1, lab
     results: list[FaceReading] = []
     for _, part in face_parts(parts, large, face):
         results.extend(r for r in _read_region(part, dist, crop, t, offset, fill_holes(part))
-                       if r.value is not None and (ONES_READ or r.value != 1)
+                       if r.value is not None and (ONES_READ or r.value != 1 or _a_lone_ringed_pip(crop, r))
                        and (not PIPS_UNLIKE_BOTH or _pips_unlike_both(r, dist, t)))
     return results
+
+
+#: ... but a one is read when its lone pip is a round spot unlike its face *all round it* (the
+#: ringed look's test: a step from every sector of the ring round it, :mod:`.dice_ringed_pips`) on
+#: a face of a die's size, and every place any other value puts a pip, in any turn of the face, is
+#: seen empty (below). Ones were the largest group by value of the marbled dice left unread on
+#: development (8 of 35, session 35), and the ringed look reads no ones. False: no ones read here,
+#: the old rule
+ONES_WITH_PLAIN_PLACES = True
+#: a place is empty when no spot there steps from every sector of its ring towards the pip's colour
+#: by FAINT_SHARE of the pip's own least step: a pip, however faint (blurred, under a glare; drawn
+#: at 0.15 of its colour), steps from all round it, a vein only across it (along the vein its
+#: ring holds the vein's own colour). Set beforehand: a tenth of the pip.
+FAINT_SHARE = 0.1
+#: ... and is seen to be empty only where a pip there would stand out: the spot at least SEEN_SHARE
+#: of the pip's own step from the pip's colour. A marbled die whose veins are of its pips' colour
+#: hides a pip lying in a vein. Set beforehand: half the pip's step.
+SEEN_SHARE = 0.5
+#: the turns the places are looked at in, over a quarter turn (the layouts repeat each quarter):
+#: steps of 3 degrees move a corner place (0.35 of the side out) a tenth of a pip's radius
+TURNS = 30
+
+
+def _a_lone_ringed_pip(crop: np.ndarray, reading: FaceReading) -> bool:
+    """Is ``reading``, a one, a lone round pip on a face of a die's size with every other
+    value's places empty round it (ONES_WITH_PLAIN_PLACES)?"""
+    if not ONES_WITH_PLAIN_PLACES or reading.value != 1 or not reading.pips or len(reading.pips) != 1:
+        return False
+    if not SIZE[0] <= reading.side / face_px() <= SIZE[1]:
+        return False  # (a patch of one colour holding the pip, not a die's face: its places lie too near)
+    if ONE_FACES_SQUARE and not _square(reading.face_mask):
+        return False
+    _, lab = crop_lab(crop)
+    w = lab * _WEIGHT
+    pip = reading.pips[0]
+    r = float(np.sqrt(pip.area / np.pi))
+    z0 = complex(pip.x, pip.y)
+    cut = _ring_window(w, pip.x, pip.y, r)
+    if cut is None:
+        return False
+    colour, sectors = _spot_and_sectors(cut, r)
+    steps = colour - sectors
+    u0 = steps.mean(axis=0) / max(float(np.linalg.norm(steps.mean(axis=0))), 1e-6)
+    own_least, own = float(np.min(steps @ u0)), float(steps.mean(axis=0) @ u0)
+    if not own_least >= LEAST_STEP:
+        return False  # (no round spot unlike the face all round it; NaN: a ring too small to have sectors)
+    if not _round_pip(w, (pip.x, pip.y, own_least, r, u0), reading.side):
+        return False
+    half = 0.5 * reading.side
+    for k in range(TURNS):
+        turn = np.exp(1j * (0.5 * np.pi * k / TURNS))
+        for c in _GRID:
+            if c != 0 and not _seen_empty(w, z0 + half * c * turn, r, u0, colour, own, own_least):
+                return False
+    return True
+
+
+#: ... on a face region that is square: its hull fills SQUARE_FILL of its least rectangle at least
+#: (a square fills all of it, a disc pi/4, 0.785). A close-up die's large dark pip, a blob of its
+#: own, with its glint read as a one's pip on it (development light 3267: an ivory three's pip read
+#: as a one, an extra; its region's hull 0.81 of its rectangle, the ones read right 0.875-0.95; the
+#: bound set after seeing that case, so named). False: not checked
+ONE_FACES_SQUARE = True
+SQUARE_FILL = 0.85
+
+
+def _square(face: np.ndarray | None) -> bool:
+    """Does ``face`` (a region's mask) fill SQUARE_FILL of its least rectangle with its hull?"""
+    if face is None:
+        return False
+    cnts, _ = cv2.findContours((face > 0).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not cnts:
+        return False
+    outline = max(cnts, key=cv2.contourArea)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(outline)
+    return rw * rh > 0 and cv2.contourArea(cv2.convexHull(outline)) >= SQUARE_FILL * rw * rh
+
+
+def _spot_and_sectors(cut: tuple, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A ring window's spot colour and its ring's sector colours, for a spot of radius ``r`` (the
+    ringed look's SPOT, RING, SECTORS)."""
+    win, d, R = cut
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    sector = ((np.arctan2(yy, xx) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
+    ring = (d >= RING[0] * r) & (d <= RING[1] * r)
+    spot = win[d <= max(1.0, SPOT * r)].mean(axis=0)
+    return spot, np.array([win[ring & (sector == s)].mean(axis=0) for s in range(SECTORS)])
+
+
+def _seen_empty(w: np.ndarray, z: complex, r: float, u0: np.ndarray, colour: np.ndarray, own: float,
+                own_least: float) -> bool:
+    """Is the place ``z`` seen, with no round spot of the pip's colour on it (FAINT_SHARE, SEEN_SHARE)?"""
+    cut = _ring_window(w, z.real, z.imag, r)
+    if cut is None:
+        return False  # (a place off the crop is not seen, so not known to be empty)
+    spot, sectors = _spot_and_sectors(cut, r)
+    if float(np.min((spot - sectors) @ u0)) >= FAINT_SHARE * own_least:
+        return False  # (a spot stepping from all round it towards the pip's colour: a pip, maybe faint)
+    return float((colour - spot) @ u0) >= SEEN_SHARE * own
 
 
 def _pips_unlike_both(reading: FaceReading, dist: np.ndarray, t: float) -> bool:
