@@ -25,7 +25,7 @@ from .dice_crop import _kernels, _read_region, crop_lab, distance_of, face_colou
 from .dice_face_reading import FaceReading, face_px
 from .dice_marks import _GRID
 from .dice_pips import fill_holes
-from .dice_ringed_pips import RING, SECTORS, SIZE, SPOT, _WEIGHT, LEAST_STEP, _ring_window, _round_pip
+from .dice_ringed_pips import SIZE, _WEIGHT, LEAST_STEP, _ring_window, _round_pip, spot_and_sectors
 
 OPEN_FACE = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))  # (the crop read's own)
 # The crop read's face level: Otsu's on the colour distances, within these bounds (dice_crop's).
@@ -180,7 +180,7 @@ def _a_lone_ringed_pip(crop: np.ndarray, reading: FaceReading) -> bool:
     cut = _ring_window(w, pip.x, pip.y, r)
     if cut is None:
         return False
-    colour, sectors = _spot_and_sectors(cut, r)
+    colour, sectors = spot_and_sectors(cut, r)
     steps = colour - sectors
     u0 = steps.mean(axis=0) / max(float(np.linalg.norm(steps.mean(axis=0))), 1e-6)
     own_least, own = float(np.min(steps @ u0)), float(steps.mean(axis=0) @ u0)
@@ -218,24 +218,13 @@ def _square(face: np.ndarray | None) -> bool:
     return rw * rh > 0 and cv2.contourArea(cv2.convexHull(outline)) >= SQUARE_FILL * rw * rh
 
 
-def _spot_and_sectors(cut: tuple, r: float) -> tuple[np.ndarray, np.ndarray]:
-    """A ring window's spot colour and its ring's sector colours, for a spot of radius ``r`` (the
-    ringed look's SPOT, RING, SECTORS)."""
-    win, d, R = cut
-    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
-    sector = ((np.arctan2(yy, xx) + np.pi) / (2 * np.pi) * SECTORS).astype(int) % SECTORS
-    ring = (d >= RING[0] * r) & (d <= RING[1] * r)
-    spot = win[d <= max(1.0, SPOT * r)].mean(axis=0)
-    return spot, np.array([win[ring & (sector == s)].mean(axis=0) for s in range(SECTORS)])
-
-
 def _seen_empty(w: np.ndarray, z: complex, r: float, u0: np.ndarray, colour: np.ndarray, own: float,
                 own_least: float) -> bool:
     """Is the place ``z`` seen, with no round spot of the pip's colour on it (FAINT_SHARE, SEEN_SHARE)?"""
     cut = _ring_window(w, z.real, z.imag, r)
     if cut is None:
         return False  # (a place off the crop is not seen, so not known to be empty)
-    spot, sectors = _spot_and_sectors(cut, r)
+    spot, sectors = spot_and_sectors(cut, r)
     if float(np.min((spot - sectors) @ u0)) >= FAINT_SHARE * own_least:
         return False  # (a spot stepping from all round it towards the pip's colour: a pip, maybe faint)
     return float((colour - spot) @ u0) >= SEEN_SHARE * own

@@ -198,7 +198,7 @@ def _least_step(w: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray, np.nda
     spot_k = (d <= max(1.0, SPOT * r)).astype(np.float32)
     spot = cv2.filter2D(w, -1, spot_k / spot_k.sum(), borderType=cv2.BORDER_REPLICATE)
     ring = (d >= RING[0] * r) & (d <= RING[1] * r)
-    sector = ((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * SECTORS).astype(int) % SECTORS
+    sector = sector_of(yy, xx)
     diffs = []
     for s in range(SECTORS):
         ks = (ring & (sector == s)).astype(np.float32)
@@ -365,6 +365,22 @@ def _vacancies_plain(w: np.ndarray, beta: complex, alpha: complex, value: int, p
         if step is None or step >= VACANT_STEP * own:
             return False  # (a place off the crop is not seen, so not known to be empty)
     return True
+
+
+def sector_of(yy: np.ndarray, xx: np.ndarray) -> np.ndarray:
+    """Which of the ring's SECTORS each offset (``yy``, ``xx``) from the spot's middle lies in."""
+    return ((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * SECTORS).astype(int) % SECTORS
+
+
+def spot_and_sectors(cut: tuple, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """A ring window's (:func:`_ring_window`) spot colour and its ring's SECTORS colours, for a spot
+    of radius ``r``: :func:`_least_step` at one place."""
+    win, d, R = cut
+    yy, xx = np.mgrid[-R:R + 1, -R:R + 1]
+    sector = sector_of(yy, xx)
+    ring = (d >= RING[0] * r) & (d <= RING[1] * r)
+    spot = win[d <= max(1.0, SPOT * r)].mean(axis=0)
+    return spot, np.array([win[ring & (sector == s)].mean(axis=0) for s in range(SECTORS)])
 
 
 def _ring_window(w: np.ndarray, x: float, y: float, r: float) -> tuple[np.ndarray, np.ndarray, int] | None:

@@ -216,7 +216,8 @@ MARK_CLEAR = 1.5
 def _past_a_lit_rim(light: np.ndarray, at: tuple[int, int], pips: list[tuple[float, float, float]],
                     mark: tuple[float, float], mark_r: float, face_l: float, pip_l: float) -> bool:
     """Does the straight line from the nearest of ``pips`` to ``mark`` (photo px) cross a lit ridge
-    between their soft edges (RIM_SHARE of the way from ``face_l`` to ``pip_l``, Lab L, and RIM_FALL; ``light`` is the window's L, its corner at ``at``): a lit edge of the die between the
+    between their soft edges (RIM_SHARE of the way from ``face_l`` to ``pip_l``, Lab L, and
+    RIM_FALL; ``light`` is the window's L, its corner at ``at``): a lit edge of the die between the
     pip's face and the mark's?"""
     px, py, pr = min(pips, key=lambda p: math.dist(p[:2], mark))
     length = math.dist((px, py), mark)
