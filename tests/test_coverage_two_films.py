@@ -26,15 +26,18 @@ def box():
 def _plane(with_yellow: bool = True):
     """A 3 px/mm plane as a warm LED shows it (development photo 178): a yellow film whose green
     sank against its red (0.45 of the way towards red's ratio the other way: log (-0.45, -0.145,
-    -3.7)), coded as the colour match coded it there (yellow over green); a red film photographed
-    where the profile puts yellow (0.19 of the way: log (-0.2, -0.51, -1.6)), coded yellow alone;
-    a blue film whose green sank (log (-1.3, -3.6, -0.2)), coded blue: the light is doubted."""
-    L = np.zeros((150, 420, 3), np.float32)
-    code = np.zeros((150, 420), np.uint8)
+    -3.7)), coded as the colour match coded it there (yellow over green), though it passes far more
+    red than the green film beside it (log (-1.3, -0.3, -1.2), coded green); a red film
+    photographed where the profile puts yellow (0.19 of the way: log (-0.2, -0.51, -1.6)), coded
+    yellow alone; a blue film whose green sank (log (-1.3, -3.6, -0.2)), coded blue: the light is
+    doubted."""
+    L = np.zeros((150, 560, 3), np.float32)
+    code = np.zeros((150, 560), np.uint8)
     if with_yellow:
         L[30:120, 20:110], code[30:120, 20:110] = (-0.45, -0.145, -3.7), I | J
     L[30:120, 160:250], code[30:120, 160:250] = (-0.2, -0.51, -1.6), J
     L[30:120, 300:390], code[30:120, 300:390] = (-1.3, -3.6, -0.2), A
+    L[30:120, 440:530], code[30:120, 440:530] = (-1.3, -0.3, -1.2), I
     return L, code
 
 
@@ -43,7 +46,7 @@ def test_red_film_named_yellow_beside_the_yellow_film_is_given_to_neither(box):
     assert cb.light_doubted(L, code, box.sheet_colours, EX)
     across = tf.named_across(L, code, box.sheet_colours, EX, 3.0)
     assert across is not None
-    assert across[75, 205] and not across[75, 65] and not across[75, 345]
+    assert across[75, 205] and not across[75, 65] and not across[75, 345] and not across[75, 485]
     tf.given_to_neither(code, across)
     assert code[75, 205] == tf.MISFIT and code[75, 65] == I | J
 
@@ -52,6 +55,22 @@ def test_one_film_alone_is_left_as_it_is(box):
     """With no yellow film beside it the photo shows one cluster: nothing to tell it from."""
     L, code = _plane(with_yellow=False)
     assert tf.named_across(L, code, box.sheet_colours, EX, 3.0) is None
+
+
+def test_overlap_with_the_green_film_is_no_yellow_film(box, monkeypatch):
+    """Daylight-like colours (development 142, tungsten): yellow films at the profile's colour,
+    coded yellow, and overlaps of yellow and green film (passing no more red than the green film
+    alone), coded yellow over green, lower along the ratio: the overlaps are not taken for the
+    photo's yellow film, so the yellow films are not given to neither."""
+    L, code = _plane()
+    jap = np.log(np.asarray(box.sheet_colours["japanese"], np.float32) / 255.0)
+    L[30:120, 160:250], code[30:120, 160:250] = jap, J
+    L[30:120, 20:110], code[30:120, 20:110] = (-1.3, -0.8, -2.6), I | J
+    assert cb.light_doubted(L, code, box.sheet_colours, EX)
+    assert tf.named_across(L, code, box.sheet_colours, EX, 3.0) is None
+    # (the same plane with every overlap counted: they made the lower cluster, the yellow films the upper)
+    monkeypatch.setattr(tf, "ALSO_BRIGHTER", -9.0)
+    assert tf.named_across(L, code, box.sheet_colours, EX, 3.0) is not None
 
 
 def test_two_clusters_that_run_into_each_other_are_left(box):

@@ -412,12 +412,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     code &= ~np.uint8(DARK | PART)
     if BETWEEN_NEITHER and reference is None and colours is None:
         between = between_colours(L_col, code, cols, EXPEDITIONS, ppm)
-        if between is not None:
-            given_to_neither(code, between)
+        across = None  # (judged on the colour match's names before the middle band takes its share)
         if TWO_FILMS_APART and (between is not None or light_doubted(L_col, code, cols, EXPEDITIONS)):
             across = named_across(L_col, code, cols, EXPEDITIONS, ppm)
-            if across is not None:
-                given_to_neither(code, across)
+        if between is not None:
+            given_to_neither(code, between)
+        if across is not None:
+            given_to_neither(code, across)
     _tick('table')
     # for glare, added light and dim channels: the photo as taken (UNSEEN_AS_TAKEN)
     L_seen = cv2.subtract(L, gained_by) if gained_by is not None and UNSEEN_AS_TAKEN else L

@@ -28,9 +28,16 @@ from .transmission import MISFIT
 #: the 540-600 nm band where warm LEDs' phosphor and fluorescent tubes' lines sit (the only pair
 #: the second generator's development photos showed moved onto each other)
 PAIRS = (("japanese", "british"),)
-#: the film whose bit the pair's pixels may carry too when clustered (a yellow film a warm light
-#: greens is often explained as yellow over green: development 178's Japanese sonar)
+#: the film whose bit the pair's pixels may carry too when clustered: a yellow film a warm light
+#: greens is often explained as yellow over green (development 178's Japanese sonar) -- but only
+#: where it passes more than the green film itself does, by ALSO_BRIGHTER (log) in the channel both
+#: pass best: under the green film it could not (films only take light away), so such a pixel is
+#: one film, not an overlap.  (Set after seeing development 178: the yellow film 0.55 brighter in
+#: red than the green film alone; real overlaps and blends of the two on 67, 118, 142: 0.17-0.2.
+#: Without it, 142's overlaps of the two (tungsten) made a lower cluster and its yellow films the
+#: upper, which was given to neither: 6 right sheets lost.)
 ALSO = "independent"
+ALSO_BRIGHTER = 0.4
 #: the histogram of the pair's pixels along its ratio (in units of the way from one profile colour
 #: to the other): bins this wide, over this range
 BIN = 0.1
@@ -85,9 +92,13 @@ def named_across(L: np.ndarray, code: np.ndarray, colours: dict, expeditions, pp
         # the pair's pixels: either named (with any other film but the two others of the four, whose
         # own colour moves the ratio; Independent stays: a yellow film the light greens is often
         # explained as yellow over green)
-        others = np.uint8(15 & ~(bi | bj | (1 << expeditions.index(ALSO))))
-        ns = names[::st, ::st]
-        mine = ((ns & (bi | bj)) > 0) & ((ns & others) == 0)
+        ba = np.uint8(1 << expeditions.index(ALSO))
+        ns, Ls = names[::st, ::st], L[::st, ::st]
+        mine = ((ns & (bi | bj)) > 0) & ((ns & ~(bi | bj)) == 0)
+        also = ns == ba
+        if np.count_nonzero(also) >= MIN_PEAK:  # ... and those named with ALSO but brighter than it alone
+            lit = np.float32(np.median(Ls[..., ref][also]) + ALSO_BRIGHTER)
+            mine |= ((ns & (bi | bj)) > 0) & ((ns & ~(bi | bj | ba)) == 0) & (Ls[..., ref] > lit)
         found = _clusters(t[::st, ::st][mine])
         if found is None:
             continue
