@@ -411,10 +411,10 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
     if BETWEEN_NEITHER and reference is None and colours is None:
-        between = between_colours(L_col, code, cols, EXPEDITIONS, ppm)
-        across = None  # (judged on the colour match's names before the middle band takes its share)
-        if TWO_FILMS_APART and (between is not None or light_doubted(L_col, code, cols, EXPEDITIONS)):
-            across = named_across(L_col, code, cols, EXPEDITIONS, ppm)
+        doubted = light_doubted(L_col, code, cols, EXPEDITIONS)
+        between = between_colours(L_col, code, cols, EXPEDITIONS, ppm, doubted=doubted)
+        # (judged on the colour match's names before the middle band takes its share)
+        across = named_across(L_col, code, cols, EXPEDITIONS, ppm) if TWO_FILMS_APART and doubted else None
         if between is not None:
             given_to_neither(code, between)
         if across is not None:
