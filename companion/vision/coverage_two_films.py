@@ -26,7 +26,8 @@ from .transmission import MISFIT
 
 #: the pairs judged (expedition names): the red and the yellow films, whose colours differ only in
 #: the 540-600 nm band where warm LEDs' phosphor and fluorescent tubes' lines sit (the only pair
-#: the second generator's development photos showed moved onto each other)
+#: the second generator's development photos showed moved onto each other; docs/board-vision.md,
+#: twenty-ninth round, h2)
 PAIRS = (("japanese", "british"),)
 #: the film whose bit the pair's pixels may carry too when clustered: a yellow film a warm light
 #: greens is often explained as yellow over green (development 178's Japanese sonar) -- but only
