@@ -27,7 +27,8 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from .coverage_between import between_colours, given_to_neither
+from .coverage_between import between_colours, given_to_neither, light_doubted
+from .coverage_two_films import named_across
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
@@ -259,6 +260,10 @@ UNSEEN_AS_TAKEN = True
 # orange under a warm LED was called yellow).  Second generator, development: see
 # docs/board-vision.md, twenty-eighth round (h2).
 BETWEEN_NEITHER = True
+# ... and, under such a light, a photo whose red and yellow films' pixels form two clusters apart
+# gives neither a pixel named by one alone on the other's side of the photo's own middle
+# (coverage_two_films.py: a warm LED moves the red film where the profile puts the yellow one)
+TWO_FILMS_APART = True
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -406,9 +411,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
     if BETWEEN_NEITHER and reference is None and colours is None:
-        between = between_colours(L_col, code, cols, EXPEDITIONS, ppm)
+        doubted = light_doubted(L_col, code, cols, EXPEDITIONS)
+        between = between_colours(L_col, code, cols, EXPEDITIONS, ppm, doubted=doubted)
+        # (judged on the colour match's names before the middle band takes its share)
+        across = named_across(L_col, code, cols, EXPEDITIONS, ppm) if TWO_FILMS_APART and doubted else None
         if between is not None:
             given_to_neither(code, between)
+        if across is not None:
+            given_to_neither(code, across)
     _tick('table')
     # for glare, added light and dim channels: the photo as taken (UNSEEN_AS_TAKEN)
     L_seen = cv2.subtract(L, gained_by) if gained_by is not None and UNSEEN_AS_TAKEN else L

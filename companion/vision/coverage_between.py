@@ -94,11 +94,13 @@ def light_doubted(L: np.ndarray, code: np.ndarray, colours: dict, expeditions) -
                for d in film_deviations(L, code, colours, expeditions))
 
 
-def between_colours(L: np.ndarray, code: np.ndarray, colours: dict, expeditions, ppm: float) -> np.ndarray | None:
+def between_colours(L: np.ndarray, code: np.ndarray, colours: dict, expeditions, ppm: float,
+                    doubted: bool | None = None) -> np.ndarray | None:
     """The pixels (bool) whose colour lies in the middle between two expeditions' colours that the
     colour match gives one or both of them (and no other), when the photo's light is doubted;
-    None when it is not, or no such pixel is left after opening (a blurred edge is narrower)."""
-    if not light_doubted(L, code, colours, expeditions):
+    None when it is not, or no such pixel is left after opening (a blurred edge is narrower).
+    ``doubted``: light_doubted's answer when the caller has it already."""
+    if not (light_doubted(L, code, colours, expeditions) if doubted is None else doubted):
         return None
     names = code & np.uint8(15)
     out = np.zeros(code.shape, bool)
