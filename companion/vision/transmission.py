@@ -28,6 +28,20 @@ _NOT_DONE = 255  # no real code has every bit set (bits 6 and 7 are never used)
 # darker than exp(-4.5) is lost in the noise, brighter than exp(1) is glare.
 LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
 
+# A stack of films darkens a channel by the product of their spectra, not of their channel
+# values: where the films both pass little of a channel's band, what passes depends on where
+# inside the band each lets light through, and log-transmissions measured one film at a time
+# (a calibration) no longer add (second generator, tests/board_raycast.py: overlaps' dim channel
+# 0.5-2.2 log units off the sum, mostly darker; the bright channels within ~0.15).  With this,
+# a table asked for it (``table(..., stacks_censored=True)``; coverage.py asks for it on a
+# calibrated read only, while this is on) matches a candidate of two or more whole sheets with its
+# darkest channel (when predicted below STACK_DIM_LOG) as censored: the shade term is fitted on
+# the other two channels, the darkest only has to be dark (no darker limit; lighter than predicted
+# by more than STACK_LIGHTER costs as before).  Every single sheet's candidate is unchanged.
+STACKS_CENSORED = True
+STACK_DIM_LOG = -1.8
+STACK_LIGHTER = 0.5
+
 
 @lru_cache(maxsize=8)
 def candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -63,9 +77,11 @@ class Table:
     (``PART``) = an expedition is counted for part of a sheet only (``part[best]`` says which).
     """
 
-    def __init__(self, colours, s_lo: float, s_hi: float):
+    def __init__(self, colours, s_lo: float, s_hi: float, stacks_censored: bool = False):
         self.vec, self.bit, self.pen, self.part = candidates(colours)
         self.n_whole = _n_whole(colours)  # candidates of whole sheets only: the first entries
+        # per candidate and channel: matched as censored (STACKS_CENSORED), or None
+        self.cens = _censored(colours) if stacks_censored else None
         self.s_lo, self.s_hi = s_lo, s_hi
         n = LUT_N ** 3
         self.done = np.zeros(n, bool)
@@ -106,7 +122,7 @@ class Table:
         return out
 
     def _fill(self, need: np.ndarray) -> None:
-        best, raw, s = self._match(need, self.vec, self.pen)
+        best, raw, s = self._match(need, self.vec, self.pen, self.cens)
         self.code[need] = (self.bit[best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
                            | np.where(self.part[best] > 0, PART, 0).astype(np.uint8))
         self.grey[need] = s
@@ -122,14 +138,16 @@ class Table:
         keep = (self.bit & bits) == 0
         if whole_only:
             keep &= np.arange(len(keep)) < self.n_whole
-        best, raw, s = self._match(need, self.vec[keep], self.pen[keep])
+        best, raw, s = self._match(need, self.vec[keep], self.pen[keep],
+                                   None if self.cens is None else self.cens[keep])
         code = (self.bit[keep][best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
                 | np.where(self.part[keep][best] > 0, PART, 0).astype(np.uint8)
                 | np.where(s < dark_below, DARK, 0).astype(np.uint8))
         return code[inv.ravel()]
 
-    def _match(self, need: np.ndarray, vec: np.ndarray, pen: np.ndarray):
-        """(best candidate, its residual, its grey term) of every bin index in ``need``."""
+    def _match(self, need: np.ndarray, vec: np.ndarray, pen: np.ndarray, cens: np.ndarray | None = None):
+        """(best candidate, its residual, its grey term) of every bin index in ``need``;
+        ``cens``: the candidates' channels matched as censored (STACKS_CENSORED), or None."""
         q0, rest = np.divmod(need, LUT_N * LUT_N)
         q1, q2 = np.divmod(rest, LUT_N)
         c = ((np.stack([q0, q1, q2], -1) + 0.5) / LUT_N * (LUT_HI - LUT_LO) + LUT_LO).astype(np.float32)
@@ -145,13 +163,36 @@ class Table:
             # three several times slower, adding in the same order ((c0 + c1) + c2): the same sums
             dw = diff * w
             w_sum = w[..., 0] + w[..., 1] + w[..., 2]
-            s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
-            e = w * (diff - s[..., None]) ** 2
+            if cens is None:
+                s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
+                e = w * (diff - s[..., None]) ** 2
+            else:
+                # the shade fitted on the channels not censored; a censored one costs only what
+                # it is lighter than predicted by more than STACK_LIGHTER
+                keep = ~cens[None]
+                ws = w * keep
+                s = np.clip((dw * keep).sum(-1) / ws.sum(-1), self.s_lo, self.s_hi)
+                d = diff - s[..., None]
+                e = w * np.where(keep, d, np.maximum(d - STACK_LIGHTER, 0)) ** 2
             raw = np.sqrt((e[..., 0] + e[..., 1] + e[..., 2]) * (3.0 / w_sum))
             b = (raw + pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
             idx = np.arange(len(b))
             best[i:i + 2048], raw_best[i:i + 2048], s_best[i:i + 2048] = b, raw[idx, b], s[idx, b]
         return best, raw_best, s_best
+
+
+@lru_cache(maxsize=8)
+def _censored(colours) -> np.ndarray:
+    """(candidates, 3) bool: the channel matched as censored (see STACKS_CENSORED) -- a candidate's
+    darkest channel, when predicted below STACK_DIM_LOG and the candidate has two or more whole
+    sheets (the part candidates' whole sheets counted; the part sheet not)."""
+    vec = candidates(colours)[0]
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    n = [full.sum(1)] + [full[full.sum(1) <= 2].sum(1)] * 12  # candidates' order (4 x 3 part blends)
+    n = np.concatenate(n)
+    darkest = vec == vec.min(1, keepdims=True)
+    return darkest & (vec < STACK_DIM_LOG) & (darkest.sum(1) == 1)[:, None] & (n >= 2)[:, None]
 
 
 def _n_whole(colours) -> int:
@@ -160,8 +201,9 @@ def _n_whole(colours) -> int:
 
 
 @lru_cache(maxsize=16)
-def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> Table:
-    return Table(colours, s_lo, s_hi)
+def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float,
+          stacks_censored: bool = False) -> Table:
+    return Table(colours, s_lo, s_hi, stacks_censored)
 
 
 def bins(L: np.ndarray) -> np.ndarray:
