@@ -30,17 +30,21 @@ LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
 
 # A stack of films darkens a channel by the product of their spectra, not of their channel
 # values: where the films both pass little of a channel's band, what passes depends on where
-# inside the band each lets light through, and log-transmissions measured one film at a time
-# (a calibration) no longer add (second generator, tests/board_raycast.py: overlaps' dim channel
-# 0.5-2.2 log units off the sum, mostly darker; the bright channels within ~0.15).  With this,
-# a table asked for it (``table(..., stacks_censored=True)``; coverage.py asks for it on a
-# calibrated read only, while this is on) matches a candidate of two or more whole sheets with its
-# darkest channel (when predicted below STACK_DIM_LOG) as censored: the shade term is fitted on
-# the other two channels, the darkest only has to be dark (no darker limit; lighter than predicted
-# by more than STACK_LIGHTER costs as before).  Every single sheet's candidate is unchanged.
+# inside the band each lets light through (and on the sensor's colour matrix and tone curve down
+# there), so log-transmissions measured one film at a time (a calibration) no longer add.  Second
+# generator (tests/board_raycast.py), development photos 0-9 read calibrated: the stacks' darkest
+# channel 0.5-2.2 log units off the sum, 4 in 5 darker; the other two within ~0.1 after the shade
+# term.  With this on, a table asked for it (``table(..., stacks_censored=True)``: coverage.py asks
+# on a calibrated read only) matches a candidate of two or more whole sheets with its darkest
+# channel censored when that is predicted below STACK_DIM_LOG: the shade term is fitted on the
+# other two channels and the darkest only has to be dark (lighter than predicted by more than
+# STACK_LIGHTER costs as before; darker costs nothing).  Only stacks whose every film darkens one
+# of the other two channels by STACK_SEEN_LOG (see _censored).  Single sheets, part-covered
+# candidates and every uncalibrated read are matched as before.
 STACKS_CENSORED = True
-STACK_DIM_LOG = -1.8
-STACK_LIGHTER = 0.5
+STACK_DIM_LOG = -1.8  # ~16 % of the light: set after seeing photo 0's overlaps (darkest -1.96 .. -3.1)
+STACK_LIGHTER = 0.5  # set after seeing photo 0 (a Japanese + British overlap 0.48 lighter than the sum)
+STACK_SEEN_LOG = 0.25  # each film of a censored stack darkens another channel by this (22 %): photos 0, 8
 
 
 @lru_cache(maxsize=8)
@@ -184,15 +188,25 @@ class Table:
 @lru_cache(maxsize=8)
 def _censored(colours) -> np.ndarray:
     """(candidates, 3) bool: the channel matched as censored (see STACKS_CENSORED) -- a candidate's
-    darkest channel, when predicted below STACK_DIM_LOG and the candidate has two or more whole
-    sheets (the part candidates' whole sheets counted; the part sheet not)."""
+    darkest channel, when predicted below STACK_DIM_LOG, the candidate is of two or more whole
+    sheets (no part-covered one), and each of its films darkens one of the other two channels by
+    STACK_SEEN_LOG at least: a film that darkens only the censored channel leaves no sign of itself
+    in the channels still matched, so a censored match cannot say it is there (a Japanese film,
+    nearly clear in red and green, on development photos 0 and 8)."""
     vec = candidates(colours)[0]
+    a = np.log(np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0))  # (4, 3)
     full = np.array(list(itertools.product(range(3), repeat=4)), float)
     full = full[full.sum(1) <= 4]
-    n = [full.sum(1)] + [full[full.sum(1) <= 2].sum(1)] * 12  # candidates' order (4 x 3 part blends)
-    n = np.concatenate(n)
     darkest = vec == vec.min(1, keepdims=True)
-    return darkest & (vec < STACK_DIM_LOG) & (darkest.sum(1) == 1)[:, None] & (n >= 2)[:, None]
+    out = np.zeros(vec.shape, bool)
+    for k, n in enumerate(full):
+        c = int(np.argmin(vec[k]))
+        if n.sum() < 2 or vec[k, c] >= STACK_DIM_LOG or darkest[k].sum() != 1:
+            continue
+        others = [j for j in range(3) if j != c]
+        if all(np.abs(a[e, others]).max() >= STACK_SEEN_LOG for e in range(4) if n[e] > 0):
+            out[k, c] = True
+    return out
 
 
 def _n_whole(colours) -> int:
