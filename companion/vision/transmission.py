@@ -157,6 +157,9 @@ class Table:
         c = ((np.stack([q0, q1, q2], -1) + 0.5) / LUT_N * (LUT_HI - LUT_LO) + LUT_LO).astype(np.float32)
         # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
         wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
+        cens_at = None  # the candidates with a censored channel
+        if cens is not None and cens.any():
+            cens_at = np.nonzero(cens.any(1))[0]
         best = np.empty(len(need), np.int64)
         raw_best = np.empty(len(need), np.float32)
         s_best = np.empty(len(need), np.float32)
@@ -167,17 +170,17 @@ class Table:
             # three several times slower, adding in the same order ((c0 + c1) + c2): the same sums
             dw = diff * w
             w_sum = w[..., 0] + w[..., 1] + w[..., 2]
-            if cens is None:
-                s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
-                e = w * (diff - s[..., None]) ** 2
-            else:
-                # the shade fitted on the channels not censored; a censored one costs only what
-                # it is lighter than predicted by more than STACK_LIGHTER
-                keep = ~cens[None]
-                ws = w * keep
-                s = np.clip((dw * keep).sum(-1) / ws.sum(-1), self.s_lo, self.s_hi)
-                d = diff - s[..., None]
-                e = w * np.where(keep, d, np.maximum(d - STACK_LIGHTER, 0)) ** 2
+            s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
+            e = w * (diff - s[..., None]) ** 2
+            if cens_at is not None:
+                # the censored candidates again: the shade fitted on the channels not censored; a
+                # censored one costs only what it is lighter than predicted by more than STACK_LIGHTER
+                keep = ~cens[cens_at][None]
+                dj, wj = diff[:, cens_at], w  # (w: the pixel's weights, the same for every candidate)
+                sj = np.clip((dw[:, cens_at] * keep).sum(-1) / (wj * keep).sum(-1), self.s_lo, self.s_hi)
+                dj = dj - sj[..., None]
+                s[:, cens_at] = sj
+                e[:, cens_at] = wj * np.where(keep, dj, np.maximum(dj - STACK_LIGHTER, 0)) ** 2
             raw = np.sqrt((e[..., 0] + e[..., 1] + e[..., 2]) * (3.0 / w_sum))
             b = (raw + pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
             idx = np.arange(len(b))
