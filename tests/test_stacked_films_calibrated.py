@@ -78,4 +78,4 @@ def test_stacks_censored_only_on_a_calibrated_read(box):
     """The table an uncalibrated read asks for matches as before: no channel censored."""
     key = tuple(tuple(float(v) for v in box.sheet_colours[e]) for e in cov.EXPEDITIONS)
     assert transmission.table(key, cov.GREY_LO, cov.GREY_HI).cens is None
-    assert transmission.table(key, cov.GREY_LO, cov.GREY_HI, True).cens.any()
+    assert transmission.table(key, cov.GREY_LO, cov.GREY_HI, calibrated=True).cens.any()

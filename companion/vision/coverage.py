@@ -42,7 +42,6 @@ from .lighting import ADDED_REACH_MM, added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .part_sheets import drop_far_parts
-from . import transmission
 from .transmission import DARK, MISFIT, PART, packed_bins, table
 from .unseen import _occluded, _regions, grey_and_paper
 
@@ -397,8 +396,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         _tick('coarse')
     pb = packed_bins(L_col)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    # a calibrated read: its colours were measured one film at a time (transmission.STACKS_CENSORED)
-    tab = table(key, GREY_LO, GREY_HI, reference is not None and transmission.STACKS_CENSORED)
+    # a calibrated read: its colours were measured one film at a time (transmission.STACKS_CENSORED,
+    # SINGLE_AT_FLOOR)
+    tab = table(key, GREY_LO, GREY_HI, calibrated=reference is not None)
     _tick('pack')
     code = tab.lookup_packed(pb, DEEP_SHADOW_LOG)
     np.multiply(code, flat_area.view(np.uint8), out=code)  # 0 off the flat area (a masked assignment is 50x slower)

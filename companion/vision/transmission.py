@@ -34,8 +34,8 @@ LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
 # there), so log-transmissions measured one film at a time (a calibration) no longer add.  Second
 # generator (tests/board_raycast.py), development photos 0-9 read calibrated: the stacks' darkest
 # channel 0.5-2.2 log units off the sum, 4 in 5 darker; the other two within ~0.1 after the shade
-# term.  With this on, a table asked for it (``table(..., stacks_censored=True)``: coverage.py asks
-# on a calibrated read only) matches a candidate of two or more whole sheets with its darkest
+# term.  With this on, a calibrated read's table (``table(..., calibrated=True)``: coverage.py asks
+# for it with a reference only) matches a candidate of two or more whole sheets with its darkest
 # channel censored when that is predicted below STACK_DIM_LOG: the shade term is fitted on the
 # other two channels and the darkest only has to be dark (lighter than predicted by more than
 # STACK_LIGHTER costs as before; darker costs nothing).  Only stacks whose every film darkens one
@@ -44,6 +44,13 @@ LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
 STACKS_CENSORED = True
 STACK_DIM_LOG = -1.8  # ~16 % of the light: set after seeing photo 0's overlaps (darkest -1.96 .. -3.1)
 STACK_LIGHTER = 0.5  # set after seeing photo 0 (a Japanese + British overlap 0.48 lighter than the sum)
+# A single film's channel calibrated below the table's floor (a calibration clamps at 1 of 255,
+# log -5.5) compared as at the floor, where a pixel that dark is read (LUT_LO's bin): else the film's
+# own pixels miss it by a log unit (second generator, development photos 9, 10, 63, 65, 66: a
+# Japanese film's blue or an American's green or red at 1 of 255 under every light; the sheet
+# misfit whole).  Only single whole sheets: a stack's floored channel would take a film's sign
+# away (see STACK_SEEN_LOG).  Calibrated reads only (``table(..., calibrated=True)``).
+SINGLE_AT_FLOOR = True
 STACK_SEEN_LOG = 0.25  # each film of a censored stack darkens another channel by this (22 %): photos 0, 8
 
 
@@ -81,11 +88,14 @@ class Table:
     (``PART``) = an expedition is counted for part of a sheet only (``part[best]`` says which).
     """
 
-    def __init__(self, colours, s_lo: float, s_hi: float, stacks_censored: bool = False):
+    def __init__(self, colours, s_lo: float, s_hi: float, stacks_censored: bool = False,
+                 single_at_floor: bool = False):
         self.vec, self.bit, self.pen, self.part = candidates(colours)
         self.n_whole = _n_whole(colours)  # candidates of whole sheets only: the first entries
         # per candidate and channel: matched as censored (STACKS_CENSORED), or None
         self.cens = _censored(colours) if stacks_censored else None
+        if single_at_floor:
+            self.vec = _single_at_floor(colours)
         self.s_lo, self.s_hi = s_lo, s_hi
         n = LUT_N ** 3
         self.done = np.zeros(n, bool)
@@ -212,15 +222,34 @@ def _censored(colours) -> np.ndarray:
     return out
 
 
+@lru_cache(maxsize=8)
+def _single_at_floor(colours) -> np.ndarray:
+    """The candidates' vectors, each single whole sheet's channels no darker than the table's
+    darkest bin's centre (SINGLE_AT_FLOOR)."""
+    vec = candidates(colours)[0].copy()
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    one = np.nonzero(full.sum(1) == 1)[0]
+    floor = np.float32(LUT_LO + 0.5 * (LUT_HI - LUT_LO) / LUT_N)
+    vec[one] = np.maximum(vec[one], floor)
+    return vec
+
+
 def _n_whole(colours) -> int:
     """How many of ``candidates``' first entries are whole sheets only (the part-covered follow)."""
     return sum(1 for c in itertools.product(range(3), repeat=4) if sum(c) <= 4)
 
 
-@lru_cache(maxsize=16)
 def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float,
-          stacks_censored: bool = False) -> Table:
-    return Table(colours, s_lo, s_hi, stacks_censored)
+          calibrated: bool = False) -> Table:
+    """The colour table of these colours; ``calibrated``: colours a calibration measured, one film
+    at a time (STACKS_CENSORED and SINGLE_AT_FLOOR apply, while they are on)."""
+    return _table(colours, s_lo, s_hi, calibrated and STACKS_CENSORED, calibrated and SINGLE_AT_FLOOR)
+
+
+@lru_cache(maxsize=16)
+def _table(colours, s_lo: float, s_hi: float, stacks_censored: bool, single_at_floor: bool) -> Table:
+    return Table(colours, s_lo, s_hi, stacks_censored, single_at_floor)
 
 
 def bins(L: np.ndarray) -> np.ndarray:
