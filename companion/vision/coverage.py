@@ -401,7 +401,9 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         _tick('coarse')
     pb = packed_bins(L_col)
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
-    tab = table(key, GREY_LO, GREY_HI)
+    # a calibrated read: its colours were measured one film at a time (transmission.STACKS_CENSORED,
+    # SINGLE_AT_FLOOR)
+    tab = table(key, GREY_LO, GREY_HI, calibrated=reference is not None)
     _tick('pack')
     code = tab.lookup_packed(pb, DEEP_SHADOW_LOG)
     np.multiply(code, flat_area.view(np.uint8), out=code)  # 0 off the flat area (a masked assignment is 50x slower)

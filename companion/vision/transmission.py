@@ -28,6 +28,31 @@ _NOT_DONE = 255  # no real code has every bit set (bits 6 and 7 are never used)
 # darker than exp(-4.5) is lost in the noise, brighter than exp(1) is glare.
 LUT_LO, LUT_HI, LUT_N = -4.5, 1.0, 48
 
+# A stack of films darkens a channel by the product of their spectra, not of their channel
+# values: where the films both pass little of a channel's band, what passes depends on where
+# inside the band each lets light through (and on the sensor's colour matrix and tone curve down
+# there), so log-transmissions measured one film at a time (a calibration) no longer add.  Second
+# generator (tests/board_raycast.py), development photos 0-9 read calibrated: the stacks' darkest
+# channel 0.5-2.2 log units off the sum, 4 in 5 darker; the other two within ~0.1 after the shade
+# term.  With this on, a calibrated read's table (``table(..., calibrated=True)``: coverage.py asks
+# for it with a reference only) matches a candidate of two or more whole sheets with its darkest
+# channel censored when that is predicted below STACK_DIM_LOG: the shade term is fitted on the
+# other two channels and the darkest only has to be dark (lighter than predicted by more than
+# STACK_LIGHTER costs as before; darker costs nothing).  Only stacks whose every film darkens one
+# of the other two channels by STACK_SEEN_LOG (see _censored).  Single sheets, part-covered
+# candidates and every uncalibrated read are matched as before.
+STACKS_CENSORED = True
+STACK_DIM_LOG = -1.8  # ~16 % of the light: set after seeing photo 0's overlaps (darkest -1.96 .. -3.1)
+STACK_LIGHTER = 0.5  # set after seeing photo 0 (a Japanese + British overlap 0.48 lighter than the sum)
+# A single film's channel calibrated below the table's floor (a calibration clamps at 1 of 255,
+# log -5.5) compared as at the floor, where a pixel that dark is read (LUT_LO's bin): else the film's
+# own pixels miss it by a log unit (second generator, development photos 9, 10, 63, 65, 66: a
+# Japanese film's blue or an American's green or red at 1 of 255 under every light; the sheet
+# misfit whole).  Only single whole sheets: a stack's floored channel would take a film's sign
+# away (see STACK_SEEN_LOG).  Calibrated reads only (``table(..., calibrated=True)``).
+SINGLE_AT_FLOOR = True
+STACK_SEEN_LOG = 0.25  # each film of a censored stack darkens another channel by this (22 %): photos 0, 8
+
 
 @lru_cache(maxsize=8)
 def candidates(colours: tuple[tuple[float, float, float], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -63,9 +88,14 @@ class Table:
     (``PART``) = an expedition is counted for part of a sheet only (``part[best]`` says which).
     """
 
-    def __init__(self, colours, s_lo: float, s_hi: float):
+    def __init__(self, colours, s_lo: float, s_hi: float, stacks_censored: bool = False,
+                 single_at_floor: bool = False):
         self.vec, self.bit, self.pen, self.part = candidates(colours)
         self.n_whole = _n_whole(colours)  # candidates of whole sheets only: the first entries
+        # per candidate and channel: matched as censored (STACKS_CENSORED), or None
+        self.cens = _censored(colours) if stacks_censored else None
+        if single_at_floor:
+            self.vec = _single_at_floor(colours)
         self.s_lo, self.s_hi = s_lo, s_hi
         n = LUT_N ** 3
         self.done = np.zeros(n, bool)
@@ -106,7 +136,7 @@ class Table:
         return out
 
     def _fill(self, need: np.ndarray) -> None:
-        best, raw, s = self._match(need, self.vec, self.pen)
+        best, raw, s = self._match(need, self.vec, self.pen, self.cens)
         self.code[need] = (self.bit[best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
                            | np.where(self.part[best] > 0, PART, 0).astype(np.uint8))
         self.grey[need] = s
@@ -122,19 +152,24 @@ class Table:
         keep = (self.bit & bits) == 0
         if whole_only:
             keep &= np.arange(len(keep)) < self.n_whole
-        best, raw, s = self._match(need, self.vec[keep], self.pen[keep])
+        best, raw, s = self._match(need, self.vec[keep], self.pen[keep],
+                                   None if self.cens is None else self.cens[keep])
         code = (self.bit[keep][best] | np.where(raw > RESIDUAL_MAX, MISFIT, 0).astype(np.uint8)
                 | np.where(self.part[keep][best] > 0, PART, 0).astype(np.uint8)
                 | np.where(s < dark_below, DARK, 0).astype(np.uint8))
         return code[inv.ravel()]
 
-    def _match(self, need: np.ndarray, vec: np.ndarray, pen: np.ndarray):
-        """(best candidate, its residual, its grey term) of every bin index in ``need``."""
+    def _match(self, need: np.ndarray, vec: np.ndarray, pen: np.ndarray, cens: np.ndarray | None = None):
+        """(best candidate, its residual, its grey term) of every bin index in ``need``;
+        ``cens``: the candidates' channels matched as censored (STACKS_CENSORED), or None."""
         q0, rest = np.divmod(need, LUT_N * LUT_N)
         q1, q2 = np.divmod(rest, LUT_N)
         c = ((np.stack([q0, q1, q2], -1) + 0.5) / LUT_N * (LUT_HI - LUT_LO) + LUT_LO).astype(np.float32)
         # dim channels are noisy in log terms: weigh each channel by its light (0.2 .. 1)
         wts = np.clip(np.exp(c) / 0.3, 0.2, 1.0).astype(np.float32)
+        cens_at = None  # the candidates with a censored channel
+        if cens is not None and cens.any():
+            cens_at = np.nonzero(cens.any(1))[0]
         best = np.empty(len(need), np.int64)
         raw_best = np.empty(len(need), np.float32)
         s_best = np.empty(len(need), np.float32)
@@ -147,6 +182,15 @@ class Table:
             w_sum = w[..., 0] + w[..., 1] + w[..., 2]
             s = np.clip((dw[..., 0] + dw[..., 1] + dw[..., 2]) / w_sum, self.s_lo, self.s_hi)
             e = w * (diff - s[..., None]) ** 2
+            if cens_at is not None:
+                # the censored candidates again: the shade fitted on the channels not censored; a
+                # censored one costs only what it is lighter than predicted by more than STACK_LIGHTER
+                keep = ~cens[cens_at][None]
+                dj, wj = diff[:, cens_at], w  # (w: the pixel's weights, the same for every candidate)
+                sj = np.clip((dw[:, cens_at] * keep).sum(-1) / (wj * keep).sum(-1), self.s_lo, self.s_hi)
+                dj = dj - sj[..., None]
+                s[:, cens_at] = sj
+                e[:, cens_at] = wj * np.where(keep, dj, np.maximum(dj - STACK_LIGHTER, 0)) ** 2
             raw = np.sqrt((e[..., 0] + e[..., 1] + e[..., 2]) * (3.0 / w_sum))
             b = (raw + pen[None, :] + GREY_PENALTY * np.abs(s)).argmin(1)
             idx = np.arange(len(b))
@@ -154,14 +198,58 @@ class Table:
         return best, raw_best, s_best
 
 
+@lru_cache(maxsize=8)
+def _censored(colours) -> np.ndarray:
+    """(candidates, 3) bool: the channel matched as censored (see STACKS_CENSORED) -- a candidate's
+    darkest channel, when predicted below STACK_DIM_LOG, the candidate is of two or more whole
+    sheets (no part-covered one), and each of its films darkens one of the other two channels by
+    STACK_SEEN_LOG at least: a film that darkens only the censored channel leaves no sign of itself
+    in the channels still matched, so a censored match cannot say it is there (a Japanese film,
+    nearly clear in red and green, on development photos 0 and 8)."""
+    vec = candidates(colours)[0]
+    a = np.log(np.clip(np.asarray(colours, float) / 255.0, 1e-3, 1.0))  # (4, 3)
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    darkest = vec == vec.min(1, keepdims=True)
+    out = np.zeros(vec.shape, bool)
+    for k, n in enumerate(full):
+        c = int(np.argmin(vec[k]))
+        if n.sum() < 2 or vec[k, c] >= STACK_DIM_LOG or darkest[k].sum() != 1:
+            continue
+        others = [j for j in range(3) if j != c]
+        if all(np.abs(a[e, others]).max() >= STACK_SEEN_LOG for e in range(4) if n[e] > 0):
+            out[k, c] = True
+    return out
+
+
+@lru_cache(maxsize=8)
+def _single_at_floor(colours) -> np.ndarray:
+    """The candidates' vectors, each single whole sheet's channels no darker than the table's
+    darkest bin's centre (SINGLE_AT_FLOOR)."""
+    vec = candidates(colours)[0].copy()
+    full = np.array(list(itertools.product(range(3), repeat=4)), float)
+    full = full[full.sum(1) <= 4]
+    one = np.nonzero(full.sum(1) == 1)[0]
+    floor = np.float32(LUT_LO + 0.5 * (LUT_HI - LUT_LO) / LUT_N)
+    vec[one] = np.maximum(vec[one], floor)
+    return vec
+
+
 def _n_whole(colours) -> int:
     """How many of ``candidates``' first entries are whole sheets only (the part-covered follow)."""
     return sum(1 for c in itertools.product(range(3), repeat=4) if sum(c) <= 4)
 
 
+def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float,
+          calibrated: bool = False) -> Table:
+    """The colour table of these colours; ``calibrated``: colours a calibration measured, one film
+    at a time (STACKS_CENSORED and SINGLE_AT_FLOOR apply, while they are on)."""
+    return _table(colours, s_lo, s_hi, calibrated and STACKS_CENSORED, calibrated and SINGLE_AT_FLOOR)
+
+
 @lru_cache(maxsize=16)
-def table(colours: tuple[tuple[float, float, float], ...], s_lo: float, s_hi: float) -> Table:
-    return Table(colours, s_lo, s_hi)
+def _table(colours, s_lo: float, s_hi: float, stacks_censored: bool, single_at_floor: bool) -> Table:
+    return Table(colours, s_lo, s_hi, stacks_censored, single_at_floor)
 
 
 def bins(L: np.ndarray) -> np.ndarray:
