@@ -64,7 +64,7 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
-from .dice_pips_beyond import doubt_pips_beyond, placed_at_top_face
+from .dice_pips_beyond import SIDE_FACE_REASON as PIPS_BEYOND_REASON, doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
@@ -308,6 +308,9 @@ def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
     if SIDE_FACES_BY_PIPS_BEYOND:
         # (a reading with its top face's pips beyond it, away from the photo's middle: a side face)
         dice = doubt_pips_beyond(dice, img, *_photo_middle(W, H, settings))
+        if TOPS_READ_PAST_SIDE_FACES:
+            # (the top face those pips belong to, looked at as a side face's top face is)
+            dice = tops_beside_unread(dice, img, f, _read_around_at, reasons=(PIPS_BEYOND_REASON,))
     if ONES_BESIDE_SIDE_PIPS:
         # (before the unread reports move to their top faces: the kept pips are offsets from the report)
         dice = ones_beside_side_pips(dice, img)
@@ -326,6 +329,12 @@ def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
 #: a die read whose top face's pips lie beyond it, away from the photo's middle, was read at its side
 #: face: it is made unreadable (:mod:`.dice_pips_beyond`; False: kept, the old rule)
 SIDE_FACES_BY_PIPS_BEYOND = True
+#: ... and that side face's report is looked round for its top face as a side face's report is
+#: (:func:`.dice_top_beside_unread.tops_beside_unread`: a four to six read pips first within reach of
+#: it, away from the dice read, or a one to three the photo shows to be the whole top face).  The
+#: pips beyond are the top face's: it was found, never read -- a light face on a light table, a dark
+#: face on a dark table is not in the foreground (False: reported unread, the old rule)
+TOPS_READ_PAST_SIDE_FACES = True
 
 
 #: a die refused as two pips off layout is read as a one when exactly one of its two pips is a one's

@@ -50,10 +50,11 @@ SIDE_OR_NOTHING = ("no pips", "a die-shaped blob, no face read", "a side face re
                    "a side face in shade")
 
 
-def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Callable) -> list:
-    """``dice`` with each unreadable report that names no face (:data:`SIDE_OR_NOTHING`) replaced by
-    the top face read beside it: one value read pips first within TOP_REACH of it, away from the
-    dice read. ``look_around`` is the reader's pips-first look round a blob
+def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Callable,
+                       reasons: tuple = SIDE_OR_NOTHING) -> list:
+    """``dice`` with each unreadable report that names no face (:data:`SIDE_OR_NOTHING`, or the
+    ``reasons`` given) replaced by the top face read beside it: one value read pips first within
+    TOP_REACH of it, away from the dice read. ``look_around`` is the reader's pips-first look round a blob
     (``dice._read_around_at(img, shape, origin, f, est, unfit)``, work pixels at scale ``f``)."""
     if not TOPS_BESIDE_UNREAD:
         return dice
@@ -63,7 +64,7 @@ def tops_beside_unread(dice: list, img: np.ndarray, f: float, look_around: Calla
     out = []
     taken: list = []  # (the top faces read in reports' places so far)
     for u in dice:
-        if u.value is not None or not any(k in u.reason for k in SIDE_OR_NOTHING):
+        if u.value is not None or not any(k in u.reason for k in reasons):
             out.append(u)
             continue
         side = typical or u.side_px
