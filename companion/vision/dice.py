@@ -63,6 +63,7 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
                                  unread_told_by)
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
+from .dice_remainder_unread import REASON as REMAINDER_REASON, die_shaped_part
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
@@ -918,6 +919,25 @@ REMAINDER_AREA = 0.6
 REMAINDER_APART = 1.2
 
 
+#: a part of a blob left beside a die read there, shaped like one die (the die-shaped blob's own
+#: tests: DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE against the read die's side) and read as
+#: nothing by every look, is reported as an unreadable die at its centre
+#: (:mod:`.dice_remainder_unread`). False: such a part is dropped, the old rule
+REMAINDERS_UNREAD_REPORTED = True
+_LOG = __import__("os").environ.get("H4LOG")
+
+
+def _log_part(part, at, f, side):  # (h4's trace, removed before merging)
+    import json
+    cn, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.vstack(cn))
+    hull = cv2.contourArea(cv2.convexHull(np.vstack(cn)))
+    with open(_LOG, "a") as fh:
+        fh.write(json.dumps({"c": [(at[0] + cx) / f, (at[1] + cy) / f], "ncnt": len(cn), "sol": float(part.sum() / max(hull, 1)),
+                             "el": max(rw, rh) / max(1.0, min(rw, rh)), "size": math.sqrt(float(part.sum())) / side,
+                             "side": side / f}) + "\n")
+
+
 def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
                     got: list[Die], side_faces: list[Die] | None = None) -> list[Die]:
     """The dice read in what is left of ``blob`` once the dice ``got`` are taken out: two touching
@@ -939,8 +959,17 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
             # a look; ray 13, a whole blob round a die read small, took 2.7 s of a 3.5 s read)
             continue
         part = labels[y:y + bh, x:x + bw] == j
-        out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
-                and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+        got_part = [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
+                    and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+        if _LOG and not got_part:
+            _log_part(part, (origin[0] + x, origin[1] + y), f, side)
+        if REMAINDERS_UNREAD_REPORTED and not got_part:
+            # (a die-shaped part no look read: a die beside the one read, reported unreadable)
+            shaped = die_shaped_part(part, side, DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE)
+            if shaped is not None:
+                c = ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f)
+                got_part = [Die(None, c, 0.0, min(shaped[2], side) / f, REMAINDER_REASON)]
+        out += got_part
     if SIDE_FACES_BY_SHADE and TOP_FACES_BESIDE_ARE_LOOKED_AT:
         out += _read_lighter_face_beside(img, blob, origin, f, read, side, side_faces)
     return out

@@ -1,0 +1,45 @@
+"""A die left in a blob beside a die read there, reported unreadable when no look reads it.
+
+Two dice touching (or joined by a shadow) make one foreground blob. When one of them is read, what
+is left of the blob beyond it is read as a blob of its own (:func:`.dice._read_remainder`); a die
+there that reads nothing -- a marbled face, a light face on a light table, a strong tilt -- was
+dropped, and the die was missed altogether, though the blob showed it as plainly as a lone
+die-shaped blob shows one (which :func:`.dice._die_unread` reports unreadable). This module judges
+such a left part by the same shape tests as a lone blob (its solidity, its rotated box's
+elongation, its side against the die read beside it) and, when it is shaped like one die, reports
+an unreadable die at its centre: the players are asked, instead of the die being left out.
+
+No value is ever read by this rule: the part's looks read nothing, and the report's reason is not
+one a later look reads round (:mod:`.dice_top_beside_unread` reads round "a die-shaped blob, no
+face read in it" only).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+#: the reason such a report gives
+REASON = "a die-shaped part of a blob beside a die read there, no face read in it"
+
+
+def die_shaped_part(part: np.ndarray, side: float, solidity: float, elongation: float,
+                    size_range: tuple[float, float]) -> tuple[float, float, float] | None:
+    """(centre x, centre y, side), work pixels in ``part``'s own frame, when the part mask is shaped
+    like one die of about ``side`` (the read die's side beside it): one contour, filling at least
+    ``solidity`` of its hull, its rotated box at most ``elongation`` long, and the square root of its
+    area within ``size_range`` of ``side``. None otherwise."""
+    cnts, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if len(cnts) != 1:
+        return None
+    area = float(part.sum())
+    hull = cv2.contourArea(cv2.convexHull(cnts[0]))
+    (cx, cy), (rw, rh), _ = cv2.minAreaRect(cnts[0])
+    if hull <= 0 or area < solidity * hull or max(rw, rh) > elongation * max(1.0, min(rw, rh)):
+        return None
+    s = math.sqrt(area)
+    if not size_range[0] <= s / max(side, 1e-6) <= size_range[1]:
+        return None
+    return cx, cy, s
