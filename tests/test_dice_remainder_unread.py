@@ -1,0 +1,53 @@
+"""A part of a blob left beside a die read there, shaped like one die and read as nothing by every
+look, is reported as an unreadable die (dice.REMAINDERS_UNREAD_REPORTED, dice_remainder_unread).
+Drawn parts for the shape test; rendered ray 4911 for a missed die now reported."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.vision.dice import DIE_ELONGATION, DIE_SIZE_RANGE, DIE_SOLIDITY
+from companion.vision.dice_remainder_unread import die_shaped_part
+
+
+def _shape(part, side):
+    return die_shaped_part(part, side, DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE)
+
+
+def test_a_square_part_of_the_read_dies_size_is_die_shaped():
+    part = np.zeros((60, 60), bool)
+    part[10:50, 12:52] = True
+    got = _shape(part, 40.0)
+    assert got is not None
+    assert abs(got[0] - 31.5) < 1 and abs(got[1] - 29.5) < 1 and abs(got[2] - 40) < 1
+
+
+def test_a_long_thin_part_or_a_small_or_hollow_one_is_not():
+    strip = np.zeros((60, 120), bool)
+    strip[20:45, 5:110] = True  # a shadow's strip: 4 times as long as wide
+    assert _shape(strip, 40.0) is None
+    small = np.zeros((60, 60), bool)
+    small[20:40, 20:40] = True  # half the read die's side
+    assert _shape(small, 40.0) is None
+    ring = np.zeros((60, 60), bool)
+    ring[10:50, 10:50] = True
+    ring[18:42, 18:42] = False  # an outline (two contours' worth of hole: fills under its hull)
+    assert _shape(ring, 40.0) is None
+    two = np.zeros((60, 60), bool)
+    two[5:25, 5:25] = True
+    two[35:55, 35:55] = True  # two pieces
+    assert _shape(two, 20.0) is None
+
+
+def test_ray_4911s_marbled_six_beside_a_read_three_is_reported(monkeypatch):
+    """Fails with dice.REMAINDERS_UNREAD_REPORTED off: the marbled green six, in one blob with the
+    three read beside it, reads nothing and is missed (nothing within 1.6 sides)."""
+    from companion.vision import dice
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, dice, "REMAINDERS_UNREAD_REPORTED", render_raymarch(4911))
+    assert on["missed"] == off["missed"] - 1
+    assert on["unread"] == off["unread"] + 1 and on["right"] == off["right"]
+    assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] == 0
+    assert on["near_wrong"] == off["near_wrong"]
