@@ -51,3 +51,23 @@ def test_ray_4911s_marbled_six_beside_a_read_three_is_reported(monkeypatch):
     assert on["unread"] == off["unread"] + 1 and on["right"] == off["right"]
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] == off["extra"] == 0
     assert on["near_wrong"] == off["near_wrong"]
+
+
+def test_a_part_of_the_tables_tint_darker_than_it_is_a_shadow():
+    """dice_remainder_unread.SHADOW_SHARE: a read die's shadow beside it (light-generator scenes
+    lit from one side) is a solid die-sized part; of the table's tint and darker, it is no die. A
+    coloured die there, or a white one no darker than the table, is not a shadow."""
+    from companion.vision.dice_remainder_unread import SHADOW_SHARE, shadow_share
+
+    img = np.full((200, 300, 3), 235, np.uint8)  # a white table, the work image at f = 1
+    img[50:90, 40:80] = 60  # the die read (dark)
+    img[50:90, 80:120] = 170  # its shadow: grey, the table's (lack of) tint
+    img[50:90, 120:160] = (60, 160, 60)  # a green die touching the shadow
+    blob = np.zeros((40, 120), bool)
+    blob[:, :] = True
+    shadow = np.zeros((40, 40), bool)
+    shadow[:, :] = True
+    assert shadow_share(img, 1.0, blob, (40, 50), shadow, (80, 50), 40.0, img.shape[:2]) > SHADOW_SHARE
+    assert shadow_share(img, 1.0, blob, (40, 50), shadow, (120, 50), 40.0, img.shape[:2]) < SHADOW_SHARE
+    img[50:90, 120:160] = 240  # a white die, lighter than the table
+    assert shadow_share(img, 1.0, blob, (40, 50), shadow, (120, 50), 40.0, img.shape[:2]) < SHADOW_SHARE
