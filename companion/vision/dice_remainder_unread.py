@@ -21,14 +21,19 @@ import math
 import cv2
 import numpy as np
 
-from .dice_unread_place import _shadow
 
-#: a part this much of whose pixels are the table's shadow (of the table's tint and darker than it,
-#: :func:`.dice_unread_place._shadow`, the table learnt round the blob) is a die's shadow, no die.
-#: (Added after the first development read: in light-generator scenes, lit from one side, a read
-#: die's shadow is a solid die-sized part 1.0-1.5 sides from it -- light 3241-3264, reports on no
-#: die. Half: a part most of whose pixels are shadow.)
+#: a part this much of whose pixels are shadow-like -- clearly darker than the table
+#: (``SHADOW_DARKER`` Lab units of lightness) and of about its tint (within ``SHADOW_TINT`` Lab units
+#: of a, b) -- is a die's shadow, no die. The table is learnt round the blob, outside it. (Added
+#: after the first development read: in light-generator scenes lit from one side, a read die's
+#: shadow is a solid die-sized part 1.0-1.5 sides from it, reported on no die -- light 3241-3264.
+#: The tint allowed is wider than :func:`.dice_unread_place._shadow`'s, which is held to the table's
+#: own spread: a shadow is lit by the sky's or the room's light instead of the lamp's and takes its
+#: colour -- light 3219's ivory dice cast lilac shadows 6 units off the white paper's tint. A coloured
+#: die differs from its table by tens of units, a light die's top face is no darker than the table.)
 SHADOW_SHARE = 0.5
+SHADOW_DARKER = 8.0
+SHADOW_TINT = 12.0
 #: the window round the blob the table is learnt in, in read sides
 TABLE_MARGIN = 1.0
 
@@ -67,7 +72,15 @@ def shadow_share(img: np.ndarray, f: float, blob: np.ndarray, origin: tuple[int,
     x1, y1 = min(shape[1], origin[0] + bw + m), min(shape[0], origin[1] + bh + m)
     die = np.zeros((y1 - y0, x1 - x0), bool)
     die[origin[1] - y0:origin[1] - y0 + bh, origin[0] - x0:origin[0] - x0 + bw] = blob
-    shade = _shadow(img, f, (x0, y0, x1, y1), die)
+    part_img = img[int(y0 / f):int(math.ceil(y1 / f)), int(x0 / f):int(math.ceil(x1 / f))]
+    lab = cv2.cvtColor(cv2.resize(part_img, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA),
+                       cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = lab[~die]
+    if len(table) < 20:
+        return 0.0
+    middle = np.median(table, axis=0)
+    tint = np.hypot(lab[..., 1] - middle[1], lab[..., 2] - middle[2])
+    shade = (lab[..., 0] < middle[0] - SHADOW_DARKER) & (tint < SHADOW_TINT)
     ph, pw = part.shape
     window = shade[at[1] - y0:at[1] - y0 + ph, at[0] - x0:at[0] - x0 + pw]
     n = int(part.sum())
