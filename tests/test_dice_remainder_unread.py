@@ -56,7 +56,8 @@ def test_ray_4911s_marbled_six_beside_a_read_three_is_reported(monkeypatch):
 def test_a_part_of_the_tables_tint_darker_than_it_is_a_shadow():
     """dice_remainder_unread.SHADOW_SHARE: a read die's shadow beside it (light-generator scenes
     lit from one side) is a solid die-sized part; of the table's tint and darker, it is no die. A
-    coloured die there, or a white one no darker than the table, is not a shadow."""
+    coloured die there, or a white one no darker than the table, is not a shadow; a shadow tinted a
+    little by the light it is lit by still is (light 3219's lilac shadows)."""
     from companion.vision.dice_remainder_unread import SHADOW_SHARE, shadow_share
 
     img = np.full((200, 300, 3), 235, np.uint8)  # a white table, the work image at f = 1
@@ -69,5 +70,7 @@ def test_a_part_of_the_tables_tint_darker_than_it_is_a_shadow():
     shadow[:, :] = True
     assert shadow_share(img, 1.0, blob, (40, 50), shadow, (80, 50), 40.0, img.shape[:2]) > SHADOW_SHARE
     assert shadow_share(img, 1.0, blob, (40, 50), shadow, (120, 50), 40.0, img.shape[:2]) < SHADOW_SHARE
+    img[50:90, 80:120] = (205, 190, 200)  # a shadow lit by bluish room light: lilac, 8 units off the tint
+    assert shadow_share(img, 1.0, blob, (40, 50), shadow, (80, 50), 40.0, img.shape[:2]) > SHADOW_SHARE
     img[50:90, 120:160] = 240  # a white die, lighter than the table
     assert shadow_share(img, 1.0, blob, (40, 50), shadow, (120, 50), 40.0, img.shape[:2]) < SHADOW_SHARE
