@@ -74,3 +74,17 @@ def test_a_part_of_the_tables_tint_darker_than_it_is_a_shadow():
     assert shadow_share(img, 1.0, blob, (40, 50), shadow, (80, 50), 40.0, img.shape[:2]) > SHADOW_SHARE
     img[50:90, 120:160] = 240  # a white die, lighter than the table
     assert shadow_share(img, 1.0, blob, (40, 50), shadow, (120, 50), 40.0, img.shape[:2]) < SHADOW_SHARE
+
+
+def test_a_part_toward_the_photos_middle_from_the_read_die_is_its_side_face():
+    """dice_remainder_unread.inward_of_a_read_die: ray 4361's black six (tilted 25 degrees) showed
+    its side face and shadow as a die-shaped part inward of it; a part outward or across is not."""
+    from companion.vision.dice import Die
+    from companion.vision.dice_remainder_unread import inward_of_a_read_die
+
+    read = [Die(6, (405.0, 802.0), 0.9, 246.0)]
+    middle, diagonal = (1500.0, 1125.0), 3750.0
+    assert inward_of_a_read_die((696.0, 814.0), read, middle, diagonal)  # ray 4361's part
+    assert not inward_of_a_read_die((114.0, 790.0), read, middle, diagonal)  # outward
+    assert not inward_of_a_read_die((405.0, 1090.0), read, middle, diagonal)  # across the radius
+    assert not inward_of_a_read_die((1700.0, 1125.0), [Die(6, (1450.0, 1125.0), 0.9, 246.0)], middle, diagonal)  # at the middle

@@ -63,7 +63,7 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
                                  unread_told_by)
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
-from .dice_remainder_unread import REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, shadow_share
+from .dice_remainder_unread import REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, inward_of_a_read_die, shadow_share
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
@@ -434,7 +434,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             shaped += got
         elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
             side_faces: list[Die] = []  # (dice read in the blob found to be side faces, see below)
-            more = _read_remainder(img, blob, (x, y), f, got, side_faces)
+            more = _read_remainder(img, blob, (x, y), f, got, side_faces, _photo_middle(W, H, settings))
             got = [d for d in got if not any(d is s for s in side_faces)] + more
         if (refused is not None or SHAPED_BLOBS_PLACED_BY_READ_DICE) and sum(d.value is not None for d in got) == 1:
             located.append((blob, (x, y), next(d for d in got if d.value is not None)))
@@ -939,7 +939,8 @@ def _log_part(part, at, f, side, shade):  # (h4's trace, removed before merging)
 
 
 def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
-                    got: list[Die], side_faces: list[Die] | None = None) -> list[Die]:
+                    got: list[Die], side_faces: list[Die] | None = None,
+                    photo: tuple[tuple[float, float], float] | None = None) -> list[Die]:
     """The dice read in what is left of ``blob`` once the dice ``got`` are taken out: two touching
     dice in one blob, one read and the other's face too unlike it to be read in the same look.
     Dice of ``got`` found to be a tilted die's side face are added to ``side_faces`` (when given):
@@ -968,7 +969,8 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
         if REMAINDERS_UNREAD_REPORTED and not got_part:
             # (a die-shaped part no look read: a die beside the one read, reported unreadable)
             shaped = die_shaped_part(part, side, DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE)
-            if shaped is not None and shadow_share(img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side,
+            if shaped is not None and not (photo is not None and inward_of_a_read_die(
+                    ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f), read, *photo)) and shadow_share(img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side,
                                                    (round(img.shape[0] * f), round(img.shape[1] * f))) < SHADOW_SHARE:
                 c = ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f)
                 got_part = [Die(None, c, 0.0, min(shaped[2], side) / f, REMAINDER_REASON)]

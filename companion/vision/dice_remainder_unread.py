@@ -37,6 +37,14 @@ SHADOW_TINT = 12.0
 #: the window round the blob the table is learnt in, in read sides
 TABLE_MARGIN = 1.0
 
+#: a part lying toward the photo's middle from a die read in its blob, within ``dice_sizes.RADIAL``
+#: degrees of that line, is the read die's own side face (and shadow), no die: seen from above, a
+#: tilted die shows its side faces on its side toward the photo's middle (:func:`.dice_sizes._side_face_of`).
+#: Not judged for a die within ``dice_sizes.OFF_CENTRE`` of the diagonal from the middle (there the
+#: side faces show in any direction). (Added after the second development read: ray 4361, a black
+#: six on red felt tilted 25 degrees, its side face and shadow a die-shaped part 1.2 sides inward
+#: of it, reported on no die.)
+
 #: the reason such a report gives
 REASON = "a die-shaped part of a blob beside a die read there, no face read in it"
 
@@ -85,3 +93,21 @@ def shadow_share(img: np.ndarray, f: float, blob: np.ndarray, origin: tuple[int,
     window = shade[at[1] - y0:at[1] - y0 + ph, at[0] - x0:at[0] - x0 + pw]
     n = int(part.sum())
     return float((window & part).sum()) / n if n else 1.0
+
+
+def inward_of_a_read_die(centre: tuple[float, float], read, photo_centre: tuple[float, float],
+                         diagonal: float) -> bool:
+    """Whether ``centre`` (photo pixels) lies toward the photo's middle from one of the dice
+    ``read``, within ``RADIAL`` degrees of the line from it to the middle: that die's side face."""
+    from .dice_sizes import OFF_CENTRE, RADIAL
+
+    for d in read:
+        mx, my = photo_centre[0] - d.center[0], photo_centre[1] - d.center[1]
+        out = math.hypot(mx, my)
+        if out < OFF_CENTRE * diagonal:
+            continue
+        ux, uy = centre[0] - d.center[0], centre[1] - d.center[1]
+        sep = math.hypot(ux, uy)
+        if sep > 0 and ux * mx + uy * my >= math.cos(math.radians(RADIAL)) * sep * out:
+            return True
+    return False
