@@ -63,7 +63,8 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
                                  unread_told_by)
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
-from .dice_remainder_unread import REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, inward_of_a_read_die, shadow_share
+from .dice_remainder_unread import (REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, inward_of_a_read_die,
+                                    shadow_share)
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
@@ -922,20 +923,10 @@ REMAINDER_APART = 1.2
 #: a part of a blob left beside a die read there, shaped like one die (the die-shaped blob's own
 #: tests: DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE against the read die's side) and read as
 #: nothing by every look, is reported as an unreadable die at its centre
-#: (:mod:`.dice_remainder_unread`). False: such a part is dropped, the old rule
+#: (:mod:`.dice_remainder_unread`), unless it is the read die's shadow or lies inward of it (its
+#: side face). Development: ray 4911's marbled six, missed, now unread. False: such a part is
+#: dropped, the old rule
 REMAINDERS_UNREAD_REPORTED = True
-_LOG = __import__("os").environ.get("H4LOG")
-
-
-def _log_part(part, at, f, side, shade):  # (h4's trace, removed before merging)
-    import json
-    cn, _ = cv2.findContours(part.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    (cx, cy), (rw, rh), _ = cv2.minAreaRect(np.vstack(cn))
-    hull = cv2.contourArea(cv2.convexHull(np.vstack(cn)))
-    with open(_LOG, "a") as fh:
-        fh.write(json.dumps({"c": [(at[0] + cx) / f, (at[1] + cy) / f], "ncnt": len(cn), "sol": float(part.sum() / max(hull, 1)),
-                             "el": max(rw, rh) / max(1.0, min(rw, rh)), "size": math.sqrt(float(part.sum())) / side,
-                             "side": side / f, "shade": shade}) + "\n")
 
 
 def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
@@ -962,18 +953,16 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
         part = labels[y:y + bh, x:x + bw] == j
         got_part = [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
                     and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
-        if _LOG and not got_part:
-            _log_part(part, (origin[0] + x, origin[1] + y), f, side, shadow_share(
-                img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side,
-                (round(img.shape[0] * f), round(img.shape[1] * f))))
         if REMAINDERS_UNREAD_REPORTED and not got_part:
             # (a die-shaped part no look read: a die beside the one read, reported unreadable)
             shaped = die_shaped_part(part, side, DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE)
-            if shaped is not None and not (photo is not None and inward_of_a_read_die(
-                    ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f), read, *photo)) and shadow_share(img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side,
-                                                   (round(img.shape[0] * f), round(img.shape[1] * f))) < SHADOW_SHARE:
+            if shaped is not None:
                 c = ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f)
-                got_part = [Die(None, c, 0.0, min(shaped[2], side) / f, REMAINDER_REASON)]
+                work = (round(img.shape[0] * f), round(img.shape[1] * f))
+                # (not the read die's own side face, inward of it, nor its shadow: see the module)
+                if not (photo is not None and inward_of_a_read_die(c, read, *photo)) and shadow_share(
+                        img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side, work) < SHADOW_SHARE:
+                    got_part = [Die(None, c, 0.0, min(shaped[2], side) / f, REMAINDER_REASON)]
         out += got_part
     if SIDE_FACES_BY_SHADE and TOP_FACES_BESIDE_ARE_LOOKED_AT:
         out += _read_lighter_face_beside(img, blob, origin, f, read, side, side_faces)
