@@ -63,6 +63,8 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
                                  unread_told_by)
 from . import dice_pixel_aspect
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
+from .dice_remainder_unread import (REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, inward_of_a_read_die,
+                                    shadow_share)
 from .dice_side_shade import SHADE_GAP, drop_side_faces, face_colour, side_face_of
 from .dice_pips_beyond import SIDE_FACE_REASON as PIPS_BEYOND_REASON, doubt_pips_beyond, placed_at_top_face
 from .dice_face_runs_on import doubt_parts_of_faces
@@ -442,7 +444,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
             shaped += got
         elif REMAINDERS_ARE_LOOKED_AT and any(d.value is not None for d in got):
             side_faces: list[Die] = []  # (dice read in the blob found to be side faces, see below)
-            more = _read_remainder(img, blob, (x, y), f, got, side_faces)
+            more = _read_remainder(img, blob, (x, y), f, got, side_faces, _photo_middle(W, H, settings))
             got = [d for d in got if not any(d is s for s in side_faces)] + more
         if (refused is not None or SHAPED_BLOBS_PLACED_BY_READ_DICE) and sum(d.value is not None for d in got) == 1:
             located.append((blob, (x, y), next(d for d in got if d.value is not None)))
@@ -927,8 +929,18 @@ REMAINDER_AREA = 0.6
 REMAINDER_APART = 1.2
 
 
+#: a part of a blob left beside a die read there, shaped like one die (the die-shaped blob's own
+#: tests: DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE against the read die's side) and read as
+#: nothing by every look, is reported as an unreadable die at its centre
+#: (:mod:`.dice_remainder_unread`), unless it is the read die's shadow or lies inward of it (its
+#: side face). Development: ray 4911's marbled six, missed, now unread. False: such a part is
+#: dropped, the old rule
+REMAINDERS_UNREAD_REPORTED = True
+
+
 def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
-                    got: list[Die], side_faces: list[Die] | None = None) -> list[Die]:
+                    got: list[Die], side_faces: list[Die] | None = None,
+                    photo: tuple[tuple[float, float], float] | None = None) -> list[Die]:
     """The dice read in what is left of ``blob`` once the dice ``got`` are taken out: two touching
     dice in one blob, one read and the other's face too unlike it to be read in the same look.
     Dice of ``got`` found to be a tilted die's side face are added to ``side_faces`` (when given):
@@ -948,8 +960,19 @@ def _read_remainder(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
             # a look; ray 13, a whole blob round a die read small, took 2.7 s of a 3.5 s read)
             continue
         part = labels[y:y + bh, x:x + bw] == j
-        out += [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
-                and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+        got_part = [d for d in _read_blob(img, part, (origin[0] + x, origin[1] + y), f, side) if d.value is not None
+                    and all(math.dist(d.center, o.center) >= REMAINDER_APART * max(d.side_px, o.side_px) for o in read)]
+        if REMAINDERS_UNREAD_REPORTED and not got_part:
+            # (a die-shaped part no look read: a die beside the one read, reported unreadable)
+            shaped = die_shaped_part(part, side, DIE_SOLIDITY, DIE_ELONGATION, DIE_SIZE_RANGE)
+            if shaped is not None:
+                c = ((origin[0] + x + shaped[0]) / f, (origin[1] + y + shaped[1]) / f)
+                work = (round(img.shape[0] * f), round(img.shape[1] * f))
+                # (not the read die's own side face, inward of it, nor its shadow: see the module)
+                if not (photo is not None and inward_of_a_read_die(c, read, *photo)) and shadow_share(
+                        img, f, blob, origin, part, (origin[0] + x, origin[1] + y), side, work) < SHADOW_SHARE:
+                    got_part = [Die(None, c, 0.0, min(shaped[2], side) / f, REMAINDER_REASON)]
+        out += got_part
     if SIDE_FACES_BY_SHADE and TOP_FACES_BESIDE_ARE_LOOKED_AT:
         out += _read_lighter_face_beside(img, blob, origin, f, read, side, side_faces)
     return out
