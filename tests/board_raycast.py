@@ -940,11 +940,15 @@ def phone_colour_matrix(scene: Scene) -> np.ndarray:
     return colour_matrix(sens, ref)
 
 
+def jpeg_of(box, scene: Scene) -> bytes:
+    """``scene`` rendered through its camera's sensor and JPEG: the photo's bytes."""
+    return encode(sensor(render_linear(box, scene), scene, phone_colour_matrix(scene)), scene.sensor["quality"])
+
+
 def render_scene(box, seed: int, width: int | None = None, height: int | None = None):
     """(JPEG bytes, truth, scene) of seed ``seed``."""
     scene = random_scene(box, seed, width, height)
-    photo = sensor(render_linear(box, scene), scene, phone_colour_matrix(scene))
-    return encode(photo, scene.sensor["quality"]), truth_of(box, scene), scene
+    return jpeg_of(box, scene), truth_of(box, scene), scene
 
 
 def render_set(box, a: int, b: int, out: str) -> None:
@@ -979,7 +983,7 @@ def calibration_for(box, scene: Scene, keep: str | None = None):
         path = f"{keep}_cal_{name}.jpg" if keep else None
         if path and os.path.exists(path):
             return open(path, "rb").read()
-        data = encode(sensor(render_linear(box, s), s, phone_colour_matrix(s)), s.sensor["quality"])
+        data = jpeg_of(box, s)
         if path:
             with open(path + ".tmp", "wb") as f:
                 f.write(data)

@@ -21,8 +21,7 @@ def box():
 
 def _shoot(box, scene) -> object:
     """The scene through the second generator's sensor and JPEG, decoded as a photo."""
-    linear = rc.render_linear(box, scene)
-    return decode(rc.encode(rc.sensor(linear, scene, rc.phone_colour_matrix(scene)), scene.sensor["quality"]))
+    return decode(rc.jpeg_of(box, scene))
 
 
 @pytest.fixture(scope="module")
