@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
+
 import numpy as np
 
 from .colour_adapt import MIN_SAMPLES, SAMPLE_STEP
@@ -228,7 +230,8 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
         ys, xs = nonzero_yx(where & (bits == (1 << i)))
         if len(ys) < min_px:
             continue
-        if PLAIN_FILM_GUARD and plain is not None and _shows_plain(L, code, plain, a[i], 1 << i, min_px):
+        if (PLAIN_FILM_GUARD and plain is not None
+                and _plain_px(L, code, plain, a[i], 1 << i, ppm) >= max(min_px, PLAIN_SHARE * len(ys))):
             continue
         X = L[ys, xs].astype(np.float32)
         m = np.median(X[::SAMPLE_STEP], 0)[None].astype(np.float32)
@@ -241,23 +244,33 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
     return out
 
 
-# One light, one film per expedition: where the photo shows an expedition's film plainly at the
-# profile's colour (HUE_MIN_MM2 of pixels named it alone, neither misfit nor dim nor glare, on its
-# ray within PLAIN_RESIDUAL at one sheet's gain), its dim channels did not sink under this light,
-# and its darker pixels are something else -- mostly two of its sheets stacked (development 12,
-# daylight: two blue sheets' overlap alone freed, the fitter named it an eye witness where an
-# underwater camera lies).
+# One light, one film per expedition: where the photo shows an expedition's film mostly at the
+# profile's colour (pixels named it alone, neither misfit nor dim nor glare, on its ray within
+# PLAIN_RESIDUAL at one sheet's gain, PLAIN_EDGE_MM in from their region's edge: HUE_MIN_MM2 of them
+# and PLAIN_SHARE of its pool of misfit and dim pixels at least), its dim channels did not sink
+# under this light, and its darker pixels are something else -- mostly two of its sheets stacked
+# (development 12, daylight: two blue sheets' overlap alone freed, the fitter named it an eye
+# witness where an underwater camera lies).  A film mostly sunk shows patches at the profile's
+# colour too: its blurred edge (a blend of three parts film and one of paper passes for it) and
+# spots a veil of glare lifts (development 43, a yellow film at blue -4.1 .. -4.5: 100 mm^2 of it at
+# -1.6 inside its sheets, 2 % of its pool; 48, a blue film at red -4.0: 95 mm^2, 3 %); two blue
+# sheets stacked on 12 lie beside 1,500 px (70 % of the pool) of them at the profile's colour.
 PLAIN_FILM_GUARD = True
 PLAIN_RESIDUAL = 0.15
 PLAIN_GAIN = (0.7, RAY_STACK_RATIO)
+PLAIN_EDGE_MM = 0.8
+PLAIN_SHARE = 0.25
 
 
-def _shows_plain(L: np.ndarray, code: np.ndarray, plain: np.ndarray, a: np.ndarray, bit: int, min_px: float) -> bool:
-    """Whether ``plain`` pixels the code names ``bit`` alone show that film at its profile colour ``a``."""
+def _plain_px(L: np.ndarray, code: np.ndarray, plain: np.ndarray, a: np.ndarray, bit: int, ppm: float) -> float:
+    """How many ``plain`` pixels the code names ``bit`` alone, PLAIN_EDGE_MM in from their region's
+    edge, show that film at its profile colour ``a`` (counted every SAMPLE_STEP each way)."""
     sel = plain & ((code & np.uint8(15)) == bit)
+    k = 2 * int(round(PLAIN_EDGE_MM * ppm)) + 1
+    sel = cv2.erode(sel.view(np.uint8), np.ones((k, k), np.uint8)).view(bool)
     X = L[::SAMPLE_STEP, ::SAMPLE_STEP][sel[::SAMPLE_STEP, ::SAMPLE_STEP]].astype(np.float32)
-    if len(X) * SAMPLE_STEP * SAMPLE_STEP < min_px:
-        return False
+    if not len(X):
+        return 0.0
     res, c = _ray_fit(X, a.astype(np.float32), SHIFT_RANGE[0], SHIFT_RANGE[1])
     ok = (res <= PLAIN_RESIDUAL) & (c >= PLAIN_GAIN[0]) & (c <= PLAIN_GAIN[1])
-    return np.count_nonzero(ok) * SAMPLE_STEP * SAMPLE_STEP >= min_px
+    return float(np.count_nonzero(ok) * SAMPLE_STEP * SAMPLE_STEP)
