@@ -27,6 +27,9 @@ def test_the_fitter_sees_sheets_whose_dim_channels_a_phone_stretched(box, monkey
     # unseen overlaps as filter products changes this photo's fits with the rule off too
     from companion.vision import sheetfit
     monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
+    # ... and without coverage.DIM_DARKER_SEEN_BY_FITTER (session 37), which frees these British
+    # sheets too (their green and blue darker than the profile's, red on it; the light is doubted)
+    monkeypatch.setattr(cov, "DIM_DARKER_SEEN_BY_FITTER", False)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "DIM_SEEN_BY_FITTER", gain=4, before_most=4)
 
 

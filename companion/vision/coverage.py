@@ -32,7 +32,7 @@ from .coverage_two_films import named_across
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
-from .coverage_ray import on_own_ray, photo_hue
+from .coverage_ray import dim_darker_hue, on_own_ray, photo_hue
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
@@ -264,6 +264,13 @@ BETWEEN_NEITHER = True
 # gives neither a pixel named by one alone on the other's side of the photo's own middle
 # (coverage_two_films.py: a warm LED moves the red film where the profile puts the yellow one)
 TWO_FILMS_APART = True
+# A film seen under a light whose power comes in narrow peaks (fluorescent lines, a white LED's
+# blue spike) reads its dim channels at its transmission at the peaks, far darker than the profile's
+# (coverage_ray.py, "a film's dim channels darker"): on an uncalibrated photo whose light is doubted
+# (coverage_between.light_doubted), the pixels near the photo's own colour of an expedition that is
+# the profile's with its dim channels darker are seen by the sheet fitter, not misfit or dim to it.
+# The fitter's view only: coverage's decisions do not change.  Second generator, session 37.
+DIM_DARKER_SEEN_BY_FITTER = True
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -412,6 +419,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         part_of = drop_far_parts(code, pb, tab, ppm, _lookalikes(cols), DEEP_SHADOW_LOG)
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
+    doubted = False  # the photo's light moves films' colours (coverage_between.light_doubted)
     if BETWEEN_NEITHER and reference is None and colours is None:
         doubted = light_doubted(L_col, code, cols, EXPEDITIONS)
         between = between_colours(L_col, code, cols, EXPEDITIONS, ppm, doubted=doubted)
@@ -520,6 +528,15 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         hue = photo_hue(L_col, code, left, cols, EXPEDITIONS, GREY_LO, GREY_HI, ppm)
         if hue.any():
             misfit_fit = left & ~hue
+    if DIM_DARKER_SEEN_BY_FITTER and doubted and (misfit.any() or dim.any()):
+        # ... and a film whose dim channels a peaky light sank (see DIM_DARKER_SEEN_BY_FITTER)
+        left_mf = misfit if misfit_fit is None else misfit_fit
+        left_dim = dim if dim_fit is None else dim_fit
+        sunk = dim_darker_hue(L_col, code, left_mf | left_dim, cols, EXPEDITIONS, ppm,
+                              plain=flat_area & valid & ~(misfit | dim | glare))
+        if sunk.any():
+            misfit_fit = left_mf & ~sunk
+            dim_fit = left_dim & ~sunk
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
     if glare_seen_by_fitter is not None or dim_fit is not None or misfit_fit is not None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import itertools
 
+import cv2
+
 import numpy as np
 
 from .colour_adapt import MIN_SAMPLES, SAMPLE_STEP
@@ -169,3 +171,106 @@ def photo_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict,
         ok = _weighted_rms(d - s, X) <= RESIDUAL_MAX
         out[ys[ok], xs[ok]] = True
     return out
+
+
+# --- a film's dim channels darker under a light with narrow peaks (coverage.DIM_DARKER_SEEN_BY_FITTER) ---
+# A film is a transmission curve, a camera channel a band: the channel reads the film's
+# transmission averaged over the band, weighted by the light's power there.  Where the film passes
+# the whole band (its bright channels) the average is ~1 whatever the light; where it stops most of
+# the band or lies on its slope (its dim channels) the average depends on where inside the band the
+# light's power sits.  A light whose power comes in narrow peaks (a fluorescent tube's lines, a
+# white LED's blue spike and phosphor hump) reads those channels at the film's transmission at the
+# peak, mostly far darker than the broad average (the mean of a curve is above its values where it
+# is low): on the second generator's development photos a blue film's green at -1.6 .. -5.2 (the
+# profile's -0.75), a yellow film's blue at -3.1 .. -5.2 (-1.45), a green film's red at -1.8 .. -3.1
+# (-1.04), while their bright channels stay within ~0.2 of the profile's.  Such a film fits no
+# candidate (misfit) or has two channels under coverage.DIM_LOG (dim) and the fitter sees none of
+# it; nor does photo_hue free it when its colour is off its own ray by more than HUE_SHIFT_MAX or
+# past one sheet's gain (the dim channel, not a stack, makes the gain).  So on a photo whose light
+# moves films (coverage_between.light_doubted) the photo's own colour of an expedition (the median
+# of the misfit and dim pixels the match names it alone, nearer its ray than any other ray) is
+# taken when its bright channels (the profile's above BRIGHT_LOG) agree with the profile's within
+# BRIGHT_TOL, a grey shift aside, and its dim channels are no lighter than the profile's by more
+# than DIM_LIGHTER_TOL: then the pixels near it (within RESIDUAL_MAX, a grey term aside) are seen
+# by the fitter.  Every other film darkens a blue film's blue, a yellow film's red or green, a green
+# film's green, so an overlap of two expeditions does not pass for one this way -- except a red
+# film under another (a red film's only bright channel is red, which a yellow film passes): those
+# pixels are named the pair by the match and do not enter the pool.
+BRIGHT_LOG = -0.6
+BRIGHT_TOL = 0.25
+DIM_LIGHTER_TOL = 0.15
+SHIFT_RANGE = (-0.6, 0.15)  # the grey shift allowed (colour_adapt.GREY_RANGE's fair light, to a little glare)
+
+
+def _dim_darker(m: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Whether each colour of ``m`` (n x 3) is the profile's ``a`` (3,) with its dim channels
+    darker: its bright channels within BRIGHT_TOL of ``a``'s after the grey shift that fits them
+    best (within SHIFT_RANGE), its dim channels no lighter than ``a``'s (plus that shift) by more
+    than DIM_LIGHTER_TOL.  A film passing every channel or none has no such test: all False."""
+    bright = a > BRIGHT_LOG
+    if not bright.any() or bright.all():
+        return np.zeros(len(m), bool)
+    s = np.clip((m[:, bright] - a[bright]).mean(1, keepdims=True), *SHIFT_RANGE)
+    r = m - a[None] - s
+    return np.all(np.abs(r[:, bright]) <= BRIGHT_TOL, 1) & np.all(r[:, ~bright] <= DIM_LIGHTER_TOL, 1)
+
+
+def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict, expeditions,
+                   ppm: float, plain: np.ndarray | None = None) -> np.ndarray:
+    """Of ``where`` (bool: misfit or dim pixels the fitter cannot see), those whose code names one
+    expedition and whose colour is the profile's with its dim channels darker (``_dim_darker``),
+    when the median colour of all such pixels of that expedition (HUE_MIN_MM2 of them at least) is
+    so too and lies nearer the expedition's ray than any other ray."""
+    out = np.zeros(where.shape, bool)
+    bits = code & np.uint8(15)
+    dirs, ray_bits = _rays(colours, expeditions)
+    a = np.log(np.clip(np.asarray([colours[e] for e in expeditions], np.float64) / 255.0, 1e-3, 1.0))
+    min_px = HUE_MIN_MM2 * ppm * ppm
+    for i in range(len(expeditions)):
+        ys, xs = nonzero_yx(where & (bits == (1 << i)))
+        if len(ys) < min_px:
+            continue
+        if (PLAIN_FILM_GUARD and plain is not None
+                and _plain_px(L, code, plain, a[i], 1 << i, ppm) >= max(min_px, PLAIN_SHARE * len(ys))):
+            continue
+        X = L[ys, xs].astype(np.float32)
+        m = np.median(X[::SAMPLE_STEP], 0)[None].astype(np.float32)
+        # (the ray's own grey range: shade and glare as the colour match allows them)
+        res = np.array([_ray_fit(m, d, SHIFT_RANGE[0], SHIFT_RANGE[1])[0][0] for d in dirs])
+        if ray_bits[int(res.argmin())] != (1 << i) or not _dim_darker(m.astype(np.float64), a[i])[0]:
+            continue
+        ok = _dim_darker(X.astype(np.float64), a[i])
+        out[ys[ok], xs[ok]] = True
+    return out
+
+
+# One light, one film per expedition: where the photo shows an expedition's film mostly at the
+# profile's colour (pixels named it alone, neither misfit nor dim nor glare, on its ray within
+# PLAIN_RESIDUAL at one sheet's gain, PLAIN_EDGE_MM in from their region's edge: HUE_MIN_MM2 of them
+# and PLAIN_SHARE of its pool of misfit and dim pixels at least), its dim channels did not sink
+# under this light, and its darker pixels are something else -- mostly two of its sheets stacked
+# (development 12, daylight: two blue sheets' overlap alone freed, the fitter named it an eye
+# witness where an underwater camera lies).  A film mostly sunk shows patches at the profile's
+# colour too: its blurred edge (a blend of three parts film and one of paper passes for it) and
+# spots a veil of glare lifts (development 43, a yellow film at blue -4.1 .. -4.5: 100 mm^2 of it at
+# -1.6 inside its sheets, 2 % of its pool; 48, a blue film at red -4.0: 95 mm^2, 3 %); two blue
+# sheets stacked on 12 lie beside 1,500 px (70 % of the pool) of them at the profile's colour.
+PLAIN_FILM_GUARD = True
+PLAIN_RESIDUAL = 0.15
+PLAIN_GAIN = (0.7, RAY_STACK_RATIO)
+PLAIN_EDGE_MM = 0.8
+PLAIN_SHARE = 0.25
+
+
+def _plain_px(L: np.ndarray, code: np.ndarray, plain: np.ndarray, a: np.ndarray, bit: int, ppm: float) -> float:
+    """How many ``plain`` pixels the code names ``bit`` alone, PLAIN_EDGE_MM in from their region's
+    edge, show that film at its profile colour ``a`` (counted every SAMPLE_STEP each way)."""
+    sel = plain & ((code & np.uint8(15)) == bit)
+    k = 2 * int(round(PLAIN_EDGE_MM * ppm)) + 1
+    sel = cv2.erode(sel.view(np.uint8), np.ones((k, k), np.uint8)).view(bool)
+    X = L[::SAMPLE_STEP, ::SAMPLE_STEP][sel[::SAMPLE_STEP, ::SAMPLE_STEP]].astype(np.float32)
+    if not len(X):
+        return 0.0
+    res, c = _ray_fit(X, a.astype(np.float32), SHIFT_RANGE[0], SHIFT_RANGE[1])
+    ok = (res <= PLAIN_RESIDUAL) & (c >= PLAIN_GAIN[0]) & (c <= PLAIN_GAIN[1])
+    return float(np.count_nonzero(ok) * SAMPLE_STEP * SAMPLE_STEP)
