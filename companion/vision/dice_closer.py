@@ -5,7 +5,7 @@ The reader finds dice on the photo scaled to ``WORK_PX`` on its long side (0.2 o
 photo): a die 40-60 px across there is 8-12 work pixels, under the least die side the finder
 expects (``min_die_frac``), and the blob it is found from is its blur's halo more than the die --
 a defocused die's blob is 1.5-2 times the die, every look's window is sized by it, and the face
-region then takes the pips in ("no pips", session 37's development reading: 8 of the 16 unread dice
+region then takes the pips in ("no pips", session 37's development reading: 8 of the 17 unread dice
 of ray 1000-1085). The same photo cut round such a die is read at full resolution, where the die is
 the size the finder and the looks were made for, and its blob is measured at the scale of its
 pixels. (A person looks closer at a small die; the pixels are the same.)
