@@ -64,9 +64,13 @@ def test_rendered_black_one_beside_its_side_face(monkeypatch):
     """Ray 2130 (development): a motion-blurred black-white one, 52 px, tilted 14 degrees, its side
     face showing a six; the loose look read the one right at 0.72 of a hull that took in the side
     face, and refused it as part of the hull. Fails with DARK_FACED_ONES_IN_HULLS off, and with
-    MARKS_PAST_A_LIT_RIM_SKIPPED off (checked: the one stays unread either way)."""
+    MARKS_PAST_A_LIT_RIM_SKIPPED off (checked: the one stays unread either way). Read with
+    UNREAD_SMALL_READ_CLOSER off (session 37): read closer, in a window at full resolution, the
+    one reads right with this rule off too (the switch is tested alone here)."""
     from tests.dice_raymarch import render_raymarch
     from companion.vision.dice_eval import score_scene
+
+    monkeypatch.setattr(dice_mod, "UNREAD_SMALL_READ_CLOSER", False)
 
     scene = render_raymarch(2130)
     on_dice = dice_mod.read_dice(scene.image)

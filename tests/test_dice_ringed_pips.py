@@ -100,6 +100,9 @@ def test_rendered_marbled_three_whose_pips_fit_no_layout_is_read_by_its_ringed_p
     from tests.dice_raymarch import render_raymarch
 
     monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", True)
+    # (with dice.UNREAD_SMALL_READ_CLOSER the three is read right in a window at full resolution with
+    # this switch off too: held off, so the test measures this switch alone; session 37)
+    monkeypatch.setattr(dice, "UNREAD_SMALL_READ_CLOSER", False)
     off, on = counts_off_then_on(monkeypatch, dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", render_raymarch(2099))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]

@@ -52,6 +52,9 @@ def test_part_of_a_face_in_a_core_is_not_read(monkeypatch):
     found beyond, not traced) and ``dice.MARBLED_PIPS_BY_RINGS`` (session 28: it reads the die
     right as well)."""
     monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
+    # (dice.UNREAD_SMALL_READ_CLOSER, session 37, reads the three right in a window at full
+    # resolution once this bound leaves it unread: held off too)
+    monkeypatch.setattr(dice, "UNREAD_SMALL_READ_CLOSER", False)
     from companion.vision import dice_pips
     from tests.dice_raymarch_light import render_light
 

@@ -74,6 +74,7 @@ from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
 from .dice_one_beside_side_pip import ones_beside_side_pips
+from .dice_closer import read_closer
 from .dice_doubted_again import read_doubted_again
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -136,6 +137,12 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     img = _as_bgr(image)
     if min(img.shape[:2]) < 16:
         return []
+    return _read_whole(img, settings, closer=True)
+
+
+def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False) -> list[Die]:
+    """Every die in ``img``: the photo's reading and its re-reads (squared, unsmeared, and with
+    ``closer`` small unread dice read closer; a window read closer is not read closer again)."""
     dice = _read_photo(img, settings)
     if PIXELS_SQUARED_BY_PIPS and square_frame(*_photo_size(img, settings)):
         stretch = photo_stretch(dice)
@@ -155,7 +162,29 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
             motion, values, blind = blind_motion(img, dice), BLIND_VALUES_READ, True
         if motion is not None:
             dice = _unread_read_unsmeared(img, settings, dice, motion, values, blind)
+    if closer and UNREAD_SMALL_READ_CLOSER and any(d.value is None for d in dice):
+        # (last: an unreadable die a few work pixels across, read again at the photo's resolution)
+        dice = _unread_read_closer(img, settings, dice)
     return dice
+
+
+#: an unreadable die small at the working scale (under twice the least die there: a few work pixels,
+#: its blob its blur's halo) is read again in a window round it at the photo's own resolution, and
+#: takes the one value read there at its place, of the dice's size, away from the dice read
+#: (:mod:`.dice_closer`; False: left unreadable, the old rule)
+UNREAD_SMALL_READ_CLOSER = True
+
+
+def _unread_read_closer(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -> list[Die]:
+    """``dice`` with small unreadable dice read closer (:func:`.dice_closer.read_closer`)."""
+    pw, ph = _photo_size(img, settings)
+    px0, py0 = (settings.in_photo[0], settings.in_photo[1]) if settings.in_photo is not None else (0, 0)
+
+    def read_window(window: np.ndarray, origin: tuple[int, int]) -> list[Die]:
+        inner = replace(settings, in_photo=(px0 + origin[0], py0 + origin[1], pw, ph))
+        return _read_whole(window, inner)
+
+    return read_closer(img, dice, settings.work_px, settings.min_die_frac, read_window)
 
 
 def _unread_read_unsmeared(img: np.ndarray, settings: ReaderSettings, dice: list[Die], motion, values: tuple,

@@ -1,0 +1,85 @@
+"""A die left unreadable that is small at the working scale, read again closer: at the photo's own
+resolution, in a window round it.
+
+The reader finds dice on the photo scaled to ``WORK_PX`` on its long side (0.2 of a 4000x3000
+photo): a die 40-60 px across there is 8-12 work pixels, under the least die side the finder
+expects (``min_die_frac``), and the blob it is found from is its blur's halo more than the die --
+a defocused die's blob is 1.5-2 times the die, every look's window is sized by it, and the face
+region then takes the pips in ("no pips", session 37's development reading: 8 of the 17 unread dice
+of ray 1000-1085). The same photo cut round such a die is read at full resolution, where the die is
+the size the finder and the looks were made for, and its blob is measured at the scale of its
+pixels. (A person looks closer at a small die; the pixels are the same.)
+
+Only unreadable reports change, and only to one sure value read there, of the dice's size, away
+from every die read: a die read right stays as it is; a die read nowhere is not made (nothing is
+added where the photo's reading reported nothing).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from statistics import median
+from typing import Callable
+
+import numpy as np
+
+#: a report is read closer when its side is under this many of the finder's least die side at the
+#: working scale (``ReaderSettings.min_die_frac`` of the photo's shorter side): the blob it was
+#: found from is then a few work pixels across, its outline its halo's (2: twice the least die)
+SMALL_SIDES = 2.0
+#: the window read round the report: this many of the report's sides each way (the die, its halo
+#: and shadow, and table enough round them for the table's colour)
+REACH = 3.0
+#: the value read closer is the report's die when it lies within this share of the report's side of
+#: it (the half-die rule the score and every re-read in the reader use)
+AT = 0.5
+#: ... and is of the dice's size: at least this share of the median side of the dice read in the
+#: photo (the size rule's least for a one, two or three: dice_sizes' 0.6)
+SIZE_LEAST = 0.6
+
+
+def small_at_work_scale(side_px: float, photo_shape: tuple[int, int], work_px: int, min_die_frac: float) -> bool:
+    """Is a report of ``side_px`` (photo pixels) under SMALL_SIDES least dice at the working scale?"""
+    H, W = photo_shape[:2]
+    f = min(1.0, work_px / max(H, W))
+    if f >= 1.0:
+        return False  # (read at full resolution already)
+    return side_px < SMALL_SIDES * min_die_frac * min(H, W)
+
+
+def read_closer(img: np.ndarray, dice: list, work_px: int, min_die_frac: float,
+                read_window: Callable[[np.ndarray, tuple[int, int]], list]) -> list:
+    """``dice`` with each unreadable report small at the working scale replaced by the one value
+    read round it in ``img`` at full resolution (``read_window(window, (x0, y0))``: the dice read in
+    the window cut at x0, y0, in the window's pixels)."""
+    H, W = img.shape[:2]
+    read = [d for d in dice if d.value is not None]
+    typical = median(d.side_px for d in read) if read else None
+    out = []
+    for d in dice:
+        if d.value is not None or not small_at_work_scale(d.side_px, img.shape, work_px, min_die_frac):
+            out.append(d)
+            continue
+        h = REACH * d.side_px
+        x0, y0 = int(max(0, d.center[0] - h)), int(max(0, d.center[1] - h))
+        x1, y1 = int(min(W, d.center[0] + h)), int(min(H, d.center[1] + h))
+        if x1 - x0 < 16 or y1 - y0 < 16:
+            out.append(d)
+            continue
+        got = [replace(g, center=(g.center[0] + x0, g.center[1] + y0),
+                       pips=None if g.pips is None else tuple((px + x0, py + y0, r) for px, py, r in g.pips))
+               for g in read_window(img[y0:y1, x0:x1], (x0, y0)) if g.value is not None]
+        here = [g for g in got if math.dist(g.center, d.center) < AT * d.side_px]
+        if len(here) != 1:
+            out.append(d)
+            continue
+        g = here[0]
+        if typical is not None and g.side_px < SIZE_LEAST * typical:
+            out.append(d)  # (a part of a face read as a die: the size rule would doubt it)
+            continue
+        if any(math.dist(g.center, o.center) < max(g.side_px, o.side_px) for o in read):
+            out.append(d)  # (another die's face, read already)
+            continue
+        out.append(replace(g, seen_pips=None, seen_at=None))
+    return out
