@@ -458,10 +458,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     if refused:
         # (judged once every blob is read: the dice read tell a die's size, see dice_read_size)
         dice += judged_by_read_dice(refused, dice, located, f, DIE_SIZE_RANGE, Die)
-    if SMALL_BLOBS_SIZED_BY_READ_DICE and under:
-        # (the dice read tell the photo's die size: a light die on a light table under the least
-        # die's area is read when its blob's box is their size, see below)
-        dice += _small_blobs_read(img, labels, under, f, dice)
+    # (the dice read tell the photo's die size: a light die on a light table under the least die's
+    # area is read when its blob's box is their size, see below; added once the finer look's zoom
+    # is chosen, which they must not change: a small die read here at the working scale left the
+    # zoom to other small blobs, and a purple five beside them read wrong, marbled 448)
+    small_read = _small_blobs_read(img, labels, under, f, dice) if SMALL_BLOBS_SIZED_BY_READ_DICE and under else []
     # (the small outlines are not read, only reported: read, light 3129 and 3134 gave wrong values;
     # they are left out of the typical die's size and the tests below: a die's shaded rim, no die)
     for i, x, y, bw, bh, area in outlines:
@@ -477,6 +478,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
+    dice += small_read
     if fore.closed is not None:
         # (a clipped photo: a white die's face is the table's white, see dice_foreground; after the
         # zoom is chosen: a die read here is no reason to skip the finer look, which reads it too)
