@@ -23,9 +23,9 @@ def _near(found, die):
 
 
 def test_a_white_five_under_the_least_die_is_read(monkeypatch):
-    """Development light 3160: a white five (78 px in a 4000x3000 photo: 15.6 work px, the least
-    die 18) on a white table, its blob 19x17 work px but under the least die's area. Off: missed;
-    on: read right, nothing else moved."""
+    """Development light 3160: a white five (71 px in a 4000x3000 photo: 14 work px, the least
+    die 18) on a white table, its blob under the least die's area. Off: missed; on: read right,
+    nothing else moved."""
     import companion.vision.dice as dice
     from tests.dice_raymarch_light import render_light
 
