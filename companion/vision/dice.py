@@ -412,6 +412,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     max_side = settings.max_die_frac * min(sh, sw)
     blobs = []
     outlines = []  # blobs under the least die's area whose hull holds one (SMALL_OUTLINES_REPORTED)
+    under = []  # other blobs under the least die's area (SMALL_BLOBS_SIZED_BY_READ_DICE)
     for i in range(1, n):
         x, y, bw, bh, area = (int(v) for v in stats[i])
         if max(bw, bh) < min_side or (x == 0 and y == 0 and bw == sw and bh == sh):
@@ -419,6 +420,8 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         if area < min_side * min_side:
             if SMALL_OUTLINES_REPORTED and _outline_holds_a_die(labels, (i, x, y, bw, bh, area), min_side):
                 outlines.append((i, x, y, bw, bh, area))
+            elif SMALL_BLOBS_SIZED_BY_READ_DICE:
+                under.append((i, x, y, bw, bh, area))
             continue
         blobs.append((i, x, y, bw, bh, area))
     marked = small_marked_blobs(img, labels, stats, min_side, f) if f < 1 else []
@@ -484,6 +487,11 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
     if refused:
         # (judged once every blob is read: the dice read tell a die's size, see dice_read_size)
         dice += judged_by_read_dice(refused, dice, located, f, DIE_SIZE_RANGE, Die)
+    # (the dice read tell the photo's die size: a light die on a light table under the least die's
+    # area is read when its blob's box is their size, see below; added once the finer look's zoom
+    # is chosen, which they must not change: a small die read here at the working scale left the
+    # zoom to other small blobs, and a purple five beside them read wrong, marbled 448)
+    small_read = _small_blobs_read(img, labels, under, f, dice) if SMALL_BLOBS_SIZED_BY_READ_DICE and under else []
     # (the small outlines are not read, only reported: read, light 3129 and 3134 gave wrong values;
     # they are left out of the typical die's size and the tests below: a die's shaded rim, no die)
     for i, x, y, bw, bh, area in outlines:
@@ -499,6 +507,7 @@ def _read_at(img: np.ndarray, f: float, settings: ReaderSettings) -> tuple[list[
         dice, clusters = _pips_above_the_table(img, dice, clusters, table_coloured)
     dice += clusters
     zoom = zoom_for(alone, stats, dice, min_side, f) if alone else 1.0
+    dice += small_read
     if fore.closed is not None:
         # (a clipped photo: a white die's face is the table's white, see dice_foreground; after the
         # zoom is chosen: a die read here is no reason to skip the finer look, which reads it too)
@@ -592,6 +601,57 @@ def _in_blob(d: Die, blob: np.ndarray, origin: tuple[int, int], f: float) -> boo
     """Does ``d``'s centre lie in ``blob`` (work pixels, cut at ``origin``)?"""
     cx, cy = int(d.center[0] * f) - origin[0], int(d.center[1] * f) - origin[1]
     return 0 <= cy < blob.shape[0] and 0 <= cx < blob.shape[1] and bool(blob[cy, cx])
+
+
+#: a blob under the least die's area (``min_die_frac`` squared) whose box is the size of the dice
+#: read in the photo is read as a die, its readings with a value kept. The least die is a prior,
+#: 0.03 of the photo's short side; the dice read tell the photo's own die size. A light die on a
+#: light table (white, cream, clear on white) shows only its shaded sides, pips and edges: its blob
+#: fills its box only in part, and its area falls under the least die's when its dice are near that
+#: size (docs/dice-camera.md, thirty-sixth round, h3). False: such a blob left out, the old rule
+SMALL_BLOBS_SIZED_BY_READ_DICE = True
+#: ... its box's side (the root of its area) within this range of the median read die's side, work pixels
+SMALL_BOX_RANGE = (0.8, 1.4)
+#: ... at least this many dice read with a value in the photo (their size is the photo's die size)
+SMALL_READ_LEAST = 1
+
+
+def _small_blobs_read(img: np.ndarray, labels: np.ndarray, under: list[tuple], f: float,
+                      dice: list[Die]) -> list[Die]:
+    """Readings with a value in blobs under the least die's area whose box is the read dice's
+    size, away from every die reported (:data:`SMALL_BLOBS_SIZED_BY_READ_DICE`)."""
+    read = [d.side_px * f for d in dice if d.value is not None]
+    if len(read) < SMALL_READ_LEAST:
+        return []
+    typical = float(np.median(read))
+    out: list[Die] = []
+    for i, x, y, bw, bh, area in under:
+        box = math.sqrt(bw * bh)
+        if not SMALL_BOX_RANGE[0] <= box / typical <= SMALL_BOX_RANGE[1]:
+            continue
+        cx, cy = (x + bw / 2) / f, (y + bh / 2) / f
+        if any(math.hypot(d.center[0] - cx, d.center[1] - cy) < d.side_px for d in dice + out):
+            continue
+        got = _read_square(img, (cx, cy), typical / f)
+        if SMALL_BLOBS_SHARPENED and not any(d.value is not None for d in got):
+            # (a pale die is often a soft one too: the sharpened look, as for a blob with no pips seen)
+            got = _read_blob_sharpened(img, _filled(labels[y:y + bh, x:x + bw] == i), (x, y), f, typical)
+        out += [d for d in got if d.value is not None
+                and DIE_SIZE_RANGE[0] <= d.side_px * f / typical <= DIE_SIZE_RANGE[1]
+                and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * box / f]
+    return out
+
+
+#: ... and where that reads nothing, the sharpened look (:func:`_read_blob_sharpened`) at its filled hull
+SMALL_BLOBS_SHARPENED = True
+
+
+def _filled(blob: np.ndarray) -> np.ndarray:
+    """A blob filled to its convex hull."""
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(out, [cv2.convexHull(np.vstack(cnts))], 1)
+    return out > 0
 
 
 #: a blob under the least die's area (``min_die_frac`` squared) that is an outline -- it covers
