@@ -39,7 +39,7 @@ def _bbox(mask: np.ndarray, pad: int):
     # rows by their maximum, then the columns of those rows OR-ed: a third of cv2.boundingRect's
     # time on the sparse masks coverage asks about (it scans every pixel; 39 calls cost ~7 ms of
     # a 12 MP photo's coverage)
-    rows = np.flatnonzero(m.max(1))
+    rows = np.flatnonzero(np.bitwise_or.reduce(m, 1))  # (nonzero where the maximum is: half its time)
     if len(rows) == 0:
         return None
     y, y1 = int(rows[0]), int(rows[-1]) + 1
