@@ -691,6 +691,36 @@ def _drop_ghosts(mask: np.ndarray, others: np.ndarray, alone: np.ndarray, bridge
     return mask & ~np.take(drop, labels)
 
 
+@lru_cache(maxsize=8)
+def _disc_rectangles(k: int) -> tuple:
+    """OpenCV's k x k ellipse (the sliver test's disc) as the union of centred rectangles, one per
+    width of its rows (each as tall as the rows at least that wide), or () when it is not such a
+    union (then the disc itself is used)."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    widths = [int(np.count_nonzero(row)) for row in disc]
+    rects = tuple((w, sum(x >= w for x in widths)) for w in sorted(set(widths)) if w)
+    union = np.zeros_like(disc)
+    for w, h in rects:
+        if w % 2 == 0 or h % 2 == 0:
+            return ()
+        union[(k - h) // 2:(k + h) // 2, (k - w) // 2:(k + w) // 2] = 1
+    return rects if np.array_equal(union, disc) else ()
+
+
+def _eroded_by_disc(img: np.ndarray, k: int) -> np.ndarray:
+    """``cv2.erode(img, k x k ellipse)``, the same pixels: an erosion by a union of shapes is the
+    minimum of the erosions by each (the border, never the minimum, alike), and a rectangle's
+    erosion is separable -- a 9 px disc in a third less time than OpenCV's general kernel."""
+    rects = _disc_rectangles(k)
+    if not rects:
+        return cv2.erode(img, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    out = None
+    for w, h in rects:
+        e = cv2.erode(img, np.ones((h, w), np.uint8))
+        out = e if out is None else cv2.min(out, e, dst=out)
+    return out
+
+
 def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px: int,
                   parts=None, min_px: int = 0) -> np.ndarray:
     """Remove parts of ``mask`` (joined across printed lines) nowhere ``core_px`` wide.
@@ -703,8 +733,7 @@ def _drop_slivers(mask: np.ndarray, neutral: np.ndarray, core_px: int, bridge_px
     n, labels = parts if parts is not None else _joined_parts(mask, bridge_px)
     if n <= 1:
         return mask
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (core_px | 1, core_px | 1))
-    core = cv2.erode((mask | neutral).astype(np.uint8), disc) > 0
+    core = _eroded_by_disc((mask | neutral).astype(np.uint8), core_px | 1) > 0
     has_core = np.bincount(labels[core & mask], minlength=n) > 0
     if min_px:
         has_core &= np.bincount(_where(labels, mask), minlength=n) >= min_px
