@@ -51,6 +51,19 @@ def test_orange_film_is_the_red_films(box):
     assert fit[75, 205] == B and fit[75, 65] == J
 
 
+def test_the_films_patches_across_a_printed_line_are_joined(box, monkeypatch):
+    """A patch of the same orange beyond a printed line 1.3 mm wide (named nothing), named yellow
+    over red and seen (not misfit): the red film's too (WHOLE_FILM, JOIN_MM); not without."""
+    L, before, code = _plane()
+    L[30:120, 266:290], code[30:120, 266:290] = (-0.1, -0.85, -3.0), J | B
+    before[30:120, 266:290] = J | B
+    red = rf.red_film_for_fitter(L, before, code, (code & MISFIT) > 0, box.sheet_colours, EX, 3.0)
+    assert red[75, 278] and not red[75, 264]  # the patch, not the line between
+    monkeypatch.setattr(rf, "WHOLE_FILM", False)
+    red = rf.red_film_for_fitter(L, before, code, (code & MISFIT) > 0, box.sheet_colours, EX, 3.0)
+    assert red[75, 205] and not red[75, 278] and not red[75, 255]
+
+
 def test_no_yellow_film_nothing_to_place_it_by(box):
     L, before, code = _plane()
     code[30:120, 20:110] = 0
