@@ -154,7 +154,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     through the first phone, two hexes the red sheet reaches 1.4-1.9 mm into called uncovered).
     ``late_rules``: in place of _late_rules (same arguments), e.g. judged on a coarser grid.
     ``fit_view``: (seen, unknown) the fitter's own, when it sees more than coverage (the veil of
-    added light aside: coverage.VEIL_SEEN_BY_FITTER); ``fit`` is then read on it.
+    added light aside: coverage.VEIL_SEEN_BY_FITTER); ``fit`` is then read on it; a third item,
+    when given, is the fitter's own code (names it reads differently: coverage.RED_FILM_SEEN_BY_FITTER).
     """
     masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
@@ -162,7 +163,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     seen_bits = cv2.bitwise_and(code, 15, mask=seen_flat.view(np.uint8))
     fit_bits, fit_unknown = seen_bits, unknown
     if fit_view is not None:
-        fit_bits, fit_unknown = cv2.bitwise_and(code, 15, mask=fit_view[0].view(np.uint8)), fit_view[1]
+        fit_code = fit_view[2] if len(fit_view) > 2 and fit_view[2] is not None else code
+        fit_bits, fit_unknown = cv2.bitwise_and(fit_code, 15, mask=fit_view[0].view(np.uint8)), fit_view[1]
     for i, e in enumerate(EXPEDITIONS):
         has = np.bitwise_and(np.right_shift(seen_bits, i), 1).view(bool)  # 0 / 1 bytes: a true bool view
         raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)

@@ -29,6 +29,7 @@ import numpy as np
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
+from .coverage_red_film import red_film_for_fitter, shown_as_red
 from .coverage_coarse import coarse_late_rules
 from .coverage_layout import PPM, Layout, layout  # noqa: F401 (public here)
 from .coverage_lines import grey_bins, onto_lines
@@ -271,6 +272,15 @@ TWO_FILMS_APART = True
 # the profile's with its dim channels darker are seen by the sheet fitter, not misfit or dim to it.
 # The fitter's view only: coverage's decisions do not change.  Second generator, session 37.
 DIM_DARKER_SEEN_BY_FITTER = True
+# ... and a red film a warm light turned orange (coverage_red_film.py): on a doubted photo, the
+# pixels the fitter cannot see that the colour match named the yellow and / or red film, red-bright,
+# lying up the green / red ratio from the photo's own yellow film by a quarter of the profile's way
+# or more, are shown to the fitter as the red film's.  The fitter's view only.  Session 38 (h1).
+RED_FILM_SEEN_BY_FITTER = True
+# ... and for coverage too: the pixels of that red film the colour match still names the yellow film
+# or both (seen, so not freed) are given to neither (unknown), as coverage_between does for the middle
+# band: the orange of the red film the photo's own yellow film places, not the profile.
+RED_FILM_NEITHER = True
 PART_NEAR_WHOLE = True  # part of a sheet is counted only by its whole sheet (part_sheets.py)
 # A hex is called covered by an expedition only when its whole sheet makes up this share of its
 # colour on the hex's paper, not just part of one (a blurred edge, a strip 1-2 px wide beside the
@@ -420,8 +430,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     dark = (code & DARK) > 0  # (0 off the flat area)
     code &= ~np.uint8(DARK | PART)
     doubted = False  # the photo's light moves films' colours (coverage_between.light_doubted)
+    code_before = None  # the colour match's names before the rules below take some (RED_FILM_SEEN_BY_FITTER)
     if BETWEEN_NEITHER and reference is None and colours is None:
         doubted = light_doubted(L_col, code, cols, EXPEDITIONS)
+        if RED_FILM_SEEN_BY_FITTER and doubted:
+            code_before = code.copy()
         between = between_colours(L_col, code, cols, EXPEDITIONS, ppm, doubted=doubted)
         # (judged on the colour match's names before the middle band takes its share)
         across = named_across(L_col, code, cols, EXPEDITIONS, ppm) if TWO_FILMS_APART and doubted else None
@@ -429,6 +442,11 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             given_to_neither(code, between)
         if across is not None:
             given_to_neither(code, across)
+        if RED_FILM_NEITHER and code_before is not None:
+            # the red film's orange still named the yellow film, or both: to neither (see RED_FILM_NEITHER)
+            orange = red_film_for_fitter(L_col, code_before, code, (code & MISFIT) > 0, cols, EXPEDITIONS, ppm)
+            if orange is not None:
+                given_to_neither(code, orange & ((code & np.uint8(15)) != 0))
     _tick('table')
     # for glare, added light and dim channels: the photo as taken (UNSEEN_AS_TAKEN)
     L_seen = cv2.subtract(L, gained_by) if gained_by is not None and UNSEEN_AS_TAKEN else L
@@ -537,6 +555,16 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if sunk.any():
             misfit_fit = left_mf & ~sunk
             dim_fit = left_dim & ~sunk
+    fit_code = None  # the fitter's own names, where it reads them otherwise than coverage
+    if RED_FILM_SEEN_BY_FITTER and code_before is not None and misfit.any():
+        # ... and a red film a warm light turned orange (see RED_FILM_SEEN_BY_FITTER)
+        left_mf = misfit if misfit_fit is None else misfit_fit
+        red = red_film_for_fitter(L_col, code_before, code, left_mf, cols, EXPEDITIONS, ppm)
+        del code_before
+        if red is not None:
+            misfit_fit = left_mf & ~red
+            fit_code = code.copy()
+            shown_as_red(fit_code, red, EXPEDITIONS)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside
     if glare_seen_by_fitter is not None or dim_fit is not None or misfit_fit is not None:
@@ -573,7 +601,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fit_seen = None if unknown_fit is None else ~unknown_fit & valid & flat_area
     colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols, hand_near, hidden,
                                                (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None,
-                                               None if fit_seen is None else (fit_seen, unknown_fit))
+                                               None if fit_seen is None else (fit_seen, unknown_fit, fit_code))
     fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
 
     _tick('colour')
