@@ -54,3 +54,21 @@ def test_a_value_read_the_same_in_every_window_is_taken():
 
     out = read_closer(np.zeros(PHOTO, np.uint8), [_unread()], 800, 0.03, window)
     assert out[0].value == 5 and len(seen) == 5
+
+
+def test_fresh_ray_3089_a_report_read_off_its_die_is_left_unread(monkeypatch):
+    """Development ray 3089 (fresh in session 38; a 3000x2250 photo): a marbled purple one (86 px)
+    reported as a die-shaped blob of 129 px. The window cut round the report reads a four a third of
+    the report's side off it -- 0.77 of the die's side from the one (a missed die and an extra); the
+    windows moved right and down read the one there. Guarded, the report stays unreadable."""
+    import companion.vision.dice as dice
+    from companion.vision.dice_eval import score_scene
+    from tests.dice_raymarch import render_raymarch
+
+    scene = render_raymarch(3089)
+    monkeypatch.setattr(dice, "UNREAD_SMALL_READ_CLOSER", True)
+    guarded = score_scene(scene, dice.read_dice(scene.image)).counts
+    assert (guarded["missed"], guarded["extra"], guarded["wrong"], guarded["near_wrong"]) == (0, 0, 0, 0)
+    monkeypatch.setattr(dc, "CLOSER_READ_AGREES_SHIFTED", False)
+    bare = score_scene(scene, dice.read_dice(scene.image)).counts
+    assert (bare["missed"], bare["extra"]) == (1, 1)  # (the old rule: the one missed, a four made)
