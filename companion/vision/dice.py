@@ -174,8 +174,11 @@ def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False)
 #: (:mod:`.dice_closer`; False: left unreadable, the old rule). Off since session 37's held-out
 #: read: of the 16 held-out unread reports it gave a value, 11 were right and 4 wrong (ray 59514,
 #: 59573, 59593, 60259), and a fifth (fresh 60273) moved off its die (docs/dice-camera.md,
-#: thirty-sixth round, read by the lead); its tests switch it on themselves.
-UNREAD_SMALL_READ_CLOSER = False
+#: thirty-sixth round, read by the lead). On again in session 38 (h3) with its guard,
+#: ``dice_closer.CLOSER_READ_AGREES_SHIFTED``: the value must be read the same in windows cut with
+#: their edges moved half a side each way (thirty-seventh round: on fresh development ray 3000-3199 and
+#: light 3300-3399 and every development set, no wrong value, moved report or extra added).
+UNREAD_SMALL_READ_CLOSER = True
 
 
 def _unread_read_closer(img: np.ndarray, settings: ReaderSettings, dice: list[Die]) -> list[Die]:

@@ -37,6 +37,13 @@ AT = 0.5
 #: ... and is of the dice's size: at least this share of the median side of the dice read in the
 #: photo (the size rule's least for a one, two or three: dice_sizes' 0.6)
 SIZE_LEAST = 0.6
+#: the value read closer must be read again, the same, in windows cut with their edges moved: the
+#: window's centre shifted by this share of the report's side left, right, up and down (a die's value
+#: does not depend on where a crop's edges fall; a reading that does is of what the edges cut -- a
+#: neighbour's face, a side face, a shadow -- or of a pip found at one crop and not the next).
+#: False: one window's reading is taken (session 37's rule).
+CLOSER_READ_AGREES_SHIFTED = True
+SHIFT = 0.5
 
 
 def small_at_work_scale(side_px: float, photo_shape: tuple[int, int], work_px: int, min_die_frac: float) -> bool:
@@ -61,17 +68,8 @@ def read_closer(img: np.ndarray, dice: list, work_px: int, min_die_frac: float,
         if d.value is not None or not small_at_work_scale(d.side_px, img.shape, work_px, min_die_frac):
             out.append(d)
             continue
-        h = REACH * d.side_px
-        x0, y0 = int(max(0, d.center[0] - h)), int(max(0, d.center[1] - h))
-        x1, y1 = int(min(W, d.center[0] + h)), int(min(H, d.center[1] + h))
-        if x1 - x0 < 16 or y1 - y0 < 16:
-            out.append(d)
-            continue
-        got = [replace(g, center=(g.center[0] + x0, g.center[1] + y0),
-                       pips=None if g.pips is None else tuple((px + x0, py + y0, r) for px, py, r in g.pips))
-               for g in read_window(img[y0:y1, x0:x1], (x0, y0)) if g.value is not None]
-        here = [g for g in got if math.dist(g.center, d.center) < AT * d.side_px]
-        if len(here) != 1:
+        here = _read_at(img, d, d.center, read_window)
+        if here is None or len(here) != 1:
             out.append(d)
             continue
         g = here[0]
@@ -81,5 +79,33 @@ def read_closer(img: np.ndarray, dice: list, work_px: int, min_die_frac: float,
         if any(math.dist(g.center, o.center) < max(g.side_px, o.side_px) for o in read):
             out.append(d)  # (another die's face, read already)
             continue
+        if CLOSER_READ_AGREES_SHIFTED and not _agrees_shifted(img, d, g.value, read_window):
+            out.append(d)  # (the value depends on where the window's edges fall)
+            continue
         out.append(replace(g, seen_pips=None, seen_at=None))
     return out
+
+
+def _read_at(img: np.ndarray, d, centre: tuple[float, float], read_window) -> list | None:
+    """The dice with a value read within AT of ``d``'s side of ``d`` in a window of REACH report
+    sides each way round ``centre`` (photo pixels; None: no window fits)."""
+    H, W = img.shape[:2]
+    h = REACH * d.side_px
+    x0, y0 = int(max(0, centre[0] - h)), int(max(0, centre[1] - h))
+    x1, y1 = int(min(W, centre[0] + h)), int(min(H, centre[1] + h))
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return None
+    got = [replace(g, center=(g.center[0] + x0, g.center[1] + y0),
+                   pips=None if g.pips is None else tuple((px + x0, py + y0, r) for px, py, r in g.pips))
+           for g in read_window(img[y0:y1, x0:x1], (x0, y0)) if g.value is not None]
+    return [g for g in got if math.dist(g.center, d.center) < AT * d.side_px]
+
+
+def _agrees_shifted(img: np.ndarray, d, value: int, read_window) -> bool:
+    """Is ``value`` the one value read at ``d`` in each window shifted SHIFT of its side each way?"""
+    s = SHIFT * d.side_px
+    for dx, dy in ((s, 0.0), (-s, 0.0), (0.0, s), (0.0, -s)):
+        here = _read_at(img, d, (d.center[0] + dx, d.center[1] + dy), read_window)
+        if here is None or [g.value for g in here] != [value]:
+            return False
+    return True
