@@ -177,7 +177,8 @@ def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False)
 #: thirty-sixth round, read by the lead). On again in session 38 (h3) with its guard,
 #: ``dice_closer.CLOSER_READ_AGREES_SHIFTED``: the value must be read the same in windows cut with
 #: their edges moved half a side each way (thirty-seventh round: on fresh development ray 3000-3199 and
-#: light 3300-3399 and every development set, no wrong value, moved report or extra added).
+#: light 3300-3399 and every development set, no wrong value, moved report or extra added). The
+#: lead's held-out read with it: 8 unread dice read right, 1 read wrong (ray 60259); kept on.
 UNREAD_SMALL_READ_CLOSER = True
 
 
