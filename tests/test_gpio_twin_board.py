@@ -136,9 +136,13 @@ def test_a_press_counts_when_the_contact_settles_not_when_it_is_let_go(make_serv
     service = make_service(gpio_board=True, gpio_pin_factory="simulated")
     [board] = [s for s in service.sources if isinstance(s, SimulatedGPIOBoard)]
     before = service.table.view()["actions"]
-    board.press("2", hold_s=10)  # held far longer than the test waits
+    held = board.press("2", hold_s=10)  # held far longer than the test waits
     assert wait_for(lambda: service.table.view()["actions"] == before + 1, timeout=5)
-    assert board.buttons["2"].closed  # still held: the action came from the press
+    # Still held (its thread plays the release only after 10 s): the action came from the press.
+    # Not `closed` at this instant: on a loaded machine a closing bounce's sleep can outlast the
+    # 3 ms debounce, so the press may count while the contact is in one of its last open gaps.
+    assert held.is_alive()
+    assert wait_for(lambda: board.buttons["2"].closed, timeout=1)
 
 
 # -- pressing the twins from outside: `nessie-companion press` ----------------------------------
