@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
+from . import coverage_between, coverage_photo_middle
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -431,10 +432,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     code &= ~np.uint8(DARK | PART)
     doubted = False  # the photo's light moves films' colours (coverage_between.light_doubted)
     code_before = None  # the colour match's names before the rules below take some (RED_FILM_SEEN_BY_FITTER)
+    moved = None  # films the photo shows moved into the middle band (coverage_photo_middle.MOVED_FILM_SEEN_BY_FITTER)
     if BETWEEN_NEITHER and reference is None and colours is None:
         doubted = light_doubted(L_col, code, cols, EXPEDITIONS)
         if RED_FILM_SEEN_BY_FITTER and doubted:
             code_before = code.copy()
+        if doubted and coverage_photo_middle.PHOTO_MIDDLE and coverage_photo_middle.MOVED_FILM_SEEN_BY_FITTER:
+            # a film the photo shows moved into the middle band (coverage_photo_middle.py)
+            moved = coverage_photo_middle.moved_films(L_col, code, cols, EXPEDITIONS, coverage_between.BAND)
         between = between_colours(L_col, code, cols, EXPEDITIONS, ppm, doubted=doubted)
         # (judged on the colour match's names before the middle band takes its share)
         across = named_across(L_col, code, cols, EXPEDITIONS, ppm) if TWO_FILMS_APART and doubted else None
@@ -546,16 +551,20 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         hue = photo_hue(L_col, code, left, cols, EXPEDITIONS, GREY_LO, GREY_HI, ppm)
         if hue.any():
             misfit_fit = left & ~hue
+    fit_code = None  # the fitter's own names, where it reads them otherwise than coverage
     if DIM_DARKER_SEEN_BY_FITTER and doubted and (misfit.any() or dim.any()):
         # ... and a film whose dim channels a peaky light sank (see DIM_DARKER_SEEN_BY_FITTER)
         left_mf = misfit if misfit_fit is None else misfit_fit
         left_dim = dim if dim_fit is None else dim_fit
+        sunk_alone = np.zeros(code.shape, np.uint8)  # (coverage_ray.SUNK_NAMED_WITH_OTHERS)
         sunk = dim_darker_hue(L_col, code, left_mf | left_dim, cols, EXPEDITIONS, ppm,
-                              plain=flat_area & valid & ~(misfit | dim | glare))
+                              plain=flat_area & valid & ~(misfit | dim | glare), alone=sunk_alone, moved=moved)
         if sunk.any():
             misfit_fit = left_mf & ~sunk
             dim_fit = left_dim & ~sunk
-    fit_code = None  # the fitter's own names, where it reads them otherwise than coverage
+        if sunk_alone.any():  # the fitter sees a sunk film's pixels named with another as its own alone
+            fit_code = code.copy()
+            np.copyto(fit_code, sunk_alone, where=sunk_alone > 0)
     if RED_FILM_SEEN_BY_FITTER and code_before is not None and misfit.any():
         # ... and a red film a warm light turned orange (see RED_FILM_SEEN_BY_FITTER)
         left_mf = misfit if misfit_fit is None else misfit_fit
@@ -563,7 +572,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         del code_before
         if red is not None:
             misfit_fit = left_mf & ~red
-            fit_code = code.copy()
+            fit_code = code.copy() if fit_code is None else fit_code
             shown_as_red(fit_code, red, EXPEDITIONS)
     k = int(round(UNKNOWN_GROW_MM * ppm)) * 2 + 1
     unknown_fit = None  # what the fitter cannot see: the same, the veil (and one sheet's dim channels) aside

@@ -28,6 +28,7 @@ import itertools
 import cv2
 import numpy as np
 
+from . import coverage_photo_middle
 from .transmission import MISFIT
 
 #: The middle of the way from one expedition's colour (0) to another's (1), along the one channel
@@ -108,7 +109,15 @@ def between_colours(L: np.ndarray, code: np.ndarray, colours: dict, expeditions,
         pair = np.uint8((1 << i) | (1 << j))
         only_pair = (names != 0) & ((names & ~pair) == 0)
         t = (L[..., axis] - L[..., ref] - np.float32(xi)) * np.float32(1.0 / (xj - xi))
-        out |= only_pair & (t > BAND[0]) & (t < BAND[1])
+        mid = only_pair & (t > BAND[0]) & (t < BAND[1])
+        if coverage_photo_middle.PHOTO_MIDDLE and mid.any():
+            # ... and in the middle on the photo's own scale too, where it shows the two films apart
+            # (coverage_photo_middle.py)
+            outside = coverage_photo_middle.outside_photo_band(L, code, colours, expeditions,
+                                                               (i, j, ref, axis, xi, xj), t, BAND)
+            if outside is not None:
+                mid &= ~outside
+        out |= mid
     k = int(round(OPEN_MM * ppm)) | 1
     out = cv2.morphologyEx(out.view(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8)) > 0
     return out if out.any() else None

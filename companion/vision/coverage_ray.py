@@ -200,32 +200,64 @@ BRIGHT_LOG = -0.6
 BRIGHT_TOL = 0.25
 DIM_LIGHTER_TOL = 0.15
 SHIFT_RANGE = (-0.6, 0.15)  # the grey shift allowed (colour_adapt.GREY_RANGE's fair light, to a little glare)
+# A film's bright channel sinks under a peaky light too, a little: a fluorescent tube puts the blue
+# channel's power in a spike (~440 nm in the second generator), not where a blue film passes most, so
+# the blue film's blue reads 0.2-0.4 below the profile's while its red stays on the profile's
+# -1.1 .. -1.2 and its green sinks to -3 .. -4.6 (second generator, development 16, 116, 154, 158:
+# fluorescent).  With one bright channel the grey shift fitted to it takes that loss
+# for shade and the red channel, compared with the profile's red *plus the shift*, reads 0.2-0.35
+# lighter: the film is refused.  Shade darkens every channel alike and a film's sinking channel only
+# takes light away, so on the darker side the dim channels are compared with the profile's own
+# (unshaded) level: a pixel in shade only passes more easily (a film and paper blend, lighter in its
+# dim channels than the profile by more than DIM_LIGHTER_TOL, still fails; only on the fitter's view).
+DIM_AGAINST_UNSHADED = True
+# A sunk film fits no candidate, and the match's least-bad explanation of it often names another film
+# with it: a blue film at green -3 .. -4.6 comes out "American and British" on half its pixels
+# (development 16, 116, fluorescent), so the pool of pixels named it alone is a speckle of a quarter
+# of each sheet, which the fitter's masks drop.  Once the photo's own colour of the film (the median of
+# that pool) passes the test, its misfit and dim pixels named it *with* another expedition are freed
+# for the fitter too, as its own alone (the fitter's copy of the names: a pixel left named both shows
+# the other film's sheet to the fitter too -- development 116: a British underwater camera fitted on
+# a blue one), when each passes the same test for it and the other film is one that darkens a bright
+# channel of it beyond the grey shift and BRIGHT_TOL (``_overlaps_fail``): an overlap with it cannot
+# pass.  Not a yellow film with a red or a green one (it passes their only bright channel; development
+# 2: a red film's pixels named red and yellow, freed, showed the fitter a Japanese sonar too).
+SUNK_NAMED_WITH_OTHERS = True
 
 
-def _dim_darker(m: np.ndarray, a: np.ndarray) -> np.ndarray:
+def _dim_darker(m: np.ndarray, a: np.ndarray, bright: np.ndarray | None = None) -> np.ndarray:
     """Whether each colour of ``m`` (n x 3) is the profile's ``a`` (3,) with its dim channels
     darker: its bright channels within BRIGHT_TOL of ``a``'s after the grey shift that fits them
     best (within SHIFT_RANGE), its dim channels no lighter than ``a``'s (plus that shift) by more
     than DIM_LIGHTER_TOL.  A film passing every channel or none has no such test: all False."""
-    bright = a > BRIGHT_LOG
+    bright = a > BRIGHT_LOG if bright is None else bright
     if not bright.any() or bright.all():
         return np.zeros(len(m), bool)
     s = np.clip((m[:, bright] - a[bright]).mean(1, keepdims=True), *SHIFT_RANGE)
     r = m - a[None] - s
-    return np.all(np.abs(r[:, bright]) <= BRIGHT_TOL, 1) & np.all(r[:, ~bright] <= DIM_LIGHTER_TOL, 1)
+    # the dim channels against the profile's unshaded (see DIM_AGAINST_UNSHADED)
+    rd = m - a[None] - np.maximum(s, 0.0) if DIM_AGAINST_UNSHADED else r
+    return np.all(np.abs(r[:, bright]) <= BRIGHT_TOL, 1) & np.all(rd[:, ~bright] <= DIM_LIGHTER_TOL, 1)
 
 
 def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict, expeditions,
-                   ppm: float, plain: np.ndarray | None = None) -> np.ndarray:
+                   ppm: float, plain: np.ndarray | None = None, alone: np.ndarray | None = None,
+                   moved: dict | None = None) -> np.ndarray:
     """Of ``where`` (bool: misfit or dim pixels the fitter cannot see), those whose code names one
     expedition and whose colour is the profile's with its dim channels darker (``_dim_darker``),
     when the median colour of all such pixels of that expedition (HUE_MIN_MM2 of them at least) is
-    so too and lies nearer the expedition's ray than any other ray."""
+    so too and lies nearer the expedition's ray than any other ray.  ``alone`` (uint8, in place; with
+    SUNK_NAMED_WITH_OTHERS): the expedition's bit where a pixel freed was named with another.
+    ``moved``: expedition index -> its film's colour as the photo shows it (log, 3), judged in place
+    of the profile's (its bright channels still the profile's: coverage_photo_middle.moved_films)."""
     out = np.zeros(where.shape, bool)
     bits = code & np.uint8(15)
     dirs, ray_bits = _rays(colours, expeditions)
     a = np.log(np.clip(np.asarray([colours[e] for e in expeditions], np.float64) / 255.0, 1e-3, 1.0))
     min_px = HUE_MIN_MM2 * ppm * ppm
+    a_seen = a.copy()  # each film's colour as judged: the profile's, or the photo's own (``moved``)
+    for k, v in (moved or {}).items():
+        a_seen[k] = v
     for i in range(len(expeditions)):
         ys, xs = nonzero_yx(where & (bits == (1 << i)))
         if len(ys) < min_px:
@@ -237,11 +269,30 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
         m = np.median(X[::SAMPLE_STEP], 0)[None].astype(np.float32)
         # (the ray's own grey range: shade and glare as the colour match allows them)
         res = np.array([_ray_fit(m, d, SHIFT_RANGE[0], SHIFT_RANGE[1])[0][0] for d in dirs])
-        if ray_bits[int(res.argmin())] != (1 << i) or not _dim_darker(m.astype(np.float64), a[i])[0]:
+        bright = a[i] > BRIGHT_LOG
+        if ray_bits[int(res.argmin())] != (1 << i) or not _dim_darker(m.astype(np.float64), a_seen[i], bright)[0]:
             continue
-        ok = _dim_darker(X.astype(np.float64), a[i])
+        ok = _dim_darker(X.astype(np.float64), a_seen[i], bright)
         out[ys[ok], xs[ok]] = True
+        if SUNK_NAMED_WITH_OTHERS:  # ... and its pixels the match named it with another (see there)
+            others = np.uint8(sum(1 << k for k in _overlaps_fail(a, i)))
+            with_other = ((bits & np.uint8(1 << i)) > 0) & ((bits & others) > 0) & ((bits & ~np.uint8((1 << i) | others)) == 0)
+            ys, xs = nonzero_yx(where & with_other)
+            if len(ys):
+                ok = _dim_darker(L[ys, xs].astype(np.float64), a_seen[i], bright)
+                out[ys[ok], xs[ok]] = True
+                if alone is not None:
+                    alone[ys[ok], xs[ok]] = np.uint8(1 << i)
     return out
+
+
+def _overlaps_fail(a: np.ndarray, i: int) -> list[int]:
+    """The expeditions whose film over film ``i`` darkens one of its bright channels (the profile's
+    above BRIGHT_LOG) beyond what the grey shift and BRIGHT_TOL absorb: an overlap with them fails
+    ``_dim_darker`` for ``i``, so a pixel named with them that passes is film ``i`` alone."""
+    bright = a[i] > BRIGHT_LOG
+    return [k for k in range(len(a)) if k != i and bright.any()
+            and a[k][bright].min() < SHIFT_RANGE[0] - BRIGHT_TOL]
 
 
 # One light, one film per expedition: where the photo shows an expedition's film mostly at the
