@@ -30,7 +30,7 @@ def band_rows(h: int, n: int, align: int = ALIGN_ROWS) -> list[tuple[int, int]]:
     """Rows 0..h split into at most ``n`` bands (start, stop), every row in exactly one, each band
     starting at a multiple of ``align``; one band (0, h) when ``n`` <= 1 or ``h`` is too short."""
     n = max(1, min(int(n), -(-h // align) if h > 0 else 1))
-    cuts = [0] + [int(round(h * i / n / align)) * align for i in range(1, n)] + [h]
+    cuts = [0] + [min(h, int(round(h * i / n / align)) * align) for i in range(1, n)] + [h]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
