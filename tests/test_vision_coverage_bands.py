@@ -39,6 +39,19 @@ def test_bands_taken_back_when_the_pool_is_busy():
     pool.shutdown()
 
 
+def test_a_later_step_is_taken_back_when_no_worker_started_it():
+    pool = ThreadPoolExecutor(1)
+    release = threading.Event()
+    blocker = pool.submit(release.wait, 10)
+    soon = Bands(1000, pool, 2).later(lambda x: (x, threading.get_ident()), 7)
+    assert soon.result() == (7, threading.get_ident())  # run here: the one worker is busy
+    release.set()
+    blocker.result()
+    assert Bands(1000, pool, 2).later(lambda x: x + 1, 7).result() == 8
+    assert Bands(1000).later(lambda x: x + 1, 7).result() == 8  # no pool: called when asked
+    pool.shutdown()
+
+
 def test_band_error_raised_after_every_band():
     pool = ThreadPoolExecutor(2)
     done = []

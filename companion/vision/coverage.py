@@ -392,6 +392,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         ref_bins = grey_bins(log_ref)
     cols = colours or box.sheet_colours
     flat_area = lay.flat
+    # the hand test (unseen._occluded) needs only the photo on the grid: beside the steps that follow
+    occluded_soon = bands.later(_occluded, warped, lay, valid, grey=grey) if step == 1 else None
     # log-transmission: log(photo) - log(reference) - log(light)
     bands.run(lambda a, b: cv2.subtract(L[a:b], log_ref[a:b], dst=L[a:b]))
     _tick('log')
@@ -474,7 +476,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('added')
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
-    occluded = _occluded(warped, lay, valid, grey=grey)
+    occluded = occluded_soon.result() if occluded_soon is not None else _occluded(warped, lay, valid, grey=grey)
     _tick('occluded')
     veil = _veil(added, Lmin, flat_area, ppm)  # the pixels the veil of added light makes unknown
     # the veil read in the photo's own units: for coverage too (VEIL_IN_PHOTO_UNITS), or for the

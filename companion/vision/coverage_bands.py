@@ -67,3 +67,23 @@ class Bands:
                 first = first or exc
         if first is not None:
             raise first
+
+    def later(self, fn: Callable, *args, **kwargs) -> "Later":
+        """``fn(*args, **kwargs)`` started on the pool now, its result asked for later (no pool:
+        called then, in the asking thread)."""
+        return Later(self.pool, fn, *args, **kwargs)
+
+
+class Later:
+    """A whole step started on ``pool`` beside the steps after it; ``result()`` takes it back and
+    runs it in the asking thread when no worker has started it (None pool: always so)."""
+
+    def __init__(self, pool: Executor | None, fn: Callable, *args, **kwargs):
+        self._call = (fn, args, kwargs)
+        self._future = pool.submit(fn, *args, **kwargs) if pool is not None else None
+
+    def result(self):
+        if self._future is None or self._future.cancel():
+            fn, args, kwargs = self._call
+            return fn(*args, **kwargs)
+        return self._future.result()
