@@ -98,15 +98,15 @@ def _same(a, b) -> bool:
     return a == b
 
 
-def _bands_counted(monkeypatch) -> list:
-    """Every Bands.run's number of bands, from here on."""
+def _side_by_side_counted(monkeypatch) -> list:
+    """Every side_by_side call (Bands.run's bands, Bands.each's items) from here on: (items, on a pool)."""
     counts = []
-    run = Bands.run
+    real = coverage_bands.side_by_side
 
-    def counted(self, fn):
-        counts.append(len(self.rows))
-        return run(self, fn)
-    monkeypatch.setattr(coverage_bands.Bands, "run", counted)
+    def counted(pool, fn, items):
+        counts.append((len(items), pool is not None))
+        return real(pool, fn, items)
+    monkeypatch.setattr(coverage_bands, "side_by_side", counted)
     return counts
 
 
@@ -116,17 +116,33 @@ def test_banded_coverage_is_the_whole_image_s(box, phone_photo, monkeypatch, for
     if forced:  # every banded path: a channel's own gain (a clipped channel) besides the tone gain
         monkeypatch.setattr(cov, "channel_gains", lambda *a, **k: (1.0, 1.3, 0.9))
     whole = _fields(cov.measure(photo.bgr, reg, box, bgr=True))
-    counts = _bands_counted(monkeypatch)
+    counts = _side_by_side_counted(monkeypatch)
     pool = ThreadPoolExecutor(3)
     try:
         banded = _fields(cov.measure(photo.bgr, reg, box, bgr=True, pool=pool, workers=3))
         assert _same(whole, banded)
         assert whole["gain"] != 1.0  # (the tone gain's banded step was run)
-        assert counts and max(counts) == 3  # the steps ran in three bands
+        assert (3, True) in counts  # the per-pixel steps ran in three bands on the pool
+        assert (4, True) in counts  # the four expeditions' cleaning side by side
         counts.clear()
         monkeypatch.setattr(cov, "ROW_BANDS", False)
         off = _fields(cov.measure(photo.bgr, reg, box, bgr=True, pool=pool, workers=3))
-        assert _same(whole, off) and max(counts) == 1
+        assert _same(whole, off) and not any(on for _, on in counts)
+    finally:
+        pool.shutdown()
+
+
+def test_expeditions_side_by_side_alone_off(box, phone_photo, monkeypatch):
+    from companion.vision import colourmasks
+
+    photo, reg = phone_photo
+    whole = _fields(cov.measure(photo.bgr, reg, box, bgr=True))
+    counts = _side_by_side_counted(monkeypatch)
+    monkeypatch.setattr(colourmasks, "EXPEDITIONS_SIDE_BY_SIDE", False)
+    pool = ThreadPoolExecutor(3)
+    try:
+        got = _fields(cov.measure(photo.bgr, reg, box, bgr=True, pool=pool, workers=3))
+        assert _same(whole, got) and (3, True) in counts and (4, True) not in counts
     finally:
         pool.shutdown()
 

@@ -612,7 +612,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fit_seen = None if unknown_fit is None else ~unknown_fit & valid & flat_area
     colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols, hand_near, hidden,
                                                (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None,
-                                               None if fit_seen is None else (fit_seen, unknown_fit, fit_code))
+                                               None if fit_seen is None else (fit_seen, unknown_fit, fit_code),
+                                               side_by_side=bands.each)
     fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
 
     _tick('colour')

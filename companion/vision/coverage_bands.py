@@ -42,36 +42,46 @@ class Bands:
         self.h = h
         self.rows = band_rows(h, n) if pool is not None else [(0, h)]
         self.pool = pool if len(self.rows) > 1 else None
+        self._given = pool
 
     def run(self, fn: Callable[[int, int], object]) -> None:
         """``fn(start, stop)`` for every band; returns when all are done (the first band's error,
         in band order, is raised)."""
-        if self.pool is None:
-            for a, b in self.rows:
-                fn(a, b)
-            return
-        futures = [self.pool.submit(fn, a, b) for a, b in self.rows[1:]]
-        first = None
-        try:
-            fn(*self.rows[0])
-        except BaseException as exc:  # the other bands are still waited for: they write our arrays
-            first = exc
-        for f, (a, b) in zip(futures, self.rows[1:]):
-            if f.cancel():  # not started: run here (a worker may be busy with the land or a fit)
-                try:
-                    fn(a, b)
-                except BaseException as exc:
-                    first = first or exc
-            else:
-                exc = f.exception()
-                first = first or exc
-        if first is not None:
-            raise first
+        side_by_side(self.pool, fn, self.rows)
+
+    def each(self, fn: Callable, items: list) -> list:
+        """``[fn(*item) for item in items]``, side by side on the pool (whole steps that read
+        shared inputs and return their own results: colourmasks.EXPEDITIONS_SIDE_BY_SIDE)."""
+        return side_by_side(self._given, fn, items)
 
     def later(self, fn: Callable, *args, **kwargs) -> "Later":
         """``fn(*args, **kwargs)`` started on the pool now, its result asked for later (no pool:
         called then, in the asking thread)."""
-        return Later(self.pool, fn, *args, **kwargs)
+        return Later(self._given, fn, *args, **kwargs)
+
+
+def side_by_side(pool: Executor | None, fn: Callable, items: list) -> list:
+    """``[fn(*item) for item in items]``: the first in this thread, the others on ``pool``, taken
+    back and run here when no worker has started them (None pool: all here, in order).  Returns
+    when all are done; the first error in item order is raised."""
+    if pool is None or len(items) < 2:
+        return [fn(*x) for x in items]
+    futures = [pool.submit(fn, *x) for x in items[1:]]
+    out: list = [None] * len(items)
+    first = None
+    try:
+        out[0] = fn(*items[0])
+    except BaseException as exc:  # the others are still waited for: they may write the caller's arrays
+        first = exc
+    for k, (f, x) in enumerate(zip(futures, items[1:]), 1):
+        try:
+            # not started: run here (a worker may be busy with the land or a fit)
+            out[k] = fn(*x) if f.cancel() else f.result()
+        except BaseException as exc:
+            first = first or exc
+    if first is not None:
+        raise first
+    return out
 
 
 class Later:
