@@ -643,7 +643,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         _tick('fine')
     line_px = ~flat_area & valid & seen
     shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
-    masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown)
+    masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown, side_by_side=bands.each)
     for e in EXPEDITIONS:  # colour run to the unjudged land: its reach back into a shore hex unseen
         doubt = shore_doubt(lay, masks[e])
         if doubt is not None:
