@@ -28,7 +28,6 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from .coverage_bands import Bands
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -39,6 +38,7 @@ from .coverage_ray import dim_darker_hue, on_own_ray, photo_hue
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
+from .coverage_bands import Bands
 from .channel_gain import NO_GAIN, apply_gains, channel_gains
 from .colour_adapt import colour_correction, saturation_boost, tone_gain
 from .line_blur import line_sigma
