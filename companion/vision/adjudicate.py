@@ -310,6 +310,8 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
     lay = cov.layout(box)  # loaded here, not raced for by the steps below
     measure = (cov.measure, photo.bgr, reg, box)
     options = {"reference": reference, "colours": colours, "bgr": True}
+    if pool is not None:  # coverage's per-pixel steps in row bands on the pool (coverage.ROW_BANDS)
+        options.update(pool=pool, workers=workers or WORKERS)
     # the land round the loch, for the fitter (sheetland.py): it needs the registration only
     land_args = ("sheets land", measure_land, photo.bgr, reg, box, lay, colours)
     land = None

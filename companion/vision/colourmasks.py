@@ -119,6 +119,11 @@ DRIFT_STEP = 0.45  # (share of x's hue) over the phones' and renders' dev sets (
 # the 14 parts off any sheet of x 0.02-0.9 (10 under 0.5, 34018's 0.40); at 0.5 unknown where
 # visible rose 0.21-0.29 points on five of the ten dev sets, at 0.45 at most 0.19
 DRIFT_RING_MM = 2.0  # the bands either side of the border where the step is measured
+# The four expeditions' own cleaning in _colour_masks (the small parts, by a hand or glare, ghosts and
+# slivers: each reads the shared inputs, writes its own masks) side by side on the adjudication's
+# pool when coverage gives it one (coverage.ROW_BANDS); the rules after it, which mix expeditions,
+# run after all four, as before: the same masks.  Session 39 (s39h5).
+EXPEDITIONS_SIDE_BY_SIDE = True
 BLOTCH_FILL = 0.8  # colour filling less of the seen plain paper it spans is not one sheet's (true parts: 0.9+ bar a few)
 UNLIT_RING_MM = 2.0  # colour needing this much less light (log) than the seen pixels in a ring
 UNLIT_JUMP = 0.3  # ... this wide round it is explained wrongly (shade changes smoothly)
@@ -134,7 +139,7 @@ LINE_GROW_MM = 1.5
 
 
 def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=None, hidden=None, shade=None,
-                  drifted=None, late_rules=None, fit_view=None):
+                  drifted=None, late_rules=None, fit_view=None, side_by_side=None):
     """Each expedition's colour on plain paper and land, cleaned of noise and artefacts.
 
     Returns (masks, dropped, fit): ``dropped[e]`` is colour taken out as untrustworthy (near a hand
@@ -156,6 +161,8 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     ``fit_view``: (seen, unknown) the fitter's own, when it sees more than coverage (the veil of
     added light aside: coverage.VEIL_SEEN_BY_FITTER); ``fit`` is then read on it; a third item,
     when given, is the fitter's own code (names it reads differently: coverage.RED_FILM_SEEN_BY_FITTER).
+    ``side_by_side``: ``f(fn, items)`` -> ``[fn(*item) for item in items]``, run side by side
+    (coverage_bands.Bands.each): the expeditions' own cleaning so (EXPEDITIONS_SIDE_BY_SIDE).
     """
     masks, dropped, fit, gone_of = {}, {}, {}, {}
     bridge = int(round(3.5 * ppm))
@@ -165,7 +172,10 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
     if fit_view is not None:
         fit_code = fit_view[2] if len(fit_view) > 2 and fit_view[2] is not None else code
         fit_bits, fit_unknown = cv2.bitwise_and(fit_code, 15, mask=fit_view[0].view(np.uint8)), fit_view[1]
-    for i, e in enumerate(EXPEDITIONS):
+
+    def own(i: int, e: str) -> tuple:
+        """Expedition ``e``'s (bit ``i``) cleaning: (masks[e], fit[e], dropped[e], gone_of[e]); it reads
+        the shared inputs only, so the four can run side by side (EXPEDITIONS_SIDE_BY_SIDE)."""
         has = np.bitwise_and(np.right_shift(seen_bits, i), 1).view(bool)  # 0 / 1 bytes: a true bool view
         raw = _drop_small(has, MIN_BLOB_MM2 * ppm * ppm)
         kept = raw
@@ -177,7 +187,6 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         kept, unghosted, labelled = _ghosts_then_slivers(kept, seen_bits, 1 << i, unknown if hidden is None else hidden,
                                                          core, bridge)
         gone = raw & ~unghosted
-        masks[e] = kept
         doubtful = (_slivers_by_unseen(unghosted, kept, unknown, core, labelled)
                     if SLIVER_BY_UNSEEN_UNDECIDED and labelled is not None else None)
         # for fitting: ghosts kept, and colour by glare kept (glare pales a sheet's colour but
@@ -190,17 +199,23 @@ def _colour_masks(code, seen_flat, unknown, suspect_near, ppm, cols, hand_near=N
         if fit_view is None and labelled is not None and (fit_in is before or np.array_equal(fit_in, before)):
             # the same mask as coverage's (nothing by a hand or glare): its parts are labelled already
             sl, parts = labelled
-            fit[e] = np.zeros(raw.shape, bool)
-            fit[e][sl] = _drop_slivers(fit_in[sl], unknown[sl], core, bridge, parts)
+            fit_e = np.zeros(raw.shape, bool)
+            fit_e[sl] = _drop_slivers(fit_in[sl], unknown[sl], core, bridge, parts)
         else:
-            fit[e] = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (fit_unknown,),
-                                max(bridge, core) + 2)
-        dropped[e] = gone_of[e] = None
+            fit_e = _roi_apply(lambda m, n: _drop_slivers(m, n, core, bridge), fit_in, (fit_unknown,),
+                               max(bridge, core) + 2)
+        dropped_e = gone_e = None
         if gone.any():
-            gone_of[e] = gone
+            gone_e = gone
         if gone.any() or doubtful is not None:
             kd = int(LINE_GROW_MM * ppm) * 2 + 1
-            dropped[e] = _grown(gone if doubtful is None else gone | doubtful, np.ones((kd, kd), np.uint8))
+            dropped_e = _grown(gone if doubtful is None else gone | doubtful, np.ones((kd, kd), np.uint8))
+        return kept, fit_e, dropped_e, gone_e
+
+    each = list(enumerate(EXPEDITIONS))
+    done = side_by_side(own, each) if side_by_side is not None and EXPEDITIONS_SIDE_BY_SIDE else [own(*x) for x in each]
+    for (i, e), got in zip(each, done):
+        masks[e], fit[e], dropped[e], gone_of[e] = got
     for i, a, b in _lookalikes(cols):
         e = EXPEDITIONS[i]
         seen_a, seen_b = (seen_bits & (1 << a)) > 0, (seen_bits & (1 << b)) > 0

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass
 
 import cv2
@@ -38,15 +39,16 @@ from .coverage_ray import dim_darker_hue, on_own_ray, photo_hue
 from .coverage_plane import coarser, finer_pixels, onto_fine, plane_step, refined, up2
 from .coverage_rim import RIM_PX, deep_any, hex_bits, skirt_bits
 from .coverage_shore import shore_doubt
+from .coverage_bands import Bands
 from .channel_gain import NO_GAIN, apply_gains, channel_gains
-from .colour_adapt import colour_correction, corrected, saturation_boost, tone_gain
+from .colour_adapt import colour_correction, saturation_boost, tone_gain
 from .line_blur import line_sigma
 from .lighting import ADDED_REACH_MM, added_light, lighting as _lighting
 from .maskparts import _bbox, _drop_small, _grown, _labelled, _set_bit
 from .registration import Registration, grid_maps
 from .part_sheets import drop_far_parts
 from .transmission import DARK, MISFIT, PART, packed_bins, table
-from .unseen import _occluded, _regions, grey_and_paper
+from .unseen import _occluded, _regions
 
 # The grid the photo is judged on (the masks are handed on at PPM): a 12 MP photo has about 2.3 px
 # per board mm, a 1600x1200 one about 1.9, so 3 px/mm loses nothing the camera saw and costs about
@@ -310,6 +312,11 @@ COARSE_LATE_RULES = True  # colourmasks._drop_unlike_sheets judged on a coarser 
 COARSE_PLANE = False
 FINE_EDGES = True  # ... the colour's edges placed again on WORK_PPM's grid (coverage_plane.refined)
 MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many pixels, interpolated
+# The per-pixel steps (the warp, the log, the light divided out, the gains, the colour map, the table
+# bins, the planes) run in row bands side by side on the adjudication's pool (coverage_bands.py),
+# what needs the whole image computed once between them: the same values as one band, exactly.
+# Session 39 (s39h5): docs/board-vision.md, thirty-second round.
+ROW_BANDS = True
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
 
@@ -350,11 +357,13 @@ class CoverageResult:
 
 
 def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | None = None,
-            colours: dict | None = None, ppm: float = PPM, bgr: bool = False) -> CoverageResult:
+            colours: dict | None = None, ppm: float = PPM, bgr: bool = False, pool: Executor | None = None,
+            workers: int = 1) -> CoverageResult:
     """Per-expedition covered hexes of a registered photo (RGB, or OpenCV's BGR with ``bgr=True``).
 
     The masks come on the ``ppm`` layout (``layout(box, ppm)``); the photo is judged at
-    ``WORK_PPM`` when that is coarser (see there), its masks then scaled up.
+    ``WORK_PPM`` when that is coarser (see there), its masks then scaled up.  ``pool``: the per-pixel
+    steps run in ``workers`` row bands on it (ROW_BANDS; the same result).
     """
     _tick(None)
     out_lay = layout(box, ppm)
@@ -366,17 +375,16 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fine_lay, fine_ppm = lay, ppm
     if reference is not None and reference.shape[:2] != lay.shape:
         reference = cv2.resize(reference, lay.shape[::-1], interpolation=cv2.INTER_AREA)
-    warped, valid = _warp(photo, reg, lay)
-    grey = None  # the photo's grey and paper by the lines (unseen.grey_and_paper), once
+    bands = Bands(lay.shape[0], pool if ROW_BANDS else None, workers)
+    # the photo on the grid (RGB), where it had pixels, log(photo) and, for the line blur, its grey
+    # (the photo's grey and paper by the lines, unseen.grey_and_paper: once)
+    warped, valid, L, grey = _warp_log(photo, reg, lay, bgr, reference is None and MEASURE_LINE_BLUR, bands)
     _tick('warp')
-    if bgr:
-        warped = cv2.cvtColor(warped, cv2.COLOR_BGR2RGB)
     if reference is None:
         # the camera softens printed lines; soften the drawn reference alike
         scale = _photo_scale(reg, lay)
         sigma = round(max(0.5, 0.5 * ppm / max(scale, 0.5)), 1)
         if MEASURE_LINE_BLUR:  # a phone or a focus a little off softens the lines more: measured
-            grey = grey_and_paper(warped)
             sigma = line_sigma(grey, valid, lay, sigma)
         log_ref, ref_bins = _log_reference(lay, sigma)
     else:
@@ -385,10 +393,14 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         ref_bins = grey_bins(log_ref)
     cols = colours or box.sheet_colours
     flat_area = lay.flat
-    L = cv2.LUT(warped, _LOG8)  # log-transmission: log(photo) - log(reference) - log(light)
-    cv2.subtract(L, log_ref, dst=L)
+    # the hand test (unseen._occluded) needs only the photo on the grid: beside the steps that follow
+    occluded_soon = bands.later(_occluded, warped, lay, valid, grey=grey) if step == 1 else None
+    # log-transmission: log(photo) - log(reference) - log(light)
+    bands.run(lambda a, b: cv2.subtract(L[a:b], log_ref[a:b], dst=L[a:b]))
     _tick('log')
-    cv2.subtract(L, _lighting(L, lay.paper & valid, ppm), dst=L)
+    light = _lighting(L, lay.paper & valid, ppm)
+    bands.run(lambda a, b: cv2.subtract(L[a:b], light[a:b], dst=L[a:b]))
+    del light
     _tick('lighting')
     g = tone_gain(L, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
     photo_gain = float(g)  # (g is a loop's name below)
@@ -405,7 +417,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         cv2.subtract(L_col, _lighting(L_col, lay.paper & valid, ppm), dst=L_col)
         g_col = tone_gain(L_col, lay.paper & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI) if TONE_GAIN else 1.0
         L_col = _adapted(L_col, g_col, log_ref, lay, valid, cols, warped)[0]
-    L, gained_by = _adapted(L, g, log_ref, lay, valid, cols, warped)
+    L, gained_by = _adapted(L, g, log_ref, lay, valid, cols, warped, bands)
     if L_col is None:
         L_col = L
     if step > 1:  # from here the plane is judged coarse; the fine log-transmission kept for the lines
@@ -417,14 +429,18 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
             gained_by = coarser(gained_by, None, lay.shape)[0]
         grey, flat_area = None, lay.flat
         _tick('coarse')
-    pb = packed_bins(L_col)
+    if step > 1:
+        bands = Bands(lay.shape[0], pool if ROW_BANDS else None, workers)  # (the coarse grid's rows)
+    pb = np.empty(L_col.shape[:2], np.uint32)  # the table bins (transmission.packed_bins)
+    bands.run(lambda a, b: pb.__setitem__(slice(a, b), packed_bins(L_col[a:b])))
     key = tuple(tuple(float(v) for v in cols[e]) for e in EXPEDITIONS)
     # a calibrated read: its colours were measured one film at a time (transmission.STACKS_CENSORED,
     # SINGLE_AT_FLOOR)
     tab = table(key, GREY_LO, GREY_HI, calibrated=reference is not None)
     _tick('pack')
-    code = tab.lookup_packed(pb, DEEP_SHADOW_LOG)
-    np.multiply(code, flat_area.view(np.uint8), out=code)  # 0 off the flat area (a masked assignment is 50x slower)
+    code = tab.lookup_packed(pb, DEEP_SHADOW_LOG, bands)
+    flat8 = flat_area.view(np.uint8)  # 0 off the flat area (a masked assignment is 50x slower)
+    bands.run(lambda a, b: np.multiply(code[a:b], flat8[a:b], out=code[a:b]))
     part_of = None  # the expedition bit a pixel is counted for part of a sheet only (part_sheets.py)
     if PART_NEAR_WHOLE:
         part_of = drop_far_parts(code, pb, tab, ppm, _lookalikes(cols), DEEP_SHADOW_LOG)
@@ -454,23 +470,18 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                 given_to_neither(code, orange & ((code & np.uint8(15)) != 0))
     _tick('table')
     # for glare, added light and dim channels: the photo as taken (UNSEEN_AS_TAKEN)
-    L_seen = cv2.subtract(L, gained_by) if gained_by is not None and UNSEEN_AS_TAKEN else L
-    Lc = cv2.split(L_seen)
-    Lmax = cv2.max(cv2.max(Lc[0], Lc[1]), Lc[2])
-    wc = cv2.split(warped)  # contiguous planes: cv2 would copy each strided channel view
-    wmin = cv2.min(cv2.min(wc[0], wc[1]), wc[2])
+    L_seen, Lc, Lmax, Lmin, wc, wmin = _planes(L, gained_by if UNSEEN_AS_TAKEN else None, warped, bands)
     _tick('planes')
 
     glare = flat_area & (Lmax > GLARE_LOG)
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
-    Lmin = cv2.min(cv2.min(Lc[0], Lc[1]), Lc[2])
     spread: list = []  # the paper cells' own noise in rise (lighting._cell_noise; VEIL_FLOOR_FOR_FITTER)
     added = added_light(L_seen, lay.paper & valid & ((code & 15) == 0), ppm, spread=spread)  # uncovered paper, per cell
     _tick('added')
     # weaker glare: paper brighter than the light in every channel (added white light); it washes
     # the colour out of sheets nearby, so the whole neighbourhood is unknown
-    occluded = _occluded(warped, lay, valid, grey=grey)
+    occluded = occluded_soon.result() if occluded_soon is not None else _occluded(warped, lay, valid, grey=grey)
     _tick('occluded')
     veil = _veil(added, Lmin, flat_area, ppm)  # the pixels the veil of added light makes unknown
     # the veil read in the photo's own units: for coverage too (VEIL_IN_PHOTO_UNITS), or for the
@@ -610,7 +621,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fit_seen = None if unknown_fit is None else ~unknown_fit & valid & flat_area
     colour, dropped, fit_masks = _colour_masks(code, seen_flat, unknown, occluded_near, ppm, cols, hand_near, hidden,
                                                (pb, tab), drifted, coarse_late_rules if COARSE_LATE_RULES else None,
-                                               None if fit_seen is None else (fit_seen, unknown_fit, fit_code))
+                                               None if fit_seen is None else (fit_seen, unknown_fit, fit_code),
+                                               side_by_side=bands.each)
     fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
 
     _tick('colour')
@@ -640,7 +652,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         _tick('fine')
     line_px = ~flat_area & valid & seen
     shown = {e: colour[e] | drifted[e] if e in drifted else colour[e] for e in colour}
-    masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown)
+    masks = onto_lines(L_col, line_px, colour, lay, cols, ppm, ref_bins, shown, side_by_side=bands.each)
     for e in EXPEDITIONS:  # colour run to the unjudged land: its reach back into a shore hex unseen
         doubt = shore_doubt(lay, masks[e])
         if doubt is not None:
@@ -859,22 +871,30 @@ def unboost_matrix(k: float) -> np.ndarray:
 
 
 def _adapted(L: np.ndarray, g: float, log_ref: np.ndarray, lay: Layout, valid: np.ndarray, cols: dict,
-             warped: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+             warped: np.ndarray, bands: Bands | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """``L`` (log-transmission, the light divided out) with the tone gain ``g`` undone, a channel
     clipped at the paper given its own gain (``warped``: the photo as taken, on the layout), the
     land's median taken as uncovered and the colour map applied; and what the clipped channel's
-    gain added to it (through the colour map, which is linear), None when no gain was taken."""
+    gain added to it (through the colour map, which is linear), None when no gain was taken.
+    The per-pixel steps in ``bands`` (None: one), the gains and the map measured whole."""
+    bands = bands or Bands(L.shape[0])
     gained_by = None
     if g != 1.0:
         # g (log photo - light) - log reference: the drawing is the print, not the photo
-        L = cv2.addWeighted(L, g, log_ref, g - 1.0, 0.0)
+        src, L = L, np.empty_like(L)
+        bands.run(lambda a, b: cv2.addWeighted(src[a:b], g, log_ref[a:b], g - 1.0, 0.0, dst=L[a:b]))
+        del src
     if CHANNEL_GAIN:  # a channel clipped at the paper: its sheets' contrast shrunk alone (as above, per channel)
         paper = lay.paper & valid
         gc = channel_gains(L, warped, paper, paper, cols, EXPEDITIONS, GREY_LO, GREY_HI)
         if gc != NO_GAIN:
-            before = L.copy()
-            L = apply_gains(L, log_ref, gc)
-            gained_by = cv2.subtract(L, before)
+            gained_by = np.empty_like(L)
+
+            def gained(a: int, b: int) -> None:
+                before = L[a:b].copy()
+                apply_gains(L[a:b], log_ref[a:b], gc)
+                cv2.subtract(L[a:b], before, dst=gained_by[a:b])
+            bands.run(gained)
     # the land's printed colour may differ from the drawing: take its median as uncovered
     land = lay.land & valid
     n_land = np.count_nonzero(land)
@@ -883,15 +903,24 @@ def _adapted(L: np.ndarray, g: float, log_ref: np.ndarray, lay: Layout, valid: n
         # np.compress: boolean indexing of a 3-channel image costs about four times as much
         med = np.median(np.compress(land.ravel(), L.reshape(-1, 3), axis=0)[::step], axis=0).astype(np.float32)
         # cv2's masked subtract: numpy's where= over a broadcast mask is ten times slower
-        cv2.subtract(L, tuple(float(v) for v in med) + (0.0,), dst=L, mask=lay.land.view(np.uint8))
+        med4, land8 = tuple(float(v) for v in med) + (0.0,), lay.land.view(np.uint8)
+        bands.run(lambda a, b: cv2.subtract(L[a:b], med4, dst=L[a:b], mask=land8[a:b]))
     # a phone's tone curve and saturation move the sheets' colours off the profile's: map them back
     # (one pass: a second changed little on the bench and cost another table pass)
     _tick('gain+land')
     N = colour_correction(L, lay.flat & valid, cols, EXPEDITIONS, GREY_LO, GREY_HI)
     if N is not None:
-        L = corrected(L, N)
+        src, L = L, np.empty_like(L)
+        src_gained = gained_by
         if gained_by is not None:
-            gained_by = corrected(gained_by, N)
+            gained_by = np.empty_like(src_gained)
+
+        def mapped(a: int, b: int) -> None:
+            cv2.transform(src[a:b], N, dst=L[a:b])  # (colour_adapt.corrected)
+            if src_gained is not None:
+                cv2.transform(src_gained[a:b], N, dst=gained_by[a:b])
+        bands.run(mapped)
+        del src, src_gained
     _tick('cc')
     return L, gained_by
 
@@ -1005,6 +1034,15 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     into fixed point itself, a block at a time, exactly as cv2.convertMaps would (the same warped
     pixels), without the full-size fixed-point copy (about 0.7 ms of a 12 MP photo's warp).
     """
+    mx, my = _warp_maps(reg, lay)
+    ph, pw = photo.shape[:2]
+    inside = cv2.bitwise_and(cv2.inRange(mx, 0, pw - 1), cv2.inRange(my, 0, ph - 1))  # 0 / 255
+    valid = np.bitwise_and(inside, 1, out=inside).view(bool)
+    return cv2.remap(photo, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
+
+
+def _warp_maps(reg: Registration, lay: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """Where each pixel of the layout's grid lies in the photo (x, y maps, float32; see _warp)."""
     h, w = lay.shape
     st = MAP_STEP_PX
     nx, ny = -(-w // st) + 2, -(-h // st) + 2
@@ -1015,10 +1053,69 @@ def _warp(photo: np.ndarray, reg: Registration, lay: Layout) -> tuple[np.ndarray
     u, v = grid_maps(reg, lay.x0 + (fx + 0.5) / lay.ppm, lay.y0 + (fy + 0.5) / lay.ppm)
     mx = cv2.resize(u, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
     my = cv2.resize(v, (nx * st, ny * st), interpolation=cv2.INTER_LINEAR)[st:st + h, st:st + w]
+    return mx, my
+
+
+def _warp_log(photo: np.ndarray, reg: Registration, lay: Layout, bgr: bool, want_grey: bool,
+              bands: Bands) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple | None]:
+    """_warp's photo (RGB: ``bgr`` says the photo is OpenCV's BGR) and where it had pixels, its log
+    (``_LOG8``: log(v / 255), float32) and, with ``want_grey``, unseen.grey_and_paper of it; the
+    warp, the log and the grey in row ``bands``, the grey's 9x9 maximum in them again with a
+    margin of its reach (4 rows)."""
+    mx, my = _warp_maps(reg, lay)
+    h, w = lay.shape
     ph, pw = photo.shape[:2]
-    inside = cv2.bitwise_and(cv2.inRange(mx, 0, pw - 1), cv2.inRange(my, 0, ph - 1))  # 0 / 255
-    valid = np.bitwise_and(inside, 1, out=inside).view(bool)
-    return cv2.remap(photo, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), valid
+    warped = np.empty((h, w, 3), np.uint8)
+    valid = np.empty((h, w), bool)
+    L = np.empty((h, w, 3), np.float32)
+    g = np.empty((h, w), np.uint8) if want_grey else None
+    third = np.full((1, 3), 1 / 3)  # (unseen.grey_and_paper)
+
+    def band(a: int, b: int) -> None:
+        x, y = mx[a:b], my[a:b]
+        inside = cv2.bitwise_and(cv2.inRange(x, 0, pw - 1), cv2.inRange(y, 0, ph - 1))  # 0 / 255
+        np.bitwise_and(inside, 1, out=valid[a:b].view(np.uint8))
+        if bgr:
+            got = cv2.remap(photo, x, y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+            cv2.cvtColor(got, cv2.COLOR_BGR2RGB, dst=warped[a:b])
+        else:
+            cv2.remap(photo, x, y, cv2.INTER_LINEAR, dst=warped[a:b], borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        cv2.LUT(warped[a:b], _LOG8, dst=L[a:b])
+        if g is not None:
+            cv2.transform(warped[a:b], third, dst=g[a:b])
+    bands.run(band)
+    if g is None:
+        return warped, valid, L, None
+    paper, r = np.empty_like(g), 4
+    square = np.ones((2 * r + 1, 2 * r + 1), np.uint8)
+
+    def brightest(a: int, b: int) -> None:
+        lo, hi = max(0, a - r), min(h, b + r)
+        paper[a:b] = cv2.dilate(g[lo:hi], square)[a - lo:b - lo]
+    bands.run(brightest)
+    return warped, valid, L, (g, paper)
+
+
+def _planes(L: np.ndarray, gained_by: np.ndarray | None, warped: np.ndarray, bands: Bands) -> tuple:
+    """For the unseen tests: ``L`` less ``gained_by`` (the photo as taken; None: ``L`` itself), its
+    three channels as contiguous planes, their maximum and minimum, the photo's three planes and
+    their minimum -- in row ``bands``."""
+    h, w = L.shape[:2]
+    L_seen = L if gained_by is None else np.empty_like(L)
+    Lc = [np.empty((h, w), np.float32) for _ in range(3)]
+    wc = [np.empty((h, w), np.uint8) for _ in range(3)]  # contiguous planes: cv2 would copy each strided view
+    Lmax, Lmin, wmin = np.empty((h, w), np.float32), np.empty((h, w), np.float32), np.empty((h, w), np.uint8)
+
+    def band(a: int, b: int) -> None:
+        if gained_by is not None:
+            cv2.subtract(L[a:b], gained_by[a:b], dst=L_seen[a:b])
+        lc = cv2.split(L_seen[a:b], [c[a:b] for c in Lc])
+        cv2.max(cv2.max(lc[0], lc[1]), lc[2], dst=Lmax[a:b])
+        cv2.min(cv2.min(lc[0], lc[1]), lc[2], dst=Lmin[a:b])
+        pc = cv2.split(warped[a:b], [c[a:b] for c in wc])
+        cv2.min(cv2.min(pc[0], pc[1]), pc[2], dst=wmin[a:b])
+    bands.run(band)
+    return L_seen, Lc, Lmax, Lmin, wc, wmin
 
 
 def _log_reference(lay: Layout, sigma: float) -> tuple[np.ndarray, np.ndarray]:

@@ -38,12 +38,16 @@ BRIDGE_MM = 1.5  # closes margin + line + margin (about 2.3 mm) and the hub wher
 CROSS_MM = 1.0  # the margin by a line is 0.67 mm wide, plus the drawing's antialiased edge
 LUMA_BIAS = True  # take out the luma by the lines that no sheet explains (_luma_bias)
 ONTO_STEPS = 2  # px into the line from a margin reached (the line's middle at 3 px/mm)
+# The four expeditions' colour carried onto the lines side by side on the adjudication's pool when
+# coverage gives it one (coverage.ROW_BANDS): each reads the shared inputs and makes its own mask,
+# the same masks.  Session 39 (s39h5).
+EXPEDITIONS_SIDE_BY_SIDE = True
 # luma weights (ITU-R BT.601, as JPEG): the channel mix JPEG keeps at full resolution
 LUMA = np.array([0.299, 0.587, 0.114], np.float32)
 
 
 def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, cols, ppm: float,
-               ref_bins: np.ndarray | None = None, shown=None) -> dict:
+               ref_bins: np.ndarray | None = None, shown=None, side_by_side=None) -> dict:
     """Per expedition its colour on paper (``masks_on_paper``) plus the line pixels it covers.
 
     ``L``: the log-transmission (h x w x 3, the drawn reference and the light divided out);
@@ -51,7 +55,9 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
     ``ref_bins``: grey_bins of the drawn reference, to measure how far off it is by the lines;
     ``shown``: every colour the photo shows on paper, per expedition (default ``masks_on_paper``;
     more where colour was taken out as no sheet's), for the other colours' hue near a line and the
-    lines' luma where no colour is near.
+    lines' luma where no colour is near.  ``side_by_side``: ``f(fn, items)`` -> ``[fn(*item) for
+    item in items]`` run side by side (coverage_bands.Bands.each): the four expeditions so
+    (EXPEDITIONS_SIDE_BY_SIDE).
     """
     shown = masks_on_paper if shown is None else shown
     tints = np.log(np.clip(np.asarray([cols[e] for e in EXPEDITIONS], np.float64) / 255.0, 1e-3, 1.0))
@@ -75,21 +81,23 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
     present = [e for e in EXPEDITIONS if masks_on_paper[e].any()]
     near_colour = [e for e in EXPEDITIONS if shown[e].any()]
     bias = None if ref_bins is None or not LUMA_BIAS else _luma_bias(L, line_px, shown, ref_bins, ppm)
-    out = {}
-    for i, e in enumerate(EXPEDITIONS):
-        out[e] = np.zeros(lay.shape, bool)
+
+    def one(i: int, e: str) -> np.ndarray:
+        """Expedition ``e``'s (number ``i``) colour carried onto the lines: reads the shared inputs
+        only, so the four can run side by side (EXPEDITIONS_SIDE_BY_SIDE)."""
+        out_e = np.zeros(lay.shape, bool)
         if e not in present:
-            continue
+            return out_e
         # the colour where measured, worked out in the box round the colour (the rest is empty)
         outer = _bbox(masks_on_paper[e].view(np.uint8), 0)
         if outer is None:
-            continue
+            return out_e
         osl = np.s_[outer[0]:outer[1], outer[2]:outer[3]]
         m = np.zeros(lay.shape, np.uint8)
         m[osl] = (masks_on_paper[e][osl] & lay.measured[osl]).view(np.uint8)
         box_ = _bbox(m, reach + 2)
         if box_ is None:
-            continue
+            return out_e
         # all the work in the box round this colour: the line pixels it may reach lie there
         sl = np.s_[box_[0]:box_[1], box_[2]:box_[3]]
         Ls = L[sl]
@@ -123,8 +131,12 @@ def onto_lines(L: np.ndarray, line_px: np.ndarray, masks_on_paper, lay: Layout, 
         lined = (tinted & dark & ~mg).view(np.uint8)
         for n in range(ONTO_STEPS):
             onto = cv2.dilate(onto, steps[(n + 1) % 2]) & (lined | onto)
-        out[e][sl] = r.view(bool) | bridged | (onto.view(bool) & ~mg)
-    return out
+        out_e[sl] = r.view(bool) | bridged | (onto.view(bool) & ~mg)
+        return out_e
+
+    each = list(enumerate(EXPEDITIONS))
+    done = side_by_side(one, each) if side_by_side is not None and EXPEDITIONS_SIDE_BY_SIDE else [one(*x) for x in each]
+    return {e: m for (_, e), m in zip(each, done)}
 
 
 def _closed(mask: np.ndarray, r: int, steps) -> np.ndarray:

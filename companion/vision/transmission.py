@@ -111,19 +111,25 @@ class Table:
             self._fill(np.unique(flat[miss]))
         return self.code[flat], self.grey[flat]
 
-    def lookup_packed(self, packed_bins: np.ndarray, dark_below: float) -> np.ndarray:
+    def lookup_packed(self, packed_bins: np.ndarray, dark_below: float, bands=None) -> np.ndarray:
         """The code of every pixel of a ``packed_bins`` image, with bit 5 (``DARK``) set where the
         grey term is below ``dark_below``: one gather per pixel (no done / code / grey lookups).
 
         The table is indexed by the packed bins themselves (byte c = channel c's bin), so no
-        per-pixel arithmetic is needed to find a pixel's entry.
+        per-pixel arithmetic is needed to find a pixel's entry.  ``bands``: the gather in row bands
+        side by side (coverage_bands.Bands; the table is only read there), bins not yet in the
+        table filled after, in this thread, as without.
         """
         key = float(dark_below)
         table_ = self._packed.get(key)
         if table_ is None:
             # every byte of a packed bin is below LUT_N <= 64: 22 bits (4 MB)
             table_ = self._packed[key] = np.full(1 << 22, _NOT_DONE, np.uint8)
-        out = np.take(table_, packed_bins)
+        if bands is None:
+            out = np.take(table_, packed_bins)
+        else:  # (every packed bin is in the table's range: "clip" gathers the same, unbuffered)
+            out = np.empty(packed_bins.shape, np.uint8)
+            bands.run(lambda a, b: np.take(table_, packed_bins[a:b], out=out[a:b], mode="clip"))
         miss = out == _NOT_DONE
         if miss.any():
             need = np.unique(packed_bins[miss])
