@@ -64,7 +64,9 @@ def test_the_fitters_veil_leaves_out_the_halo_the_lines_show(box, monkeypatch):
     witness over a surface camera); the paper left beside them reads as light added, and the veil
     over their dark stack, grown as a glare spot's fade, hides the eye witness from the fitter
     (missed; named right as rendered).  With the rule on it is named right: 9 -> 10 of 10, no wrong
-    type or typed extra more, coverage's decisions unchanged.  Fails with the switch off."""
+    type or typed extra more, coverage's decisions unchanged.  Fails with the switch off.  The switch
+    is off as committed (wrong types and typed extras elsewhere: docs/board-vision.md, thirty-second
+    round, h3); the test sets it on, then off."""
     from companion.vision import coverage as cov
     from companion.vision import coverage_halo as ch
 

@@ -33,7 +33,13 @@ from .lighting import added_light
 
 # On: the fitter's veil is read from the added light measured away from the photo's own sharpening
 # halo, when the printed lines show one (see the module's doc).  Coverage's hex decisions untouched.
-LINE_HALO_FOR_FITTER = True
+# OFF as committed (session 39, s39h3): development 500-619 through the first phone 1,045 -> 1,053
+# of 1,136 right, the second 1,063 -> 1,065, as rendered identical, coverage identical on every
+# photo; but wrong types +1 on each phone (612) and a typed extra on the first (601), and on the
+# second generator's development 0-39 (uncalibrated) 235 -> 241 right with wrong types 5 -> 6 and
+# typed extras 9 -> 14 (cages named on scraps the lifted veil shows: 18, 29, 36).
+# docs/board-vision.md, thirty-second round, h3.
+LINE_HALO_FOR_FITTER = False
 HALO_MIN_LOG = 0.02  # the paper beside the lines brighter than the far paper by this: a halo
 HALO_TOL_LOG = 0.01  # ... its reach: where the excess falls under this (a third of lighting's VEIL_MIN)
 FAR_MM = 4.0  # paper this far from every printed line is clear of any halo measured (reach <= 3.5)
