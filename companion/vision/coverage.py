@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from . import coverage_between, coverage_photo_middle
+from . import coverage_between, coverage_halo, coverage_photo_middle
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -519,12 +519,19 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     fit_veil = own if for_fitter else veil  # the veil the fitter is given so far
     if VEIL_FLOOR_FOR_FITTER and not VEIL_SEEN_BY_FITTER and fit_veil is not None:
         # ... read again over the photo's own floor (see VEIL_FLOOR_FOR_FITTER)
-        fit_added, least = added, None
+        fit_added, least, overlap_veil = added, None, None
         if HALO_FREE_VEIL_FOR_FITTER:  # the added light away from the edges' sharpening halos
             fit_added, least = _halo_free_added(L_seen, lay.paper & valid, code, ppm), VEIL_MIN
+        elif coverage_halo.LINE_HALO_FOR_FITTER:  # ... beyond the halo the printed lines show (coverage_halo.py)
+            plain = lay.paper & valid & ((code & np.uint8(15 | MISFIT)) == 0)
+            halo_free = coverage_halo.halo_free_added(L_seen, plain, lay, ppm)
+            if halo_free is not None:  # only ever less added light, over the photo's own noise floor as before
+                fit_added, least = np.minimum(added, halo_free), VEIL_MIN
+                less = _veil(fit_added, Lmin, flat_area, ppm, g if for_fitter else 1.0)
+                overlap_veil = fit_veil & less if less is not None else np.zeros_like(flat_area)
         fitter_glare = _fitter_veil_glare(fit_veil, fit_added, Lmin, Lmax, wmin, code, bright, haze, occluded,
                                           flat_area, ppm, g if for_fitter else 1.0, spread[0] if spread else 0.0,
-                                          least)
+                                          least, overlap_veil)
         if fitter_glare is not None:
             glare_seen_by_fitter = fitter_glare
     glare = _glare_grown(glare, haze, occluded, wmin, ppm)
@@ -792,14 +799,16 @@ def _veil_own_units(veil, added, Lmin, flat_area, ppm: float, g: float, glare, w
 
 
 def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occluded, flat_area, ppm: float,
-                       g: float, spread: float, least: float | None = None) -> np.ndarray | None:
+                       g: float, spread: float, least: float | None = None,
+                       overlap_veil: np.ndarray | None = None) -> np.ndarray | None:
     """The glare the sheet fitter cannot see (VEIL_FLOOR_FOR_FITTER): the bright glare and the veil
     read again over this photo's own floor, VEIL_NOISE_Z times ``spread`` (the paper cells' noise in
     rise, log, read at the tone gain ``g`` as ``veil`` is), grown as glare's fade as before; round
     real glare, and over overlaps of two expeditions (VEIL_OVERLAP_UNSEEN_BY_FITTER), coverage's
     ``veil`` as it is.  None: the photo's floor is not over VEIL_MIN (the fitter's glare as before).
     ``least``: the floor read at least at this, never None (HALO_FREE_VEIL_FOR_FITTER: ``added`` is
-    not the one coverage's ``veil`` was read from)."""
+    not the one coverage's ``veil`` was read from).  ``overlap_veil``: the veil kept over overlaps
+    read from other added light than coverage's (coverage_halo.LINE_HALO_FOR_FITTER); None: ``veil``."""
     floor = float(np.expm1(VEIL_NOISE_Z * spread / g))
     if least is not None:
         floor = max(floor, least)
@@ -810,7 +819,8 @@ def _fitter_veil_glare(veil, added, Lmin, Lmax, wmin, code, bright, haze, occlud
     keep = veil & near if near is not None else None  # coverage's veil kept for the fitter
     if VEIL_OVERLAP_UNSEEN_BY_FITTER:
         bits = code & np.uint8(15)
-        two = veil & (((bits & (bits - np.uint8(1))) != 0) | (Lmax < DIM_FIT_BRIGHT_LOG))
+        two = (veil if overlap_veil is None else overlap_veil) & (((bits & (bits - np.uint8(1))) != 0)
+                                                                   | (Lmax < DIM_FIT_BRIGHT_LOG))
         keep = two if keep is None else keep | two
     over = _veil(added, Lmin, flat_area, ppm, g, floor)
     fit_veil = keep if over is None else over if keep is None else over | keep
