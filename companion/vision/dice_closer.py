@@ -44,6 +44,16 @@ SIZE_LEAST = 0.6
 #: False: one window's reading is taken (session 37's rule).
 CLOSER_READ_AGREES_SHIFTED = True
 SHIFT = 0.5
+#: ... but one of the four moved windows may read *nothing* there (no value: the die missed or
+#: reported unreadable in that crop), so long as none reads another value: a window that fails to
+#: read the die says nothing of its value -- a crop whose border ring takes in the die's shadow or
+#: blur judges the table's colour, and with it the die's pips, worse -- while one that reads another
+#: value shows the reading depends on the edges. Three moved windows and the window as cut, five
+#: crops in all, must still read the one value. (Session 39, h1: of the 19 values the closer read
+#: gave on the development sets, the one wrong -- ray 3089's four off its one -- had two moved windows
+#: reading the one; 4 of the 7 right values the guard refused lacked a value in one window only, and
+#: fresh light 3408's two and 3414's six likewise.) False: all four must read it (session 38's guard).
+CLOSER_ONE_WINDOW_MAY_MISS = True
 
 
 def small_at_work_scale(side_px: float, photo_shape: tuple[int, int], work_px: int, min_die_frac: float) -> bool:
@@ -102,10 +112,18 @@ def _read_at(img: np.ndarray, d, centre: tuple[float, float], read_window) -> li
 
 
 def _agrees_shifted(img: np.ndarray, d, value: int, read_window) -> bool:
-    """Is ``value`` the one value read at ``d`` in each window shifted SHIFT of its side each way?"""
+    """Is ``value`` the one value read at ``d`` in each window shifted SHIFT of its side each way
+    (with CLOSER_ONE_WINDOW_MAY_MISS: in all but one, which reads no value there)?"""
     s = SHIFT * d.side_px
+    missed = 0  # (moved windows reading no value there: CLOSER_ONE_WINDOW_MAY_MISS)
     for dx, dy in ((s, 0.0), (-s, 0.0), (0.0, s), (0.0, -s)):
         here = _read_at(img, d, (d.center[0] + dx, d.center[1] + dy), read_window)
-        if here is None or [g.value for g in here] != [value]:
+        if here is None:
             return False
-    return True
+        values = [g.value for g in here]
+        if values == [value]:
+            continue
+        if values or not CLOSER_ONE_WINDOW_MAY_MISS:
+            return False  # (another value, or more than one, read there)
+        missed += 1
+    return missed <= 1
