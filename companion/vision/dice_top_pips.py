@@ -45,7 +45,7 @@ BEYOND = 0.1
 #: a pip's area, in squared sides (a real die's pip is 0.15-0.25 of its side across: 0.018-0.05;
 #: a blurred or shadowed pip's blob is larger, a faint one smaller)
 PIP_AREA = (0.006, 0.09)
-#: the pips' areas within this ratio of each other (a face's pips are one size)
+#: the pips kept: those within this ratio of the median dot's area (a face's pips are one size)
 PIP_SIZES = 3.0
 #: at least this many pips beyond the report (one pip of a face lies within 0.42 of a side of its
 #: centre: a corner pip at most, 0.25-0.3 of a side each way -- within the half side a die is matched in)
@@ -120,10 +120,13 @@ def _pips_centroid(d, side: float, f: float, labels: np.ndarray, stats: np.ndarr
         if any(o is not d and math.dist((px, py), o.center) < OTHERS * o.side_px for o in dice):
             continue
         pips.append((px, py, area))
-    if len(pips) < LEAST_PIPS:
+    if not pips:
         return None
-    areas = [a for _, _, a in pips]
-    if max(areas) > PIP_SIZES * min(areas):
+    # (a face's pips are one size: the dots of the median dot's size are kept, a blob of two pips
+    # run together or a pip and a shadow's corner left out)
+    m = float(np.median([a for _, _, a in pips]))
+    pips = [p for p in pips if m / PIP_SIZES <= p[2] <= m * PIP_SIZES]
+    if len(pips) < LEAST_PIPS:
         return None
     if any(math.dist(a[:2], b[:2]) > FACE_SPAN * side for a in pips for b in pips):
         return None
