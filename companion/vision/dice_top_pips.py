@@ -13,10 +13,12 @@ reads round them, and when that gives no value (a two or three not shown to be t
 a pip lost to the side face's blob) the report stays.
 
 The pips of every face of a die are laid out round its centre: their centroid is the face's
-centre, for every value. So round each unreadable report the foreground's small blobs of a pip's
-size are taken -- beyond the report away from the photo's middle, within a die's reach, of one
-size, none nearer another die reported -- and when two or more are found, all within one face's
-span, the report is moved to their centroid. The value stays unread: only the place moves.
+centre, for every value, and any one pip lies within 0.42 of a side of it. So round each
+unreadable report the foreground's small blobs of a pip's size are taken -- beyond the report away
+from the photo's middle, within a die's reach, of the median dot's size, none nearer another die
+reported -- and when any are found, all within one face's span, the report is moved to their
+centroid (0.3 of a side at least, else it stays). The value stays unread: only the place moves, so
+no value, wrong or right, is added or lost. (docs/dice-camera.md, thirty-eighth round, h2.)
 """
 
 from __future__ import annotations
