@@ -104,6 +104,10 @@ def test_ray_4376s_ivory_four_doubted_at_its_side_face_is_reported_at_its_top_fa
     # (the move alone: with TOPS_READ_PAST_SIDE_FACES the top face is then read, the four right --
     # test_dice_top_past_side_face.py)
     monkeypatch.setattr(dice, "TOPS_READ_PAST_SIDE_FACES", False)
+    # (and session 39's last move of unread reports to their top face's pips, which finds this
+    # die too when this rule is off: dice_top_pips)
+    import companion.vision.dice_top_pips as top_pips
+    monkeypatch.setattr(top_pips, "UNREAD_AT_TOP_FACE_PIPS", False)
     off, on = counts_off_then_on(monkeypatch, beyond, "TOP_FACE_AT_ITS_PIPS", render_raymarch(4376))
     assert on["missed"] == off["missed"] - 1 and on["unread"] == off["unread"] + 1
     assert (on["right"], on["wrong"], on["extra"], on["near_wrong"]) == (

@@ -85,6 +85,10 @@ def test_a_tilted_white_two_read_by_its_top_face(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch_light import render_light
 
+    # (session 39's move of unread reports to their top face's pips finds this die too, unread,
+    # when this rule is off: switched off here, to test this rule alone -- dice_top_pips)
+    import companion.vision.dice_top_pips as top_pips
+    monkeypatch.setattr(top_pips, "UNREAD_AT_TOP_FACE_PIPS", False)
     before, after = counts_off_then_on(monkeypatch, T, "ONE_TO_THREE_WHEN_WHOLE", render_light(3213))
     assert before["missed"] == 1 and after["missed"] == 0
     assert after["right"] == before["right"] + 1

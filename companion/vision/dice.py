@@ -70,6 +70,7 @@ from .dice_pips_beyond import SIDE_FACE_REASON as PIPS_BEYOND_REASON, doubt_pips
 from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
+from .dice_top_pips import unread_at_top_face_pips
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
@@ -137,7 +138,12 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     img = _as_bgr(image)
     if min(img.shape[:2]) < 16:
         return []
-    return _read_whole(img, settings, closer=True)
+    dice = _read_whole(img, settings, closer=True)
+    # (last: an unreadable report on a light die's side face moved to its top face's pips beyond
+    # it, the top face itself the table's colour: dice_top_pips.UNREAD_AT_TOP_FACE_PIPS)
+    H, W = img.shape[:2]
+    return unread_at_top_face_pips(dice, img, settings.work_px, settings.background_sigmas,
+                                   *_photo_middle(W, H, settings))
 
 
 def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False) -> list[Die]:
