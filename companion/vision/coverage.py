@@ -315,8 +315,13 @@ MAP_STEP_PX = 8  # the photo<->plane maps are smooth: computed every this many p
 # The per-pixel steps (the warp, the log, the light divided out, the gains, the colour map, the table
 # bins, the planes) run in row bands side by side on the adjudication's pool (coverage_bands.py),
 # what needs the whole image computed once between them: the same values as one band, exactly.
-# Session 39 (s39h5): docs/board-vision.md, thirty-second round.
-ROW_BANDS = True
+# Session 39 (s39h5): docs/board-vision.md, thirty-second round. OFF (and with it the expeditions
+# side by side, colourmasks / coverage_lines.EXPEDITIONS_SIDE_BY_SIDE, which only run on the pool it
+# hands on): on this 2-core machine, quiet, 5 fresh processes each, the 12 MP adjudication's wall
+# was not shorter with it (workers 2: 4.05 x decode off, 4.21 x on; workers 4: 4.37 x, 4.52 x) --
+# the pool's second core is busy with the land and the board check. To be measured on a 4-core Pi
+# before it is switched on; its tests switch it on.
+ROW_BANDS = False
 # log(v / 255) of every 8-bit value (0 read as half a level: the log must stay finite)
 _LOG8 = np.log(np.maximum(np.arange(256, dtype=np.float64), 0.5) / 255.0).astype(np.float32)
 
