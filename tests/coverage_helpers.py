@@ -13,6 +13,26 @@ def coverage_score(box, data: bytes, truth):
     return score_coverage(box, truth, adj.coverage.covered, adj.coverage.unknown)
 
 
+def raycast_photo(box, seed: int):
+    """The second generator's development photo ``seed`` rendered and decoded: (photo, scene)."""
+    from companion.vision.adjudicate import decode
+    from tests import board_raycast as rc
+
+    data, _truth, scene = rc.render_scene(box, seed)
+    return decode(data), scene
+
+
+def sheets_and_covered(box, photo, scene):
+    """``photo`` adjudicated as the code stands: its sheets scored against ``scene``
+    (``sheetscore.score_sheets``) and its coverage's covered map."""
+    from companion.vision.adjudicate import adjudicate
+    from companion.vision.sheetscore import score_sheets
+
+    adj = adjudicate(photo, box)
+    found = [f for fits in adj.sheets.values() for f in fits]
+    return score_sheets(box, scene.sheets, found), adj.coverage.covered
+
+
 def scored_with_and_without(box, data: bytes, truth, monkeypatch, module, flag: str):
     """``coverage_score`` as the code stands, then again with ``module.flag`` switched off: the
     pair (with, without) a rule's test compares."""

@@ -7,10 +7,8 @@ import pytest
 from companion.box_profiles import load_box
 from companion.vision import coverage as cov
 from companion.vision import coverage_ray as cr
-from companion.vision.adjudicate import adjudicate, decode
-from companion.vision.sheetscore import score_sheets
 from companion.vision.transmission import MISFIT
-from tests import board_raycast as rc
+from tests.coverage_helpers import raycast_photo, sheets_and_covered
 
 EX = cov.EXPEDITIONS
 I, J, B, A = (1 << EX.index(e) for e in ("independent", "japanese", "british", "american"))
@@ -82,14 +80,8 @@ def warm_led_photo(box):
     """The second generator's development photo 15 (warm LED, 1600 x 1200): its blue films' red at
     -2.7 .. -2.9 against the profile's -1.16 (green -1.4 against -0.75), misfit; uncalibrated, the
     fitter saw too little of them to name one."""
-    data, truth, scene = rc.render_scene(box, 15)
-    return decode(data), scene
+    return raycast_photo(box, 15)
 
-
-def _read(box, photo, scene):
-    adj = adjudicate(photo, box)
-    found = [f for fits in adj.sheets.values() for f in fits]
-    return score_sheets(box, scene.sheets, found), adj.coverage.covered
 
 
 def test_warm_led_blue_films_named(box, warm_led_photo, monkeypatch):
@@ -98,9 +90,9 @@ def test_warm_led_blue_films_named(box, warm_led_photo, monkeypatch):
     # two British sheets whichever way this rule is switched (and leave two others unidentified)
     monkeypatch.setattr(cov, "RED_FILM_SEEN_BY_FITTER", False)
     monkeypatch.setattr(cov, "RED_FILM_NEITHER", False)
-    on, covered_on = _read(box, photo, scene)
+    on, covered_on = sheets_and_covered(box, photo, scene)
     monkeypatch.setattr(cov, "DIM_DARKER_SEEN_BY_FITTER", False)
-    off, covered_off = _read(box, photo, scene)
+    off, covered_off = sheets_and_covered(box, photo, scene)
     assert covered_on == covered_off  # the fitter's view only: coverage's decisions do not move
     assert on.wrong == 0 and on.extra_named == 0
     assert on.right >= off.right + 3  # measured 9 against 5

@@ -11,10 +11,8 @@ from companion.vision import coverage as cov
 from companion.vision import coverage_between as cb
 from companion.vision import coverage_photo_middle as pm
 from companion.vision import coverage_ray as cr
-from companion.vision.adjudicate import adjudicate, decode
-from companion.vision.sheetscore import score_sheets
 from companion.vision.transmission import MISFIT
-from tests import board_raycast as rc
+from tests.coverage_helpers import raycast_photo, sheets_and_covered
 
 EX = cov.EXPEDITIONS
 I, J, B, A = (1 << EX.index(e) for e in ("independent", "japanese", "british", "american"))
@@ -118,21 +116,15 @@ def test_sunk_film_named_with_another_is_freed(box, monkeypatch):
 def fluorescent_photo(box):
     """The second generator's development photo 16 (fluorescent, 1600 x 1200): six blue sheets whose
     green sank to -3 .. -4.6 and whose blue sank 0.2-0.3; uncalibrated, all six missed."""
-    data, truth, scene = rc.render_scene(box, 16)
-    return decode(data), scene
+    return raycast_photo(box, 16)
 
-
-def _read(box, photo, scene):
-    adj = adjudicate(photo, box)
-    found = [f for fits in adj.sheets.values() for f in fits]
-    return score_sheets(box, scene.sheets, found), adj.coverage.covered
 
 
 def test_fluorescent_blue_films_named(box, fluorescent_photo, monkeypatch):
     photo, scene = fluorescent_photo
-    on, covered_on = _read(box, photo, scene)
+    on, covered_on = sheets_and_covered(box, photo, scene)
     monkeypatch.setattr(cr, "DIM_AGAINST_UNSHADED", False)
     monkeypatch.setattr(cr, "SUNK_NAMED_WITH_OTHERS", False)
-    off, covered_off = _read(box, photo, scene)
+    off, covered_off = sheets_and_covered(box, photo, scene)
     assert on.wrong == 0 and on.extra_named == 0
     assert on.right >= off.right + 3  # measured 7 against 4
