@@ -33,6 +33,7 @@ from .maskparts import nonzero_yx
 from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
+from .sheetfit_cage_scrap import cage_scrap
 from .sheetlayers import _LOG8, layers
 from .sheetproducts import read_products
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
@@ -149,6 +150,9 @@ EVIDENCE_LEADER = True
 # inside their leader; the one it would have named a wrong type (612 second phone, an underwater
 # camera against an eye witness of nearly its pose, not nested: the camera is the longer) 0.80.
 NESTED_SHARE = 0.9
+# (session 40) ... and for a fitted cage whose leader's unseen part reads as another film over it
+# (two filters: darker than the cage's own colour), see sheetfit_cage_scrap.py
+CAGE_SCRAP_LEADER = True
 # A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
 # the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline
 # outside the fit's) shows this expedition's colour that no other fitted sheet explains, the
@@ -486,6 +490,7 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
     placed = _one_of_each_twin(shapes, placed)
     out: list[FittedSheet] = []
     refit: set = set()
+    cut_others = others  # (the loop below names its own ``others``)
     for i, (eq, x, y, ang, refined) in enumerate(placed):
         others = [p for j, p in enumerate(placed) if j != i]
         grid.reset(others, shapes)
@@ -513,6 +518,12 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         if EVIDENCE_LEADER and len(types) > 1 and confidence < MIN_CONFIDENCE and eq != "cage":
             eq, x, y, ang, confidence, good, visible = _evidence_leader(grid, shapes, refined, (eq, x, y, ang),
                                                                         confidence, good, visible)
+        elif EVIDENCE_LEADER and CAGE_SCRAP_LEADER and len(types) > 1 and confidence < MIN_CONFIDENCE:
+            # a cage-sized scrap of a sheet whose rest lies under another film (sheetfit_cage_scrap.py)
+            fit = _evidence_leader(grid, shapes, refined, (eq, x, y, ang), confidence, good, visible)
+            if fit[0] != eq and cage_scrap(grid, shapes[eq], (x, y, ang), shapes[fit[0]], fit[1:4], photo, r0, c0,
+                                           _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1))):
+                eq, x, y, ang, confidence, good, visible = fit
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))
         if any(_twins(shapes, (eq, x, y, ang), (f.pose.equipment, f.pose.x, f.pose.y, f.pose.angle_deg)) for f in out):
@@ -591,6 +602,21 @@ def _evidence_leader(grid: FitGrid, shapes, refined, fit: tuple, confidence: flo
     if lconf < MIN_CONFIDENCE:
         return eq, x, y, ang, confidence, good, visible
     return lead, lx, ly, la, lconf, lgood, lvisible
+
+
+def _other_colour(others, expedition, k: int, kc: int, cut: tuple):
+    """The other expeditions' colour (shares, the most of any) over a cut of the fine grid, or None
+    (CAGE_SCRAP_LEADER: a cage's leader hidden beside another film)."""
+    if not isinstance(others, OtherColours):
+        return None
+    r0, r1, c0, c1 = cut
+    out = np.zeros((r1 - r0, c1 - c0), np.float32)
+    for e in others.masks:
+        if e != expedition:
+            part = others.fine(e, k, kc)[r0:r1, c0:c1]
+            h, w = part.shape
+            np.maximum(out[:h, :w], part, out=out[:h, :w])
+    return out
 
 
 def _one_layer_overlaps(grid: FitGrid, shapes, fits: list, single: np.ndarray) -> set:
