@@ -33,7 +33,7 @@ from .maskparts import nonzero_yx
 from .sheetland import joined
 from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
-from .sheetfit_cage_scrap import cage_scrap
+from .sheetfit_cage_scrap import cage_scrap, leads_bigger
 from .sheetlayers import _LOG8, layers
 from .sheetproducts import read_products
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
@@ -521,8 +521,9 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
         elif EVIDENCE_LEADER and CAGE_SCRAP_LEADER and len(types) > 1 and confidence < MIN_CONFIDENCE:
             # a cage-sized scrap of a sheet whose rest lies under another film (sheetfit_cage_scrap.py)
             fit = _evidence_leader(grid, shapes, refined, (eq, x, y, ang), confidence, good, visible)
-            if fit[0] != eq and cage_scrap(grid, shapes[eq], (x, y, ang), shapes[fit[0]], fit[1:4], photo, r0, c0,
-                                           _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1))):
+            if (fit[0] != eq and leads_bigger(grid, shapes, refined, fit[0], eq, min_px)
+                    and cage_scrap(grid, shapes[eq], (x, y, ang), shapes[fit[0]], fit[1:4], photo, r0, c0,
+                                   _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1)))):
                 eq, x, y, ang, confidence, good, visible = fit
         edge = grid.edge_support(shapes[eq], x, y, ang)
         pose = SheetPose(expedition, eq, round(x, 2), round(y, 2), round(ang % 360.0, 2))

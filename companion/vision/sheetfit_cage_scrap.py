@@ -21,7 +21,12 @@ leader's unseen part reads darker than the cage's own colour by at least ``STACK
 lies beside *another expedition's* colour (at least ``BESIDE_SHARE`` of a band round it): a
 sheet's part under two of its own expedition's films is darker too, but there the bigger shape's
 place and type are a guess among the stack (development 95: a British sonar and eye witness, the
-cage's leader an eye witness on the sonar, a wrong type).
+cage's leader an eye witness on the sonar, a wrong type).  And the leader must lead every other
+bigger shape the search refined by at least ``sheetfit.MIN_SHEET_MM2`` of evidence (the least
+colour the fitter takes for a sheet at all): a scrap whose rest is unseen tells one bigger shape
+from another only by the colour round it, and a lead smaller than a sheet's worth is a sliver
+(development 95 again: the eye witness led the surface camera by 31 mm^2 in a pile of five films;
+116: 29 mm^2, an unidentified sheet instead of a missed one).
 """
 
 from __future__ import annotations
@@ -62,6 +67,13 @@ def _grey(photo, ys, xs):
     from .sheetlayers import _LOG8
     L = _LOG8[px] - np.take(photo.log_reference.reshape(-1, 3), at, axis=0)
     return (L[:, 0] + L[:, 1] + L[:, 2]) / np.float32(3), px.max(1) > BLACK
+
+
+def leads_bigger(grid, shapes, refined, lead: str, cage: str, min_px: float) -> bool:
+    """Does the leader's evidence lead every other refined shape but the cage by ``min_px``?"""
+    mine = grid.evidence(shapes[lead], *refined[lead][1])
+    rivals = [grid.evidence(shapes[t], *pose) for t, (_g, pose) in refined.items() if t not in (lead, cage)]
+    return not rivals or mine - max(rivals) >= min_px
 
 
 def cage_scrap(grid, cage_shape, cage_pose, leader_shape, leader_pose, photo, r0: int, c0: int,
