@@ -6,7 +6,6 @@ the cage's own colour gives way to the leader; a scrap whose rest is lost to gla
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from companion.vision import sheetfit
 from companion.vision.sheetfit_cage_scrap import STACK_DARKER_LOG, cage_scrap

@@ -19,20 +19,22 @@ a film's part hidden under (or over) another film is *darker* in the photo than 
 glare that hides a film is brighter.  So a cage fit may give way to its evidence leader when the
 leader's unseen part reads darker than the cage's own colour by at least ``STACK_DARKER_LOG`` and
 lies beside *another expedition's* colour (at least ``BESIDE_SHARE`` of a band round it): a
-sheet's part under two of its own expedition's films is darker too, but there the bigger shape's
-place and type are a guess among the stack (development 95: a British sonar and eye witness, the
-cage's leader an eye witness on the sonar, a wrong type).  And the leader must lead every other
-bigger shape the search refined by at least ``sheetfit.MIN_SHEET_MM2`` of evidence (the least
-colour the fitter takes for a sheet at all): a scrap whose rest is unseen tells one bigger shape
-from another only by the colour round it, and a lead smaller than a sheet's worth is a sliver
-(development 95 again: the eye witness led the surface camera by 31 mm^2 in a pile of five films;
-116: 29 mm^2, an unidentified sheet instead of a missed one).
+sheet's part under one of its own expedition's films is darker too, but there the fitter reads the
+two layers of one colour (sheetlayers.py) and a bigger shape's place among the stack is a guess.
+And the leader must lead every other bigger shape the search refined by at least
+``sheetfit.MIN_SHEET_MM2`` of evidence (the least colour the fitter takes for a sheet at all): a
+scrap whose rest is unseen tells one bigger shape from another only by the colour round it, and a
+lead smaller than a sheet's worth is a sliver (development 95: the eye witness led the surface
+camera by 31 mm^2 in a pile of five films, and was named on the true sonar, a wrong type; 116:
+29 mm^2, an unidentified sheet instead of a missed one).
 """
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+
+from .sheetlayers import _LOG8
 
 # Every filter takes at least 0.55 log of grey (the lightest, Japanese yellow); a film under
 # another is darker than that film alone by the other's grey loss: half the lightest's, so a
@@ -45,8 +47,8 @@ MIN_HIDDEN_MM2 = 40.0
 BAND_MM = 2.0
 # ... at least this share of it another expedition's colour: the other film continues past the
 # overlap (its seen part borders the overlap along about half its edge, the rest this film's own
-# colour); a quarter, for the other film's edges blurred or lost under glare.  Set after seeing
-# development 0 (0.4) and 95 (a stack of British films: 0) -- the only value tried
+# colour); a quarter, for the other film's edges blurred or lost under glare.  The only value
+# tried; the nine development cages it let through read 0.29-0.58 (0: 0.29), 95's pile 0.39
 BESIDE_SHARE = 0.25
 # a photo pixel at or under this (0..255, every channel) is off the photo (the warp's border) or
 # clipped black: no reading
@@ -64,7 +66,6 @@ def _grey(photo, ys, xs):
     """Mean log colour against the drawn board's (as sheetfit._grey), and which pixels are read."""
     at = ys * photo.warped.shape[1] + xs
     px = np.take(photo.warped.reshape(-1, 3), at, axis=0)
-    from .sheetlayers import _LOG8
     L = _LOG8[px] - np.take(photo.log_reference.reshape(-1, 3), at, axis=0)
     return (L[:, 0] + L[:, 1] + L[:, 2]) / np.float32(3), px.max(1) > BLACK
 
@@ -109,6 +110,8 @@ def cage_scrap(grid, cage_shape, cage_pose, leader_shape, leader_pose, photo, r0
     if not float(np.median(hidden_g)) < float(np.median(own_g)) - STACK_DARKER_LOG:
         return False
     k = 2 * int(round(BAND_MM * grid.ppm)) + 1
-    band = (cv2.dilate(H.view(np.uint8), np.ones((k, k), np.uint8)) > 0) & ~H & (grid.S + other[:H.shape[0], :H.shape[1]] > 0.5)
+    other = other[:H.shape[0], :H.shape[1]]
+    # the band round the unseen part, where it is seen (paper, this colour or another's)
+    band = (cv2.dilate(H.view(np.uint8), np.ones((k, k), np.uint8)) > 0) & ~H & (grid.S + other > 0.5)
     n = int(band.sum())
-    return n > 0 and float(other[:H.shape[0], :H.shape[1]][band].sum()) >= BESIDE_SHARE * n
+    return n > 0 and float(other[band].sum()) >= BESIDE_SHARE * n
