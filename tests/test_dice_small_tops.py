@@ -69,3 +69,28 @@ def test_open_part_of_a_crescent_is_its_top_face():
     square[2:22, 2:22] = True
     got = open_part_centre(square, D._hull_points(square))
     assert got is None or got[2] < OPEN_SHARE
+
+
+def test_unread_at_the_open_part_when_only_marks_are_seen(monkeypatch):
+    """With ``SMALL_TOPS_UNREAD_REPORTED`` on, a top face that shows a face's marks but no value (the
+    look there stubbed to see two pips off layout) is reported unreadable at the open part's middle;
+    off, or with nothing seen there, nothing is reported."""
+    from companion.vision import dice as D
+    from companion.vision import dice_small_tops as tops
+
+    blob = np.zeros((24, 24), bool)
+    blob[2:22, 16:22] = True
+    blob[16:22, 2:22] = True
+    img = np.full((200, 200, 3), 235, np.uint8)
+    marks = [D.Die(None, (60.0, 50.0), 0.0, 30.0, "2 pips off layout")]
+    monkeypatch.setattr(D, "_read_square", lambda img, c, side: list(marks))
+    monkeypatch.setattr(tops, "SMALL_TOPS_IN_OPEN_PART", True)
+    monkeypatch.setattr(tops, "SMALL_TOPS_UNREAD_REPORTED", False)
+    assert D._small_top_read(img, blob, (40, 40), 1.0, 20.0) == []
+    monkeypatch.setattr(tops, "SMALL_TOPS_UNREAD_REPORTED", True)
+    got = D._small_top_read(img, blob, (40, 40), 1.0, 20.0)
+    assert len(got) == 1 and got[0].value is None and got[0].reason == tops.UNREAD_REASON
+    x, y, _ = tops.open_part_centre(blob, D._hull_points(blob))
+    assert math.dist(got[0].center, (40 + x, 40 + y)) < 1e-6 and got[0].side_px == 20.0
+    marks.clear()  # (nothing seen at the top face: no report)
+    assert D._small_top_read(img, blob, (40, 40), 1.0, 20.0) == []

@@ -675,7 +675,8 @@ def _small_top_read(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
             and math.dist(d.center, c) < 0.5 * side]
     if not kept and (got or not dice_small_tops.UNREAD_ONLY_WHERE_MARKS_SEEN) and dice_small_tops.SMALL_TOPS_UNREAD_REPORTED:
         kept = [Die(None, c, 0.0, side, dice_small_tops.UNREAD_REASON)]
-    dice_small_tops.FIRED.append(len(kept))
+    if dice_small_tops.FIRED is not None:
+        dice_small_tops.FIRED.append(len(kept))
     return kept
 
 

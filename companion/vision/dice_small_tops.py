@@ -8,8 +8,10 @@ reads it round its box's middle -- the middle of the side faces and shadow, 0.37
 the top face on the development scenes (docs/dice-camera.md, thirty-ninth round, h3), where the disc
 holds a side face and a part of the top and reads nothing or a part. The top face lies in the part of
 the blob's convex hull the blob leaves open (the side faces are round it on the camera's side), so the
-die is read again there, at the read dice's size; where that reads no value but shows marks of a
-face (pips seen, off layout), the die is reported unreadable there: a die the table is told of.
+die is read again there, at the read dice's size, and its value kept when it is read there, of the
+dice's size and at that place. Where that reads no value but shows marks of a face (pips seen, off
+layout), the die may be reported unreadable there (``SMALL_TOPS_UNREAD_REPORTED``, off: it never fired
+on the development scenes read).
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ import numpy as np
 #: a blob under the least die's area that the small-blob look read nothing in is read again at the
 #: middle of its hull's open part (the top face the table's tone); False: the old reader exactly
 SMALL_TOPS_IN_OPEN_PART = True
-#: ... and where that reads no value but sees a face's marks, the die is reported unreadable there
-SMALL_TOPS_UNREAD_REPORTED = True
+#: ... and where that reads no value but sees a face's marks, the die is reported unreadable there.
+#: Off: on the development scenes read (thirty-ninth round, h3) it never fired -- every top face the
+#: rule reached read a value -- so nothing measures it; its test switches it on
+SMALL_TOPS_UNREAD_REPORTED = False
 #: ... only where the look there saw a face's marks (pips off layout, a lone pip); False: wherever it
 #: read no value
 UNREAD_ONLY_WHERE_MARKS_SEEN = True
@@ -43,4 +47,6 @@ def open_part_centre(blob: np.ndarray, hull_points: np.ndarray) -> tuple[float, 
     if m["m00"] <= 0 or h <= 0:
         return None
     return m["m10"] / m["m00"], m["m01"] / m["m00"], m["m00"] / h
-FIRED: list = []  # (how many dice each firing added: for measuring, off and on read alike elsewhere)
+#: a measuring hook: set to a list to collect how many dice each firing added (None: nothing kept,
+#: the service's default; a scene where it stays empty reads the same with the rule off)
+FIRED: list | None = None
