@@ -661,7 +661,8 @@ def _small_blobs_read(img: np.ndarray, labels: np.ndarray, under: list[tuple], f
     return out
 
 
-def _small_top_read(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float, typical: float) -> list[Die]:
+def _small_top_read(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                    typical: float) -> list[Die]:
     """The die read at the middle of a small blob's hull's open part (its top face), with a value, or
     reported unreadable there when a face's marks are seen (:mod:`.dice_small_tops`); [] otherwise."""
     oc = dice_small_tops.open_part_centre(blob, _hull_points(blob))
@@ -673,7 +674,8 @@ def _small_top_read(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], 
     kept = [d for d in got if d.value is not None
             and DIE_SIZE_RANGE[0] <= d.side_px / side <= DIE_SIZE_RANGE[1]
             and math.dist(d.center, c) < 0.5 * side]
-    if not kept and (got or not dice_small_tops.UNREAD_ONLY_WHERE_MARKS_SEEN) and dice_small_tops.SMALL_TOPS_UNREAD_REPORTED:
+    marks = bool(got) or not dice_small_tops.UNREAD_ONLY_WHERE_MARKS_SEEN
+    if not kept and marks and dice_small_tops.SMALL_TOPS_UNREAD_REPORTED:
         kept = [Die(None, c, 0.0, side, dice_small_tops.UNREAD_REASON)]
     if dice_small_tops.FIRED is not None:
         dice_small_tops.FIRED.append(len(kept))

@@ -15,8 +15,6 @@ on the development scenes read).
 """
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
@@ -31,7 +29,7 @@ SMALL_TOPS_UNREAD_REPORTED = False
 #: read no value
 UNREAD_ONLY_WHERE_MARKS_SEEN = True
 #: the open part must be at least this share of the hull (a blob filling its hull has no open part:
-#: no top face the table's tone beside it; a crescent's is 0.07-0.26 on the development dice)
+#: no top face the table's tone beside it; light 4006's two crescents: 0.34 and 0.25)
 OPEN_SHARE = 0.05
 UNREAD_REASON = "a light die's side faces, its top face the table's tone: no value read"
 
@@ -47,6 +45,8 @@ def open_part_centre(blob: np.ndarray, hull_points: np.ndarray) -> tuple[float, 
     if m["m00"] <= 0 or h <= 0:
         return None
     return m["m10"] / m["m00"], m["m01"] / m["m00"], m["m00"] / h
+
+
 #: a measuring hook: set to a list to collect how many dice each firing added (None: nothing kept,
 #: the service's default; a scene where it stays empty reads the same with the rule off)
 FIRED: list | None = None
