@@ -62,6 +62,7 @@ from .dice_pixel_aspect import (back_to_photo, camera_frames, photo_stretch, pip
                                  read_count, square_frame, squared, squared_layouts_square, squared_reading_sound,
                                  unread_told_by)
 from . import dice_pixel_aspect
+from . import dice_small_tops
 from .dice_read_size import judged_by_read_dice, placed_in_their_blobs
 from .dice_remainder_unread import (REASON as REMAINDER_REASON, SHADOW_SHARE, die_shaped_part, inward_of_a_read_die,
                                     shadow_share)
@@ -649,10 +650,36 @@ def _small_blobs_read(img: np.ndarray, labels: np.ndarray, under: list[tuple], f
         if SMALL_BLOBS_SHARPENED and not any(d.value is not None for d in got):
             # (a pale die is often a soft one too: the sharpened look, as for a blob with no pips seen)
             got = _read_blob_sharpened(img, _filled(labels[y:y + bh, x:x + bw] == i), (x, y), f, typical)
-        out += [d for d in got if d.value is not None
+        kept = [d for d in got if d.value is not None
                 and DIE_SIZE_RANGE[0] <= d.side_px * f / typical <= DIE_SIZE_RANGE[1]
                 and math.hypot(d.center[0] - cx, d.center[1] - cy) < 0.5 * box / f]
+        if not kept and dice_small_tops.SMALL_TOPS_IN_OPEN_PART:
+            # (a light die's blob is its side faces and shadow round a top face the table's tone:
+            # the top face lies in the hull's open part, read there -- see dice_small_tops)
+            kept = _small_top_read(img, labels[y:y + bh, x:x + bw] == i, (x, y), f, typical)
+        out += kept
     return out
+
+
+def _small_top_read(img: np.ndarray, blob: np.ndarray, origin: tuple[int, int], f: float,
+                    typical: float) -> list[Die]:
+    """The die read at the middle of a small blob's hull's open part (its top face), with a value, or
+    reported unreadable there when a face's marks are seen (:mod:`.dice_small_tops`); [] otherwise."""
+    oc = dice_small_tops.open_part_centre(blob, _hull_points(blob))
+    if oc is None or oc[2] < dice_small_tops.OPEN_SHARE:
+        return []
+    c = ((origin[0] + oc[0]) / f, (origin[1] + oc[1]) / f)
+    side = typical / f
+    got = _read_square(img, c, side)
+    kept = [d for d in got if d.value is not None
+            and DIE_SIZE_RANGE[0] <= d.side_px / side <= DIE_SIZE_RANGE[1]
+            and math.dist(d.center, c) < 0.5 * side]
+    marks = bool(got) or not dice_small_tops.UNREAD_ONLY_WHERE_MARKS_SEEN
+    if not kept and marks and dice_small_tops.SMALL_TOPS_UNREAD_REPORTED:
+        kept = [Die(None, c, 0.0, side, dice_small_tops.UNREAD_REASON)]
+    if dice_small_tops.FIRED is not None:
+        dice_small_tops.FIRED.append(len(kept))
+    return kept
 
 
 #: ... and where that reads nothing, the sharpened look (:func:`_read_blob_sharpened`) at its filled hull
