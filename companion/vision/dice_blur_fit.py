@@ -41,6 +41,11 @@ SQUARE_FILL = 0.82
 #: glint found as the silhouette is far smaller)
 LEAST_OF_REPORT = 0.5
 LEAST_PX = 16
+#: reports larger than this (pixels) are not fitted: the rule is for dice 40-50 px across whose
+#: report (their blur's halo included) is at most about twice that; a larger one is 24+ work pixels,
+#: a die the face reader sees at its scale (and a fit's cost grows with the window's area). Fitting
+#: a shrunk window instead was tried: it read development light 17's blurred two as a one.
+LARGEST_PX = 110
 #: blur sigmas tried, in face sides (the edge's fit chooses; 0.03-0.2: from nearly sharp to pips gone)
 SIGMAS = (0.03, 0.06, 0.09, 0.12, 0.15, 0.18)
 #: the face is fitted inside this half-width (sides) of its square (the edge's fall is in the model)
@@ -171,6 +176,8 @@ def fit_layouts(win: np.ndarray):
 
 def read_blurred(img: np.ndarray, centre, side: float):
     """(value or None, detail) of the die reported at ``centre`` (photo pixels) with side ``side``."""
+    if side > LARGEST_PX:
+        return None, None
     H, W = img.shape[:2]
     h = REACH * side
     x0, y0 = int(max(0, centre[0] - h)), int(max(0, centre[1] - h))
