@@ -85,10 +85,11 @@ def test_rendered_ray_3229_defocused_sixes_read_right_none_wrong(monkeypatch):
     from tests.dice_raymarch import render_raymarch
 
     scene = render_raymarch(3229)
+    default = bf.UNREAD_READ_BY_BLURRED_LAYOUT  # (the rule as the reader has it: on)
     monkeypatch.setattr(bf, "UNREAD_READ_BY_BLURRED_LAYOUT", False)
     off = read_dice(scene.image)
     st = ReaderSettings()
-    monkeypatch.setattr(bf, "UNREAD_READ_BY_BLURRED_LAYOUT", True)
+    monkeypatch.setattr(bf, "UNREAD_READ_BY_BLURRED_LAYOUT", default)
     on = bf.read_blurred_unread(scene.image, off, st.work_px, st.min_die_frac)
     c_off, c_on = score_scene(scene, off).counts, score_scene(scene, on).counts
     assert c_on["right"] >= c_off["right"] + 2  # (the yellow and the marbled blue six)
