@@ -77,6 +77,7 @@ from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
 from .dice_one_beside_side_pip import ones_beside_side_pips
 from .dice_closer import read_closer
+from .dice_blur_fit import read_blurred_unread
 from .dice_doubted_again import read_doubted_again
 from .dice_sizes import FACES_APART, PART_VALUES, doubt_odd_sizes, doubt_overlaps, typical_die_side
 from .dice_zoom import beside_a_blob, small_marked_blobs, zoom_for
@@ -140,6 +141,10 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     if min(img.shape[:2]) < 16:
         return []
     dice = _read_whole(img, settings, closer=True)
+    # (a small defocused die no window reads: its face fitted with each layout's pips blurred as its
+    # edge is, the value taken when one fits clearly best -- dice_blur_fit.UNREAD_READ_BY_BLURRED_LAYOUT)
+    if any(d.value is None for d in dice):
+        dice = read_blurred_unread(img, dice, settings.work_px, settings.min_die_frac)
     # (last: an unreadable report on a light die's side face moved to its top face's pips beyond
     # it, the top face itself the table's colour: dice_top_pips.UNREAD_AT_TOP_FACE_PIPS)
     H, W = img.shape[:2]
