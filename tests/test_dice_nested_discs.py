@@ -11,7 +11,7 @@ import math
 import pytest
 
 from companion.vision import dice_nested_discs as N
-from companion.vision.dice import Die, _read_disc, _whole_one_at, read_dice
+from companion.vision.dice import Die, _read_disc, read_dice
 
 
 def _scripted(by_disc: dict):
@@ -76,7 +76,7 @@ def test_rendered_tilted_one_read_past_its_side_faces_pips(monkeypatch):
     monkeypatch.setattr(N, "UNREAD_READ_IN_NESTED_DISCS", True)
     # (the rule is read_dice's last step: applied to the reading with it off, as read_dice does)
     on = N.read_in_nested_discs(off, lambda c, s, disc: _read_disc(scene.image, c, s, disc),
-                                lambda d, share: _whole_one_at(scene.image, d, share))
+                                lambda d, side: N.one_alone(scene.image, d, side))
     got = [d for d in on if math.dist(d.center, truth.center) < 0.5 * truth.side_px]
     assert len(got) == 1 and got[0].value == 1
     # (nothing else changed)

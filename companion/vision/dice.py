@@ -71,7 +71,7 @@ from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_top_pips import unread_at_top_face_pips
-from .dice_nested_discs import read_in_nested_discs
+from .dice_nested_discs import one_alone, read_in_nested_discs
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
@@ -147,12 +147,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
                                    *_photo_middle(W, H, settings))
     # (an unreadable die read again in three nested discs, its value taken when every disc reads
     # it: dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS)
-    return read_in_nested_discs(dice, partial(_read_disc, img), partial(_whole_one_at, img))
-
-
-def _whole_one_at(img: np.ndarray, d: Die, share: float) -> bool:
-    """Is the one ``d`` (read at ``share`` of the dice's side) its pip at a whole face's middle?"""
-    return whole_one_face(d, img, share)
+    return read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
 
 
 def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float) -> list[Die]:

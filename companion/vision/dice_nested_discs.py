@@ -29,6 +29,9 @@ import math
 from dataclasses import replace
 from typing import Callable, Sequence, TypeVar
 
+import cv2
+import numpy as np
+
 D = TypeVar("D")  # a :class:`.dice.Die`
 
 #: read an unreadable die again in nested discs and take the value every disc reads (False: the
@@ -53,23 +56,58 @@ WITHIN = 0.5
 APART = 0.9
 
 
-#: a one taken so must be the pip at the middle of a whole face of the dice's size
-#: (:func:`.dice_whole_one.whole_one_face`): a disc round a part of a face holds a lone pip of it --
-#: a light two on white whose other pip is lost in the table reads as a one in every disc (fresh
-#: light 3408's pastel blue two, blurred), and a one's face is measured from its pip outward
-#: (False: a one taken as any value is). Tried and OFF: it refuses the tilted ones read right (ray
-#: 3222: the face runs on into its side face along the axes; 3240: a 54 px die's face spans under
-#: 0.6 of a side; 3264: the side face's pips are marks on the face) and passes light 3408's two,
-#: whose white table is taken for a whole face round its pip.
-ONES_AT_A_WHOLE_FACE = False
+#: ones are taken too (False: a value 2-6 only) -- with ``ONES_ALONE`` only. A lone pip reads as a
+#: one in every disc round it whatever the disc's size, so the discs alone cannot tell a one from a two
+#: or three whose other pips are lost (development light 3408: a blurred pastel two on a white table,
+#: its second pip faint, read as a one in every disc from 0.6 to 1.2 sides); the reader measures a
+#: one's face from the crop, so its read side grows with the disc too (1.2-1.5 times from 0.8 to 1.2
+#: sides, for right and wrong ones alike).
+ONES_TAKEN = True
+#: ... a one only where no round mark like a pip lies 0.45-1 side from its pip (:func:`round_marks`):
+#: a tilted one's side faces show their pips squeezed into ellipses along the tilt (a face seen at
+#: 60 degrees or more from its normal: long over short axis 1.4 and up, the side faces' pips of the
+#: development ones read measured 1.38-3.8), while a two's or three's other pip lies on the same
+#: face as the pip read, seen as round as it (light 3408's faint second pip: 1.07). False: every one
+#: read in the discs is taken (not safe: light 3408)
+ONES_ALONE = True
+#: sides: the ring round a one's pip where a face's other pips would lie (a corner pip's neighbours on
+#: its face lie 0.4-0.8 of a side from it)
+RING = (0.45, 1.0)
+#: a mark is round under this long-over-short axis (a top face's pip at a 30 degree tilt: 1.15; a side
+#: face's: 1.35 and up, :data:`.dice_side_faces.SIDE_ASPECT`): set between the two
+ROUND = 1.25
+#: a mark's area, as a share of the one's pip (a faint or blurred pip of the same face shows smaller)
+MARK_AREA = (0.4, 2.5)
+#: a mark's contrast (toward the pip's colour from the face's), as a share of the pip's own: the
+#: marks are found where the local (top-hat) contrast reaches MARK_FOUND, and must reach MARK_LEAST
+MARK_FOUND = 0.3
+MARK_LEAST = 0.4
+#: the working window: the die's side in pixels
+WINDOW_SIDE = 60.0
+#: where two unreadable reports lie within ``APART`` sides of each other (the reader saw two faces of
+#: one die and doubted both: "overlaps another die read"), the value is taken only at the report
+#: lying farther from the photo's middle along the line from it, by ``OUTWARD`` sides at least: a
+#: camera above the table sees the side faces that face it, which lie on the top face's side toward
+#: the photo's middle (as :mod:`.dice_top_pips`). Development light 3154: a red one's side face, a
+#: four, reported beside its top face, read as a four in every disc -- it lies inward of the one.
+#: False: each report read alone.
+OUTER_OF_TWO_REPORTS = True
+#: sides: the outer report must lie this much farther out (nearer, no telling which face is on top)
+OUTWARD = 0.2
+#: a pair of reports this near the photo's middle (part of its diagonal) is left: there the side
+#: faces show in whatever direction the camera's tilt gives (:data:`.dice_top_pips.OFF_CENTRE`)
+OFF_CENTRE = 0.1
 
 
 def read_in_nested_discs(dice: Sequence[D], read_disc: Callable[[tuple[float, float], float, float], list],
-                         whole_one: Callable[[D, float], bool] | None = None) -> list[D]:
+                         one_alone: Callable[[D, float], bool] | None = None,
+                         mid: tuple[float, float] | None = None, diag: float | None = None) -> list[D]:
     """``dice`` with each unreadable die given the value read alike in every disc of ``DISCS``
     round it (``read_disc(centre, side, diameter_in_sides)`` -> the dice read there), its side the
     median of the dice read (one throw's dice are one size; its own where none is read); a one only
-    where ``whole_one(die, share of that side)`` says its pip is at a whole face's middle."""
+    with ``ONES_TAKEN``, and with ``ONES_ALONE`` where ``one_alone(die, side)`` says no round mark lies
+    beside its pip (:func:`one_alone`). ``mid``, ``diag``: the photo's middle and
+    diagonal in the image's pixels, for two reports of one die (``OUTER_OF_TWO_REPORTS``)."""
     if not UNREAD_READ_IN_NESTED_DISCS or all(d.value is not None for d in dice):
         return list(dice)
     read = [d for d in dice if d.value is not None]
@@ -81,6 +119,8 @@ def read_in_nested_discs(dice: Sequence[D], read_disc: Callable[[tuple[float, fl
             continue
         side = typical or d.side_px
         if side <= 0:
+            continue
+        if OUTER_OF_TWO_REPORTS and not _outer_of_its_pair(d, dice, side, mid, diag):
             continue
         values = []
         for disc in DISCS:
@@ -94,11 +134,92 @@ def read_in_nested_discs(dice: Sequence[D], read_disc: Callable[[tuple[float, fl
         if len(values) != len(DISCS) or len({g.value for g in values}) != 1:
             continue
         g = values[len(values) // 2]  # (the middle disc's reading: the die's own size)
-        if g.value == 1 and ONES_AT_A_WHOLE_FACE and (whole_one is None or not whole_one(g, g.side_px / side)):
+        if g.value == 1 and not ONES_TAKEN:
+            continue
+        if g.value == 1 and ONES_ALONE and (one_alone is None or g.pips is None or len(g.pips) != 1
+                                            or not one_alone(g, side)):
             continue
         if any(math.dist(g.center, o.center) < APART * max(o.side_px, side) for o in read):
             continue
         out[k] = replace(d, value=g.value, center=g.center, confidence=min(v.confidence for v in values),
                          side_px=g.side_px, reason="", pips=g.pips, seen_pips=None)
         read.append(out[k])
+    return out
+
+
+def _outer_of_its_pair(d: D, dice: Sequence[D], side: float, mid: tuple[float, float] | None,
+                       diag: float | None) -> bool:
+    """Is ``d`` alone among the unreadable reports (none within APART sides), or the one lying
+    OUTWARD sides farther from the photo's middle than every such report beside it?"""
+    others = [o for o in dice if o is not d and o.value is None and math.dist(o.center, d.center) < APART * side]
+    if not others:
+        return True
+    if mid is None or diag is None:
+        return False
+    for o in others:
+        cx, cy = 0.5 * (d.center[0] + o.center[0]), 0.5 * (d.center[1] + o.center[1])
+        rx, ry = cx - mid[0], cy - mid[1]
+        r = math.hypot(rx, ry)
+        if r < OFF_CENTRE * diag:
+            return False
+        out = ((d.center[0] - o.center[0]) * rx + (d.center[1] - o.center[1]) * ry) / r
+        if out < OUTWARD * side:
+            return False
+    return True
+
+
+def one_alone(img: np.ndarray, d: D, side: float) -> bool:
+    """Is the one ``d`` (its pip ``d.pips[0]``, photo pixels) alone: no round mark like its pip in the
+    ring RING round it (:func:`round_marks`)?"""
+    return not round_marks(img, d.pips[0], side)
+
+
+def round_marks(img: np.ndarray, pip: tuple[float, float, float], side: float) -> list[tuple[float, float, float]]:
+    """The marks round ``pip`` (x, y, radius) like it: in the ring RING (sides of ``side``) round it,
+    MARK_AREA of its area, ROUND, and MARK_LEAST of its contrast, as (distance in sides, aspect,
+    contrast share). Found in a window scaled so the die is WINDOW_SIDE px, as the small blobs that
+    stand out toward the pip's colour from the face's (a top-hat, so a side face's or the table's
+    shade, larger than a pip, is not one)."""
+    px, py, pr = pip
+    H, W = img.shape[:2]
+    reach = (RING[1] + 0.15) * side
+    x0, y0 = int(max(0, px - reach)), int(max(0, py - reach))
+    x1, y1 = int(min(W, px + reach + 1)), int(min(H, py + reach + 1))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return []
+    k = WINDOW_SIDE / side
+    win = cv2.resize(img[y0:y1, x0:x1], None, fx=k, fy=k, interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(win, cv2.COLOR_BGR2LAB).astype(np.float32)
+    cx, cy, r = (px - x0) * k, (py - y0) * k, max(1.5, pr * k)
+    h, w = lab.shape[:2]
+    yy, xx = np.mgrid[:h, :w]
+    dist = np.hypot(xx - cx, yy - cy)
+    ring = (dist > 1.6 * r) & (dist < 2.6 * r)
+    core = dist < 0.5 * r
+    if not ring.any() or not core.any():
+        return []
+    face = np.median(lab[ring], axis=0)
+    towards = np.median(lab[core], axis=0) - face
+    contrast = float(np.linalg.norm(towards))
+    if contrast < 1e-3:
+        return []
+    pip_like = ((lab - face) @ towards) / contrast
+    ks = int(5 * r) | 1  # (a disc 2.5 pips across: a pip stands out of it, a shade region does not)
+    hat = pip_like - cv2.morphologyEx(pip_like, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ks, ks)))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats((hat >= MARK_FOUND * contrast).astype(np.uint8), 8)
+    area = math.pi * r * r
+    out = []
+    for j in range(1, n):
+        at = math.hypot(centres[j][0] - cx, centres[j][1] - cy) / WINDOW_SIDE
+        if not RING[0] <= at <= RING[1] or not MARK_AREA[0] * area <= stats[j, cv2.CC_STAT_AREA] <= MARK_AREA[1] * area:
+            continue
+        inside = labels == j
+        pts = np.argwhere(inside).astype(np.float64)
+        if len(pts) < 3:
+            continue
+        ev = np.linalg.eigvalsh(np.cov(pts.T))
+        aspect = math.sqrt(ev[1] / max(ev[0], 1e-6))
+        share = float(np.median(hat[inside])) / contrast
+        if aspect < ROUND and share >= MARK_LEAST:
+            out.append((at, aspect, share))
     return out
