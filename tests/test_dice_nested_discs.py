@@ -1,7 +1,6 @@
 """An unreadable die read again in three nested discs round its report, its value taken when every
 disc reads it (``dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS``; docs/dice-camera.md, thirty-ninth
-round, h2). The rule is committed OFF (a wrong value on development light 3408); these tests switch
-it on, and each test of a value taken fails with it off.
+round, h2). The tests set the switches they test; each test of a value taken fails with the rule off.
 """
 
 from __future__ import annotations
@@ -81,3 +80,61 @@ def test_rendered_tilted_one_read_past_its_side_faces_pips(monkeypatch):
     assert len(got) == 1 and got[0].value == 1
     # (nothing else changed)
     assert [d for d in on if d not in got] == [d for d in off if d not in at]
+
+
+def _face_with_marks(mark: str):
+    """A 400x400 grey table, a white die face 120 px across with a dark pip (r 9) at its middle, and
+    0.7 of a side from the pip, down and right, a second dark mark: ``round`` (r 8, as round as the
+    pip: a two's other pip on the same face) or ``squeezed`` (an ellipse 9 x 3: a side face's pip)."""
+    import cv2
+    import numpy as np
+
+    img = np.full((400, 400, 3), 120, np.uint8)
+    cv2.rectangle(img, (140, 140), (260, 260), (235, 235, 235), -1)
+    cv2.rectangle(img, (140, 260), (260, 300), (190, 190, 190), -1)  # (a shaded side face below)
+    cv2.circle(img, (200, 200), 9, (40, 40, 40), -1)
+    at = (200 + 60, 200 + 60) if mark == "round" else (230, 282)
+    if mark == "round":
+        cv2.circle(img, at, 8, (40, 40, 40), -1)
+    else:
+        cv2.ellipse(img, at, (9, 3), 0, 0, 360, (40, 40, 40), -1)
+    return img
+
+
+@pytest.mark.parametrize("mark,taken", [("round", False), ("squeezed", True)])
+def test_a_one_is_taken_only_without_a_round_mark_beside_its_pip(monkeypatch, mark, taken):
+    """Every disc reads a one at the pip; with a round mark 0.7 sides off (a two's other pip) the one
+    is refused, with a squeezed one (a side face's pip) it is taken. With ONES_ALONE off both are
+    taken; with the rule off neither."""
+    img = _face_with_marks(mark)
+    one = Die(None, (200.0, 200.0), 0.0, 60.0, reason="marks where a one has no pip")
+    read = Die(3, (60.0, 60.0), 0.9, 120.0)
+    by = {d: [Die(1, (200.0, 200.0), 0.9, 110.0 * d, pips=((200.0, 200.0, 9.0),))] for d in N.DISCS}
+    alone = lambda d, side: N.one_alone(img, d, side)  # noqa: E731
+    monkeypatch.setattr(N, "UNREAD_READ_IN_NESTED_DISCS", True)
+    got = N.read_in_nested_discs([read, one], _scripted(by)[0], alone)[1]
+    assert (got.value == 1) is taken
+    monkeypatch.setattr(N, "ONES_ALONE", False)
+    assert N.read_in_nested_discs([read, one], _scripted(by)[0], alone)[1].value == 1
+    monkeypatch.setattr(N, "UNREAD_READ_IN_NESTED_DISCS", False)
+    assert N.read_in_nested_discs([read, one], _scripted(by)[0], alone)[1].value is None
+
+
+@pytest.mark.parametrize("outer_first", [True, False])
+def test_two_reports_of_one_die_only_the_outer_one_read(monkeypatch, outer_first):
+    """Two unreadable reports 0.6 sides apart (a top face and its side face); the photo's middle at
+    (1000, 1000), the reports up-left of it: only the one farther out is read (off: both would be,
+    the first report read wins: the side face's four when it comes first)."""
+    monkeypatch.setattr(N, "UNREAD_READ_IN_NESTED_DISCS", True)
+    outer = Die(None, (300.0, 300.0), 0.0, 100.0, reason="overlaps another die read: parts of one face?")
+    inner = Die(None, (342.0, 342.0), 0.0, 100.0, reason="overlaps another die read: parts of one face?")
+    dice = [outer, inner] if outer_first else [inner, outer]
+
+    def read_disc(centre, side, disc):
+        return [Die(5 if centre == outer.center else 4, centre, 0.9, 95.0)]
+    out = N.read_in_nested_discs(dice, read_disc, None, (1000.0, 1000.0), 2800.0)
+    assert [d.value for d in out if d.center == outer.center] == [5]
+    assert [d.value for d in out if d.center == inner.center] == [None]
+    monkeypatch.setattr(N, "OUTER_OF_TWO_REPORTS", False)
+    out = N.read_in_nested_discs(dice, read_disc, None, (1000.0, 1000.0), 2800.0)
+    assert out[0].value == (5 if outer_first else 4) and out[1].value is None

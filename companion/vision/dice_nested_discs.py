@@ -20,6 +20,15 @@ faces, the table, a neighbour -- and a value that changes with the disc is read 
 Where a disc reads nothing, or another value, the die stays unreadable (a lone pip of a larger
 face read as a one in the smallest disc is seen with its face's other pips in the larger ones).
 
+Two guards, each for a way the discs agree on a wrong value (development light 3408, 3154):
+* a lone pip reads as a one in every disc, so a one is taken only where no mark like its pip --
+  round, of its size and contrast -- lies where a face's other pips would (``ONES_ALONE``): the side
+  faces' pips of a tilted one are squeezed into ellipses, seen far more obliquely than its top face;
+  a two's or three's pip lost in the table is on the same face as the pip read, as round as it;
+* two unreadable reports of one die (two faces seen, both doubted): only the one farther from the
+  photo's middle is read (``OUTER_OF_TWO_REPORTS``): the side faces a camera above sees lie on the
+  top face's side toward the photo's middle.
+
 (docs/dice-camera.md, thirty-ninth round, h2.)
 """
 
@@ -35,12 +44,9 @@ import numpy as np
 D = TypeVar("D")  # a :class:`.dice.Die`
 
 #: read an unreadable die again in nested discs and take the value every disc reads (False: the
-#: reader as before). OFF: on development it read 11 unread dice right (tilted ones with their side
-#: faces' pips in view: ray 3222, 3240, 3264) but read light 3408's blurred pastel blue two as a
-#: **one** in every disc (its other pip lost in the white table) and gave light 3154's second report
-#: of a one a **four** (an extra): a lone pip is a one in every disc round it whatever the disc's
-#: size (docs/dice-camera.md, thirty-ninth round, h2). Its tests switch it on.
-UNREAD_READ_IN_NESTED_DISCS = False
+#: reader as before). Without ``ONES_ALONE`` it read light 3408's blurred pastel two as a one, and
+#: without ``OUTER_OF_TWO_REPORTS`` light 3154's one's side face as a four (an extra).
+UNREAD_READ_IN_NESTED_DISCS = True
 #: the discs' diameters, in the die's side: 0.8 holds a top face seen at a tilt (its pips within
 #: 0.42 of a side of its centre) and little of its side faces; 1.2 is the disc the size rule's
 #: read-again uses (dice.AGAIN_DISC), which takes in the side faces' rims and pips
