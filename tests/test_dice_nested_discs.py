@@ -85,7 +85,8 @@ def test_rendered_tilted_one_read_past_its_side_faces_pips(monkeypatch):
 def _face_with_marks(mark: str):
     """A 400x400 grey table, a white die face 120 px across with a dark pip (r 9) at its middle, and
     0.7 of a side from the pip, down and right, a second dark mark: ``round`` (r 8, as round as the
-    pip: a two's other pip on the same face) or ``squeezed`` (an ellipse 9 x 3: a side face's pip)."""
+    pip: a two's other pip on the same face) or ``squeezed`` (an ellipse 26 x 12, its area about the
+    pip's: a side face's pip; refused for its shape alone, found with any shape allowed)."""
     import cv2
     import numpy as np
 
@@ -97,7 +98,7 @@ def _face_with_marks(mark: str):
     if mark == "round":
         cv2.circle(img, at, 8, (40, 40, 40), -1)
     else:
-        cv2.ellipse(img, at, (9, 3), 0, 0, 360, (40, 40, 40), -1)
+        cv2.ellipse(img, at, (13, 6), 0, 0, 360, (40, 40, 40), -1)
     return img
 
 
