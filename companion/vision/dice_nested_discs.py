@@ -69,16 +69,17 @@ APART = 0.9
 #: one's face from the crop, so its read side grows with the disc too (1.2-1.5 times from 0.8 to 1.2
 #: sides, for right and wrong ones alike).
 ONES_TAKEN = True
-#: ... a one only where no round mark like a pip lies 0.45-1 side from its pip (:func:`round_marks`):
+#: ... a one only where no round mark like a pip lies 0.3-1 side from its pip (:func:`round_marks`):
 #: a tilted one's side faces show their pips squeezed into ellipses along the tilt (a face seen at
 #: 60 degrees or more from its normal: long over short axis 1.4 and up, the side faces' pips of the
 #: development ones read measured 1.38-3.8), while a two's or three's other pip lies on the same
 #: face as the pip read, seen as round as it (light 3408's faint second pip: 1.07). False: every one
 #: read in the discs is taken (not safe: light 3408)
 ONES_ALONE = True
-#: sides: the ring round a one's pip where a face's other pips would lie (a corner pip's neighbours on
-#: its face lie 0.4-0.8 of a side from it)
-RING = (0.45, 1.0)
+#: sides: the ring round a one's pip where a face's other pips would lie: a face's pips lie 0.35-0.85
+#: of a side from each other (a three's or five's middle pip to its corners 0.35-0.42, a corner to the
+#: next or the opposite corner 0.5-0.85); a one read at a three's middle pip has its corners at 0.35
+RING = (0.3, 1.0)
 #: a mark is round under this long-over-short axis (a top face's pip at a 30 degree tilt: 1.15; a side
 #: face's: 1.35 and up, :data:`.dice_side_faces.SIDE_ASPECT`): set between the two
 ROUND = 1.25
