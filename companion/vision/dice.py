@@ -151,13 +151,14 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
 
 
 def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float) -> list[Die]:
-    """The dice read in a disc ``disc`` sides across round ``centre``, cropped as a blob is for a
-    die ``side`` across (as :func:`_read_square` with ``disc`` for AGAIN_DISC)."""
+    """The dice read in a disc ``disc`` sides across round ``centre`` (full-resolution pixels),
+    cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
     r = max(2, int(round(disc * side / 2)))
     x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
     mask = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
     cv2.circle(mask, (r, r), r, 1, -1)
     H, W = img.shape[:2]
+    # (the disc clipped to the photo: the crop's box is the disc's box)
     cx0, cy0 = max(0, -x0), max(0, -y0)
     cx1, cy1 = min(mask.shape[1], W - x0), min(mask.shape[0], H - y0)
     if cx1 <= cx0 or cy1 <= cy0:
@@ -1732,17 +1733,7 @@ def _hole_read(img: np.ndarray, hole: np.ndarray, at: tuple[int, int], s: float)
 def _read_square(img: np.ndarray, centre: tuple[float, float], side: float) -> list[Die]:
     """The dice read in a disc :data:`AGAIN_DISC` ``side`` across round ``centre`` (full-resolution
     pixels), cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
-    r = max(2, int(round(AGAIN_DISC * side / 2)))
-    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
-    disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
-    cv2.circle(disc, (r, r), r, 1, -1)
-    H, W = img.shape[:2]
-    # (the disc clipped to the photo: the crop's box is the disc's box)
-    cx0, cy0 = max(0, -x0), max(0, -y0)
-    cx1, cy1 = min(disc.shape[1], W - x0), min(disc.shape[0], H - y0)
-    if cx1 <= cx0 or cy1 <= cy0:
-        return []
-    return _read_blob_at(img, disc[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
+    return _read_disc(img, centre, side, AGAIN_DISC)
 
 
 def _as_dice(readings: list, X0: int, Y0: int, s: float) -> list[Die]:
