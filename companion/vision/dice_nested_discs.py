@@ -11,7 +11,7 @@ which lie *farther from the top face's centre* than any of its own pips (a face'
 So a crop of the top face alone reads its value, and a crop that takes in more of the die reads
 the same value only when the side faces' marks do not change it. Round each unreadable report the
 photo is read again (the reader's own crop for a die the dice's size, :func:`.dice._read_square`)
-in three discs of growing diameter (``DISCS``: 0.8, 1.0 and 1.2 of the die's side). The value is
+in three discs of growing diameter (``DISCS``: 0.9, 1.0 and 1.2 of the die's side). The value is
 taken only when **every** disc reads exactly one value, the same, sure (the face reader's
 confidence, ``SURE``), each within half a side of the report, and a die's side from every die
 already read. The physical reason: a die's value is a property of its top face, and the top face
@@ -47,10 +47,12 @@ D = TypeVar("D")  # a :class:`.dice.Die`
 #: reader as before). Without ``ONES_ALONE`` it read light 3408's blurred pastel two as a one, and
 #: without ``OUTER_OF_TWO_REPORTS`` light 3154's one's side face as a four (an extra).
 UNREAD_READ_IN_NESTED_DISCS = True
-#: the discs' diameters, in the die's side: 0.8 holds a top face seen at a tilt (its pips within
-#: 0.42 of a side of its centre) and little of its side faces; 1.2 is the disc the size rule's
-#: read-again uses (dice.AGAIN_DISC), which takes in the side faces' rims and pips
-DISCS = (0.8, 1.0, 1.2)
+#: the discs' diameters, in the die's side: 0.9 holds a top face's pips whole (a corner pip's centre
+#: lies within 0.42 of a side of the face's centre; at 0.8, 0.4 across half, a two's corner pips are
+#: cut and nothing is read -- fresh ray 3521's dark red two read 2 only from 1.0 up) and little of its
+#: side faces, whose pips lie past its edge; 1.0 is the die; 1.2 is the disc the size rule's read-again
+#: uses (dice.AGAIN_DISC), which takes in the side faces' rims and pips
+DISCS = (0.9, 1.0, 1.2)
 #: the least confidence of each disc's value (the face reader's: layout fit, pips' roundness and
 #: contrast): the floor a value read again at a guessed scale must clear (dice_doubted_again.AGAIN_SURE)
 SURE = 0.6
