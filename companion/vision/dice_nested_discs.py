@@ -72,9 +72,10 @@ APART = 0.9
 #: sides, for right and wrong ones alike).
 ONES_TAKEN = True
 #: ... a one only where no round mark like a pip lies 0.3-1 side from its pip (:func:`round_marks`):
-#: a tilted one's side faces show their pips squeezed into ellipses along the tilt (a face seen at
-#: 60 degrees or more from its normal: long over short axis 1.4 and up, the side faces' pips of the
-#: development ones read measured 1.38-3.8), while a two's or three's other pip lies on the same
+#: a tilted one's side faces show their pips squeezed into ellipses along the tilt (a disc seen at an
+#: angle a from its normal is 1 / cos a long over short; a die seen a from the camera's axis shows its
+#: top face at a and its side faces at 90 - a or more: the side faces' pips of the development ones
+#: read measured 1.38-3.8), while a two's or three's other pip lies on the same
 #: face as the pip read, seen as round as it (light 3408's faint second pip: 1.07). False: every one
 #: read in the discs is taken (not safe: light 3408)
 ONES_ALONE = True
@@ -83,7 +84,9 @@ ONES_ALONE = True
 #: next or the opposite corner 0.5-0.85); a one read at a three's middle pip has its corners at 0.35
 RING = (0.3, 1.0)
 #: a mark is round under this long-over-short axis (a top face's pip at a 30 degree tilt: 1.15; a side
-#: face's: 1.35 and up, :data:`.dice_side_faces.SIDE_ASPECT`): set between the two
+#: face's: 1.35 and up, :data:`.dice_side_faces.SIDE_ASPECT`): set between the two. 1.25 is a disc
+#: seen 37 degrees off its normal: a side face's pip is that round only on a die seen 53 degrees or
+#: more off the camera's axis (then a one is refused: unread, as before)
 ROUND = 1.25
 #: a mark's area, as a share of the one's pip (a faint or blurred pip of the same face shows smaller)
 MARK_AREA = (0.4, 2.5)
