@@ -10,15 +10,15 @@ which lie *farther from the top face's centre* than any of its own pips (a face'
 
 So a crop of the top face alone reads its value, and a crop that takes in more of the die reads
 the same value only when the side faces' marks do not change it. Round each unreadable report the
-photo is read again (the reader's own crop for a die the dice's size, :func:`.dice._read_square`)
+photo is read again (the reader's own crop for a die the dice's size, :func:`.dice._read_disc`)
 in three discs of growing diameter (``DISCS``: 0.9, 1.0 and 1.2 of the die's side). The value is
 taken only when **every** disc reads exactly one value, the same, sure (the face reader's
 confidence, ``SURE``), each within half a side of the report, and a die's side from every die
 already read. The physical reason: a die's value is a property of its top face, and the top face
 is the same in the three crops; what differs between them is what lies beyond it -- the side
 faces, the table, a neighbour -- and a value that changes with the disc is read from those.
-Where a disc reads nothing, or another value, the die stays unreadable (a lone pip of a larger
-face read as a one in the smallest disc is seen with its face's other pips in the larger ones).
+Where a disc reads nothing, or another value, the die stays unreadable (a side face's two read in
+the smaller discs reads nothing in the 1.2 one, its top face's pips come in: fresh ray 3573).
 
 Two guards, each for a way the discs agree on a wrong value (development light 3408, 3154):
 * a lone pip reads as a one in every disc, so a one is taken only where no mark like its pip --
