@@ -72,6 +72,7 @@ from .dice_face_runs_on import doubt_parts_of_faces
 from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_top_pips import unread_at_top_face_pips
+from .dice_nested_discs import one_alone, read_in_nested_discs
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
@@ -148,8 +149,27 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     # (last: an unreadable report on a light die's side face moved to its top face's pips beyond
     # it, the top face itself the table's colour: dice_top_pips.UNREAD_AT_TOP_FACE_PIPS)
     H, W = img.shape[:2]
-    return unread_at_top_face_pips(dice, img, settings.work_px, settings.background_sigmas,
+    dice = unread_at_top_face_pips(dice, img, settings.work_px, settings.background_sigmas,
                                    *_photo_middle(W, H, settings))
+    # (an unreadable die read again in three nested discs, its value taken when every disc reads
+    # it: dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS)
+    return read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
+
+
+def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float) -> list[Die]:
+    """The dice read in a disc ``disc`` sides across round ``centre`` (full-resolution pixels),
+    cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
+    r = max(2, int(round(disc * side / 2)))
+    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
+    mask = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
+    cv2.circle(mask, (r, r), r, 1, -1)
+    H, W = img.shape[:2]
+    # (the disc clipped to the photo: the crop's box is the disc's box)
+    cx0, cy0 = max(0, -x0), max(0, -y0)
+    cx1, cy1 = min(mask.shape[1], W - x0), min(mask.shape[0], H - y0)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return []
+    return _read_blob_at(img, mask[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
 
 
 def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False) -> list[Die]:
@@ -1745,17 +1765,7 @@ def _hole_read(img: np.ndarray, hole: np.ndarray, at: tuple[int, int], s: float)
 def _read_square(img: np.ndarray, centre: tuple[float, float], side: float) -> list[Die]:
     """The dice read in a disc :data:`AGAIN_DISC` ``side`` across round ``centre`` (full-resolution
     pixels), cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
-    r = max(2, int(round(AGAIN_DISC * side / 2)))
-    x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
-    disc = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
-    cv2.circle(disc, (r, r), r, 1, -1)
-    H, W = img.shape[:2]
-    # (the disc clipped to the photo: the crop's box is the disc's box)
-    cx0, cy0 = max(0, -x0), max(0, -y0)
-    cx1, cy1 = min(disc.shape[1], W - x0), min(disc.shape[0], H - y0)
-    if cx1 <= cx0 or cy1 <= cy0:
-        return []
-    return _read_blob_at(img, disc[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
+    return _read_disc(img, centre, side, AGAIN_DISC)
 
 
 def _as_dice(readings: list, X0: int, Y0: int, s: float) -> list[Die]:
