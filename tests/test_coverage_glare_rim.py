@@ -80,3 +80,38 @@ def test_half_clipped_green_sheet_named(box, glare_photo, monkeypatch):
     assert s_off.right == s_on.right - 1
     # the fitter's view only: coverage's hexes the same both ways
     assert {e: sorted(v) for e, v in cov_on.items()} == {e: sorted(v) for e, v in cov_off.items()}
+
+
+def test_one_clipped_channel_stays_unseen():
+    """A film lifted by glare until one channel clips no longer keeps its hue (the clipped channel
+    stops rising, the others do not): those pixels stay unseen to the fitter."""
+    fit_glare, bright, haze, clipped, code, Lc, one = _planes()
+    wmin = np.full(code.shape, 120, np.uint8)
+    wmin[:, :20] = 240  # the clipped core: the photo's top is 240 (a phone's white balance under 255)
+    wmax = np.full(code.shape, 200, np.uint8)
+    wmax[45:, 20:40] = 238  # one channel at the top
+    rim = gr.rim_seen_by_fitter(fit_glare, bright, haze, clipped, code, Lc, -0.9, one, MISFIT, 3.0, wmin, wmax)
+    assert rim is not None and rim[30:45, 20:40].all()
+    assert not rim[45:, 20:40].any() or not gr.ANY_CLIPPED
+
+
+def test_cage_on_the_fade_unnamed(box, monkeypatch):
+    """A cage fitted on colour the fade of glare showed is reported unidentified; one on colour seen
+    plainly is not; with CAGE_ON_RIM_UNNAMED off both stay named."""
+    from companion.vision.sheetfit import FittedSheet
+    from companion.vision.sheets import SheetPose
+
+    ppm, x0, y0 = 3.0, 0.0, 0.0
+    shape = (int(200 * ppm), int(200 * ppm))
+    colour = np.zeros(shape, bool)
+    colour[int(30 * ppm):int(70 * ppm), int(30 * ppm):int(70 * ppm)] = True
+    colour[int(130 * ppm):int(170 * ppm), int(130 * ppm):int(170 * ppm)] = True
+    rim = np.zeros(shape, bool)
+    rim[: int(100 * ppm), : int(100 * ppm)] = True  # the fade over the first patch only
+    cages = [FittedSheet(SheetPose("british", "cage", 50.0, 50.0, 0.0), 1.0, 90.0),
+             FittedSheet(SheetPose("british", "cage", 150.0, 150.0, 0.0), 1.0, 90.0)]
+    out = gr.cages_on_rim(box, {"british": cages}, rim, {"british": colour}, x0, y0, ppm)
+    assert [f.identified for f in out["british"]] == [False, True]
+    monkeypatch.setattr(gr, "CAGE_ON_RIM_UNNAMED", False)
+    out = gr.cages_on_rim(box, {"british": cages}, rim, {"british": colour}, x0, y0, ppm)
+    assert [f.identified for f in out["british"]] == [True, True]
