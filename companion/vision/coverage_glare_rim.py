@@ -13,13 +13,18 @@ of their pixels under no other sheet, of which the fitter saw under half; e.g. 2
 Physically: glare is light *added* to what the film passes, the same in every channel (a dielectric's
 specular reflection keeps the light's colour).  Added white light lifts every channel and pulls a
 colour towards grey; it cannot make a grey or another film's colour into one expedition's colour on
-its profile.  So a pixel in the fade that the colour match still names one expedition alone, not
-misfit (within the profile's tolerance), is that film.  The exceptions are kept unseen: the bright
-core itself (brighter than the paper: glare), the haze (every channel above the paper's), clipped
-pixels, and what lies under two or more films (too dark on average: a veil lifts the dim channels
-of an overlap most and so moves its hue towards another expedition's -- coverage.VEIL_DARK_UNSEEN_BY_FITTER's
-reason).  Clipped pixels stay unknown (neither this colour nor its absence): the fitter charges them
-as unseen, not as paper.  Coverage's own decisions are unchanged: only the fitter's view.
+its profile -- as long as no channel clips (a clipped channel stops rising while the others still do,
+and the hue turns: ANY_CLIPPED).  So a pixel in the fade that the colour match still names one
+expedition alone, not misfit (within the profile's tolerance), with no channel at the photo's top, is
+that film.  The bright core itself (brighter than the paper: glare), the haze (every channel above the
+paper's) and clipped pixels stay unseen; clipped pixels are unknown (neither this colour nor its
+absence): the fitter charges them as unseen, not as paper.  Coverage's own decisions are unchanged:
+only the fitter's view.
+
+What the fitter makes of a film seen only beside a reflection: its colour there is bounded on the
+glare side by the reflection's edge, not the sheet's, and the fitter (which charges every unseen pixel
+of an outline) then favours the smallest shape -- a cage -- on such scraps.  A cage fitted mostly on the
+freed fade is reported unidentified (CAGE_ON_RIM_UNNAMED): a sheet is there, its type not clear.
 """
 
 from __future__ import annotations
