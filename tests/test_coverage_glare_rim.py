@@ -71,6 +71,8 @@ def _green_camera_missed(score):
 
 def test_half_clipped_green_sheet_named(box, glare_photo, monkeypatch):
     photo, scene = glare_photo
+    monkeypatch.setattr(gr, "GLARE_RIM_SEEN_BY_FITTER", True)  # (set on: the test holds if it is committed off)
+    monkeypatch.setattr(gr, "CAGE_ON_RIM_UNNAMED", True)
     s_on, cov_on = sheets_and_covered(box, photo, scene)
     assert not _green_camera_missed(s_on)
     assert s_on.wrong == 0 and s_on.extra_named == 0
@@ -82,10 +84,11 @@ def test_half_clipped_green_sheet_named(box, glare_photo, monkeypatch):
     assert {e: sorted(v) for e, v in cov_on.items()} == {e: sorted(v) for e, v in cov_off.items()}
 
 
-def test_one_clipped_channel_stays_unseen():
+def test_one_clipped_channel_stays_unseen(monkeypatch):
     """A film lifted by glare until one channel clips no longer keeps its hue (the clipped channel
     stops rising, the others do not): those pixels stay unseen to the fitter."""
     fit_glare, bright, haze, clipped, code, Lc, one = _planes()
+    monkeypatch.setattr(gr, "ANY_CLIPPED", True)
     wmin = np.full(code.shape, 120, np.uint8)
     wmin[:, :20] = 240  # the clipped core: the photo's top is 240 (a phone's white balance under 255)
     wmax = np.full(code.shape, 200, np.uint8)
@@ -101,6 +104,7 @@ def test_cage_on_the_fade_unnamed(box, monkeypatch):
     from companion.vision.sheetfit import FittedSheet
     from companion.vision.sheets import SheetPose
 
+    monkeypatch.setattr(gr, "CAGE_ON_RIM_UNNAMED", True)
     ppm, x0, y0 = 3.0, 0.0, 0.0
     shape = (int(200 * ppm), int(200 * ppm))
     colour = np.zeros(shape, bool)
