@@ -70,6 +70,11 @@ def test_the_fitters_veil_leaves_out_the_halo_the_lines_show(box, monkeypatch):
     from companion.vision import coverage as cov
     from companion.vision import coverage_halo as ch
 
+    from companion.vision import coverage_glare_rim as gr
+
     monkeypatch.setattr(cov, "HALO_FREE_VEIL_FOR_FITTER", False)  # (off as committed: the rule's own path)
+    # coverage_glare_rim (session 40) shows the fitter the same eye witness's colour in the fade (10 of
+    # 10 with this rule off): held off, so the test reads this rule alone
+    monkeypatch.setattr(gr, "GLARE_RIM_SEEN_BY_FITTER", False)
     read = broad_photo_reader(box, 552, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, ch, "LINE_HALO_FOR_FITTER", gain=1, before_most=9)

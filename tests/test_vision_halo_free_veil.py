@@ -29,6 +29,10 @@ def test_the_fitters_veil_leaves_out_the_sharpening_halo_beside_edges(box, monke
     # unseen overlaps as filter products changes this photo's fits with the rule off too
     from companion.vision import sheetfit
     monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
+    # ... and without coverage_glare_rim (session 40), which shows the fitter the same British sheets'
+    # colour in the fade (633 through the first phone: 9 -> 12 right by itself)
+    from companion.vision import coverage_glare_rim as gr
+    monkeypatch.setattr(gr, "GLARE_RIM_SEEN_BY_FITTER", False)
     read = broad_photo_reader(box, 633, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "HALO_FREE_VEIL_FOR_FITTER", gain=3, before_most=9)
 

@@ -21,6 +21,8 @@ def test_the_fitters_veil_away_from_glare_is_not_grown_as_a_fade(box, monkeypatc
     on, then off."""
     from companion.vision import coverage as cov
 
+    from companion.vision import coverage_glare_rim as _gr  # session 40: that rule shows the fitter
+    monkeypatch.setattr(_gr, "GLARE_RIM_SEEN_BY_FITTER", False)  # the same colour; held off: this rule alone
     read = broad_photo_reader(box, 633, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_FADE_ONLY_NEAR_GLARE", gain=3, before_most=9)
 

@@ -43,6 +43,8 @@ def test_sheets_under_a_phones_veil_of_added_light_are_still_fitted(box, monkeyp
     monkeypatch.setattr(cov, "RAY_SEEN_BY_FITTER", False)
     # ... and so does coverage.VEIL_FLOOR_FOR_FITTER (session 26: the veil over the photo's own
     # floor; with it the photo's sheets are named 11 right without this rule too)
+    from companion.vision import coverage_glare_rim as _gr  # session 40: that rule shows the fitter
+    monkeypatch.setattr(_gr, "GLARE_RIM_SEEN_BY_FITTER", False)  # the same colour; held off: this rule alone
     monkeypatch.setattr(cov, "VEIL_FLOOR_FOR_FITTER", False)
     # ... and without sheetfit.FILTER_PRODUCTS (session 34: with this photo's overlaps read as
     # products in this configuration, a Japanese surface camera is left unidentified)

@@ -29,5 +29,7 @@ def test_the_fitter_sees_sheets_under_a_veil_within_the_photos_own_paper_spread(
 
     monkeypatch.setattr(sheetfit, "EVIDENCE_LEADER", False)
     monkeypatch.setattr(sheetfit, "FILTER_PRODUCTS", False)
+    from companion.vision import coverage_glare_rim as _gr  # session 40: that rule shows the fitter
+    monkeypatch.setattr(_gr, "GLARE_RIM_SEEN_BY_FITTER", False)  # the same colour; held off: this rule alone
     read = broad_photo_reader(box, 539, phone_pipeline)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_FLOOR_FOR_FITTER", gain=3, before_most=5)

@@ -18,5 +18,7 @@ def test_the_fitter_sees_sheets_under_a_shadow_lifting_phones_veil(box, monkeypa
     from tests.phone_pipeline import second_phone
 
     monkeypatch.setattr(cov, "VEIL_FADE_ONLY_NEAR_GLARE", False)
+    from companion.vision import coverage_glare_rim as _gr  # session 40: that rule shows the fitter
+    monkeypatch.setattr(_gr, "GLARE_RIM_SEEN_BY_FITTER", False)  # the same colour; held off: this rule alone
     read = broad_photo_reader(box, 524, second_phone)
     assert_fitter_rule_names_more(read, monkeypatch, cov, "VEIL_IN_PHOTO_UNITS_FOR_FITTER", gain=4, before_most=6)

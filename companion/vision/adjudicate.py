@@ -32,6 +32,7 @@ from . import gridfit
 from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
 from .registration import MAP_STEP, Registration, VisionRefusal, board_maps, detect_board_markers, grid_maps, register
+from .coverage_glare_rim import cages_on_rim
 from .sheetfit import OtherColours, fit_expedition, prepare_seen
 from .sheetland import measure as measure_land, with_tone_gain
 from .sheets import LINE_MM, outline, polygon_distance
@@ -354,6 +355,8 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
 
         done = list(map(fit, cov.EXPEDITIONS) if pool is None else pool.map(fit, cov.EXPEDITIONS))
         sheets = dict(zip(cov.EXPEDITIONS, done))
+        if result.glare_rim is not None:  # a cage on the fade of glare alone: unnamed (coverage_glare_rim.py)
+            sheets = cages_on_rim(box, sheets, result.glare_rim, result.fit_masks, lay.x0, lay.y0, lay.ppm)
         st.wall["sheets"] = time.perf_counter() - t
         st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in (*cov.EXPEDITIONS, "seen", "land"))
         for e in (*cov.EXPEDITIONS, "seen"):

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from . import coverage_between, coverage_halo, coverage_photo_middle
+from . import coverage_between, coverage_glare_rim, coverage_halo, coverage_photo_middle
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -345,6 +345,8 @@ class CoverageResult:
     tone_gain: float = 1.0  # the gain measured on the loch's log-contrast (colour_adapt.tone_gain; 1: none)
     # expedition -> what its sheet fit takes as unseen besides (colourmasks.DOUBT_UNSEEN_TO_PAIR)
     fit_unseen: Mapping[str, np.ndarray] | None = None
+    # the fade of glare the fitter was shown (coverage_glare_rim.py), on the masks' grid; None: none
+    glare_rim: np.ndarray | None = None
 
     @property
     def seen_for_fitting(self) -> np.ndarray:
@@ -550,6 +552,16 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         seen_dim = dim & _one_expedition(code) & (Lmax > DIM_FIT_BRIGHT_LOG)
         dim_fit = dim & ~seen_dim if seen_dim.any() else None
     misfit_fit = None  # the misfit pixels the fitter cannot see (MISFIT_SEEN_BY_FITTER)
+    rim = None  # the fade of glare shown to the fitter (coverage_glare_rim.py)
+    if coverage_glare_rim.GLARE_RIM_SEEN_BY_FITTER and glare.any():
+        # a film's own colour in glare's fade is shown to the fitter; the clipped core stays unseen
+        # (coverage_glare_rim.py); coverage's decisions keep the glare as it is
+        fit_glare = glare if glare_seen_by_fitter is None else glare_seen_by_fitter
+        rim = coverage_glare_rim.rim_seen_by_fitter(fit_glare, bright, haze, saturated | (wmin >= 250), code, Lc,
+                                                    DEEP_SHADOW_LOG, _one_expedition(code), MISFIT, ppm,
+                                                    wmin, cv2.max(cv2.max(wc[0], wc[1]), wc[2]))
+        if rim is not None:
+            glare_seen_by_fitter = fit_glare & ~rim
     # the planes and the warped photo are done with: free them before the masks are built, so the
     # process's peak memory stays in bounds on a 12 MP photo (about 90 MB at 4 px/mm)
     del Lc, wc, Lmax, Lmin, wmin, warped, L_seen
@@ -728,7 +740,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     return CoverageResult(covered, undecided, [a for a, u in zip(lay.addresses, unk_hex) if u], regions,
                           _Upsampled(masks, up), up(seen_flat),
                           _Upsampled(fit_masks, up), unknown, dark_fraction, debug, up,
-                          None if fit_seen is None else up(fit_seen), photo_gain, _Upsampled(fit_unseen, up))
+                          None if fit_seen is None else up(fit_seen), photo_gain, _Upsampled(fit_unseen, up),
+                          None if rim is None else up(rim))
 
 
 def _one_expedition(code: np.ndarray) -> np.ndarray:
