@@ -60,8 +60,10 @@ def face_hull(face: np.ndarray) -> np.ndarray:
 #: face_hull erodes the hull in its own padded box, not over the whole crop: the same mask. A crop
 #: many dice across (a blob of the table round a light die, read at a small die's guess: light 3563,
 #: 3267, 3244 crops of 1,360-2,176 px a side) took most of a minute's CPU in this erosion alone, 8,000
-#: calls each over the whole crop for the faces of table read there. False: the whole crop, the old way
-HULL_ERODED_IN_ITS_BOX = True
+#: calls each over the whole crop for the faces of table read there. False: the whole crop, the old way.
+#: OFF (session 40, h6): the same readings, but no CPU saved on the slow scenes -- there the hulls are
+#: the table's faces, as large as the crop, so the box is the crop (light 3563 83 s with it, 87 without)
+HULL_ERODED_IN_ITS_BOX = False
 
 
 def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side: float,
@@ -131,8 +133,10 @@ def find_pips(face_filled: np.ndarray, face: np.ndarray, dist: np.ndarray, side:
 
 #: split_touching_pips refuses, before its dilation, a blob larger than any chain of pips it could
 #: accept (the table's dark patches in a crop many dice across, read as one face's "pips", took 35 s
-#: of light 3563's read in that dilation). False: every blob dilated, the old way
-PIP_CHAINS_BOUNDED = True
+#: of light 3563's read in that dilation). False: every blob dilated, the old way.
+#: OFF (session 40, h6): the same results, but the slow scenes' blobs pass the bound (2,221 dilations
+#: still made on light 3563), so no CPU is saved
+PIP_CHAINS_BOUNDED = False
 #: ... six pips (the most it splits) each at most the blob's largest inscribed radius, times 1.6 (its
 #: area-to-circles bound): the same test's bound, so the same results
 CHAIN_MOST = 6 * 1.6
