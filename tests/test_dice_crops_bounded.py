@@ -1,4 +1,4 @@
-"""dice.CROPS_BOUNDED (session 40, h6; OFF by default, switched on here): a blob read at a guess far
+"""dice.CROPS_BOUNDED (session 40, h6; ON): a blob read at a guess far
 under its size (light 3563: a pip's size, 19-39 px, for a die and its shadow 520 px across) makes a
 crop twenty dice across whose faces are the table's; such a crop is not read. A crop of the blob at a
 die's guess is read as before."""

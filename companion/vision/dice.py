@@ -1661,10 +1661,12 @@ def _crop_scale(side_full: float) -> float:
 #: side is a pip's, 19-39 px against dice of 190-293 px; a blob of a die and its shadow 520 px across,
 #: scaled by MAX_CROP_SCALE, is a crop of 2,136-2,176 px, 22 guesses across, whose "faces" are the
 #: table's and whose "pips" are the die's pips -- 77 of the scene's 87 s of CPU, nothing read but
-#: pip-sized unread reports). OFF (session 40, h6): not proved on the development sets in the time;
-#: light 3563 reads a five right from a crop 15 guesses across (1,469 px), so a bound must stay above
-#: that. False: every crop read, the old way
-CROPS_BOUNDED = False
+#: pip-sized unread reports). Session 40 (h6): on every development scene read (light 3100-3267, ray
+#: 3000-3199, the check set light 0-59 and ray 4000-4079) the readings are identical; crops refused only
+#: in light 3563 (83 -> 33 s), 3267 (110 -> 92 s) and ray 3068 (6.0 -> 3.7 s). Light 3563 reads a five
+#: right from a crop 15 guesses across (1,469 px), so the bound stays above that.
+#: False: every crop read, the old way
+CROPS_BOUNDED = True
 #: ... dice across (crop pixels over FACE_PX) on the crop's longer side: over light 3563's 15 of a crop
 #: that read a die right, under its 20-22 of crops that read table
 CROP_MOST_DICE = 18
