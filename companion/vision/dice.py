@@ -1676,6 +1676,22 @@ def _crop_scale(side_full: float) -> float:
     return min(FACE_PX / max(side_full, 1.0), MAX_CROP_SCALE)
 
 
+#: a blob's crop more than CROP_MOST_DICE guessed dice across is not read: the guess is far under the
+#: blob (light 3563, pastel dice on a white table: only the pips are squarish blobs, so the typical die
+#: side is a pip's, 19-39 px against dice of 190-293 px; a blob of a die and its shadow 520 px across,
+#: scaled by MAX_CROP_SCALE, is a crop of 2,136-2,176 px, 22 guesses across, whose "faces" are the
+#: table's and whose "pips" are the die's pips -- 77 of the scene's 87 s of CPU, nothing read but
+#: pip-sized unread reports). Session 40 (h6): on every development scene read (light 3100-3267, ray
+#: 3000-3199, the check set light 0-59 and ray 4000-4079) the readings are identical; crops refused only
+#: in light 3563 (83 -> 33 s), 3267 (110 -> 92 s) and ray 3068 (6.0 -> 3.7 s). Light 3563 reads a five
+#: right from a crop 15 guesses across (1,469 px), so the bound stays above that.
+#: False: every crop read, the old way
+CROPS_BOUNDED = True
+#: ... dice across (crop pixels over FACE_PX) on the crop's longer side: over light 3563's 15 of a crop
+#: that read a die right, under its 20-22 of crops that read table
+CROP_MOST_DICE = 18
+
+
 def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, int], f: float,
                   side_full: float, reader=None, dilate: bool = True, specks: np.ndarray | None = None) -> list[Die]:
     H, W = img.shape[:2]
@@ -1693,6 +1709,8 @@ def _read_blob_at(img: np.ndarray, blob_small: np.ndarray, origin: tuple[int, in
     s = _crop_scale(side_full)  # full-res -> normalised crop
     crop = img[Y0:Y1, X0:X1]
     cw, ch = max(1, round(crop.shape[1] * s)), max(1, round(crop.shape[0] * s))
+    if CROPS_BOUNDED and max(cw, ch) > CROP_MOST_DICE * FACE_PX:
+        return []  # (the guess is far under the blob: CROPS_BOUNDED)
     crop = cv2.resize(crop, (cw, ch), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
     # the blob mask, in crop pixels
     m = np.zeros((int(bh + 2 * pad), int(bw + 2 * pad)), np.uint8)
