@@ -219,39 +219,29 @@ def read_blurred_unread(img: np.ndarray, dice: list, work_px: int, min_die_frac:
     """``dice`` with each unreadable report small at the working scale given the value of the blurred
     layout that fits its face clearly best (the same in windows moved SHIFT each way), at the face."""
     from dataclasses import replace
-    from statistics import median
 
-    from .dice_closer import small_at_work_scale
+    from .dice_closer import replace_small_unread
 
     if not UNREAD_READ_BY_BLURRED_LAYOUT:
         return dice
-    read = [d for d in dice if d.value is not None]
-    typical = median(d.side_px for d in read) if read else None
-    out = []
-    for d in dice:
-        if d.value is not None or not small_at_work_scale(d.side_px, img.shape, work_px, min_die_frac):
-            out.append(d)
-            continue
+
+    def one(d, read, typical):
         val, det = read_blurred(img, d.center, d.side_px)
         if val is None:
-            out.append(d)
-            continue
+            return None
         centre, side = det["centre"], det["side"]
         if math.dist(centre, d.center) > 0.5 * d.side_px:
-            out.append(d)  # (the face found is not the report's die)
-            continue
+            return None  # (the face found is not the report's die)
         if typical is not None and side < SIZE_LEAST * typical:
-            out.append(d)  # (a part of a face)
-            continue
+            return None  # (a part of a face)
         if any(math.dist(centre, o.center) < max(side, o.side_px) for o in read):
-            out.append(d)  # (another die's face, read already)
-            continue
+            return None  # (another die's face, read already)
         s = SHIFT * d.side_px
         moved = [read_blurred(img, (d.center[0] + dx, d.center[1] + dy), d.side_px)[0]
                  for dx, dy in ((s, 0), (-s, 0), (0, s), (0, -s))]
         if any(m != val for m in moved):
-            out.append(d)  # (the value depends on where the window's edges fall)
-            continue
-        out.append(replace(d, value=val, center=(float(centre[0]), float(centre[1])), side_px=float(side),
-                           confidence=0.5, reason="", seen_pips=None, seen_at=None))
-    return out
+            return None  # (the value depends on where the window's edges fall)
+        return replace(d, value=val, center=(float(centre[0]), float(centre[1])), side_px=float(side),
+                       confidence=0.5, reason="", seen_pips=None, seen_at=None)
+
+    return replace_small_unread(img, dice, work_px, min_die_frac, one)

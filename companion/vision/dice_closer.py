@@ -67,35 +67,37 @@ def small_at_work_scale(side_px: float, photo_shape: tuple[int, int], work_px: i
     return side_px < SMALL_SIDES * min_die_frac * min(H, W)
 
 
+def replace_small_unread(img: np.ndarray, dice: list, work_px: int, min_die_frac: float, read_one) -> list:
+    """``dice`` with each unreadable report small at the working scale replaced by ``read_one(d, read,
+    typical)`` when that gives a die (None: the report kept); ``read`` the dice read with a value,
+    ``typical`` their median side (None when none). Shared by the closer read and the blurred fit."""
+    read = [d for d in dice if d.value is not None]
+    typical = median(d.side_px for d in read) if read else None
+    return [(read_one(d, read, typical) or d)
+            if d.value is None and small_at_work_scale(d.side_px, img.shape, work_px, min_die_frac) else d
+            for d in dice]
+
+
 def read_closer(img: np.ndarray, dice: list, work_px: int, min_die_frac: float,
                 read_window: Callable[[np.ndarray, tuple[int, int]], list]) -> list:
     """``dice`` with each unreadable report small at the working scale replaced by the one value
     read round it in ``img`` at full resolution (``read_window(window, (x0, y0))``: the dice read in
     the window cut at x0, y0, in the window's pixels)."""
-    H, W = img.shape[:2]
-    read = [d for d in dice if d.value is not None]
-    typical = median(d.side_px for d in read) if read else None
-    out = []
-    for d in dice:
-        if d.value is not None or not small_at_work_scale(d.side_px, img.shape, work_px, min_die_frac):
-            out.append(d)
-            continue
+
+    def one(d, read, typical):
         here = _read_at(img, d, d.center, read_window)
         if here is None or len(here) != 1:
-            out.append(d)
-            continue
+            return None
         g = here[0]
         if typical is not None and g.side_px < SIZE_LEAST * typical:
-            out.append(d)  # (a part of a face read as a die: the size rule would doubt it)
-            continue
+            return None  # (a part of a face read as a die: the size rule would doubt it)
         if any(math.dist(g.center, o.center) < max(g.side_px, o.side_px) for o in read):
-            out.append(d)  # (another die's face, read already)
-            continue
+            return None  # (another die's face, read already)
         if CLOSER_READ_AGREES_SHIFTED and not _agrees_shifted(img, d, g.value, read_window):
-            out.append(d)  # (the value depends on where the window's edges fall)
-            continue
-        out.append(replace(g, seen_pips=None, seen_at=None))
-    return out
+            return None  # (the value depends on where the window's edges fall)
+        return replace(g, seen_pips=None, seen_at=None)
+
+    return replace_small_unread(img, dice, work_px, min_die_frac, one)
 
 
 def _read_at(img: np.ndarray, d, centre: tuple[float, float], read_window) -> list | None:
