@@ -587,13 +587,15 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if hue.any():
             misfit_fit = left & ~hue
     fit_code = None  # the fitter's own names, where it reads them otherwise than coverage
+    sunk_unseen_to: dict = {}  # expedition -> freed for another film, unseen to its fit (coverage_ray.RED_UNDER_YELLOW_FOR_RED)
     if DIM_DARKER_SEEN_BY_FITTER and doubted and (misfit.any() or dim.any()):
         # ... and a film whose dim channels a peaky light sank (see DIM_DARKER_SEEN_BY_FITTER)
         left_mf = misfit if misfit_fit is None else misfit_fit
         left_dim = dim if dim_fit is None else dim_fit
         sunk_alone = np.zeros(code.shape, np.uint8)  # (coverage_ray.SUNK_NAMED_WITH_OTHERS)
         sunk = dim_darker_hue(L_col, code, left_mf | left_dim, cols, EXPEDITIONS, ppm,
-                              plain=flat_area & valid & ~(misfit | dim | glare), alone=sunk_alone, moved=moved)
+                              plain=flat_area & valid & ~(misfit | dim | glare), alone=sunk_alone, moved=moved,
+                              unseen_to=sunk_unseen_to)
         if sunk.any():
             misfit_fit = left_mf & ~sunk
             dim_fit = left_dim & ~sunk
@@ -648,6 +650,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                                                None if fit_seen is None else (fit_seen, unknown_fit, fit_code),
                                                side_by_side=bands.each)
     fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
+    for x, m in sunk_unseen_to.items():  # (coverage_ray.RED_UNDER_YELLOW_FOR_RED)
+        fit_unseen[x] = fit_unseen[x] | m if x in fit_unseen else m
 
     _tick('colour')
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)
