@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from . import coverage_between, coverage_glare_rim, coverage_halo, coverage_photo_middle
+from . import coverage_between, coverage_glare_rim, coverage_halo, coverage_overshoot, coverage_photo_middle
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -481,6 +481,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('planes')
 
     glare = flat_area & (Lmax > GLARE_LOG)
+    over = coverage_overshoot.overshoot(glare, Lmin)  # a film's own colour over the paper (the fitter's view)
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     spread: list = []  # the paper cells' own noise in rise (lighting._cell_noise; VEIL_FLOOR_FOR_FITTER)
@@ -552,6 +553,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         seen_dim = dim & _one_expedition(code) & (Lmax > DIM_FIT_BRIGHT_LOG)
         dim_fit = dim & ~seen_dim if seen_dim.any() else None
     misfit_fit = None  # the misfit pixels the fitter cannot see (MISFIT_SEEN_BY_FITTER)
+    if over is not None:
+        # the fitter's glare grown from the cores without a film's colour over the paper
+        # (coverage_overshoot.py); coverage's glare as it is
+        cores = bright & ~over if veil is None else (bright & ~over) | veil
+        fit_glare = glare if glare_seen_by_fitter is None else glare_seen_by_fitter
+        glare_seen_by_fitter = fit_glare & (_glare_grown(cores, haze, occluded, wmin, ppm) | over)
+        over = fit_glare & ~glare_seen_by_fitter if coverage_overshoot.CAGE_ON_FREED_UNNAMED else None
     rim = None  # the fade of glare shown to the fitter (coverage_glare_rim.py)
     if coverage_glare_rim.GLARE_RIM_SEEN_BY_FITTER and glare.any():
         # a film's own colour in glare's fade is shown to the fitter; the clipped core stays unseen
@@ -562,6 +570,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                                                     wmin, cv2.max(cv2.max(wc[0], wc[1]), wc[2]))
         if rim is not None:
             glare_seen_by_fitter = fit_glare & ~rim
+    if over is not None and over.any():  # a cage on what coverage_overshoot freed: unnamed as on the fade
+        rim = over if rim is None else rim | over
     # the planes and the warped photo are done with: free them before the masks are built, so the
     # process's peak memory stays in bounds on a 12 MP photo (about 90 MB at 4 px/mm)
     del Lc, wc, Lmax, Lmin, wmin, warped, L_seen
