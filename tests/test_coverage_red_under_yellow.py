@@ -48,20 +48,16 @@ def test_sunk_red_film_named_with_yellow_shown_to_red_unseen_to_yellow(box, monk
     assert unseen_to["japanese"][20:100, 200:380].all()  # ... and unseen (not paper) to the yellow fit
     assert not unseen_to["japanese"][20:100, 20:200].any()
     assert not out[:, 400:].any() and not unseen_to["japanese"][:, 400:].any()  # the yellow film alone: no
+    # called without ``unseen_to`` (the yellow fit could not be told): the pair's pixels stay unseen
+    without = cr.dim_darker_hue(L, code, where, box.sheet_colours, EX, 3.0, plain=~where,
+                                alone=np.zeros(code.shape, np.uint8))
+    assert not without[20:100, 200:380].any()
     monkeypatch.setattr(cr, "RED_UNDER_YELLOW_FOR_RED", False)
     alone[:] = 0
     unseen_off = {}
     off = cr.dim_darker_hue(L, code, where, box.sheet_colours, EX, 3.0, plain=~where, alone=alone,
                             unseen_to=unseen_off)
     assert off[20:100, 20:200].all() and not off[20:100, 200:380].any() and not unseen_off
-
-
-def test_without_the_fitters_copy_nothing_more_is_freed(box):
-    """Called without ``unseen_to`` (the yellow fit could not be told): the pair's pixels stay unseen."""
-    L, code, where = _plane(box)
-    out = cr.dim_darker_hue(L, code, where, box.sheet_colours, EX, 3.0, plain=~where,
-                            alone=np.zeros(code.shape, np.uint8))
-    assert not out[20:100, 200:380].any()
 
 
 def test_fluorescent_red_films_named(box, monkeypatch):
