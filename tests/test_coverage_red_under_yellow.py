@@ -48,6 +48,15 @@ def test_sunk_red_film_named_with_yellow_shown_to_red_unseen_to_yellow(box, monk
     assert unseen_to["japanese"][20:100, 200:380].all()  # ... and unseen (not paper) to the yellow fit
     assert not unseen_to["japanese"][20:100, 20:200].any()
     assert not out[:, 400:].any() and not unseen_to["japanese"][:, 400:].any()  # the yellow film alone: no
+    # the yellow film alone beside the pair's patch: it may be their overlap, left as it was
+    L2, code2 = L.copy(), code.copy()
+    L2[20:100, 380:400] = np.log(np.asarray(box.sheet_colours["japanese"], float) / 255.0)
+    code2[20:100, 380:400] = J
+    unseen2 = {}
+    beside = cr.dim_darker_hue(L2, code2, (code2 & MISFIT) > 0, box.sheet_colours, EX, 3.0, plain=(code2 & MISFIT) == 0,
+                               alone=np.zeros(code.shape, np.uint8), unseen_to=unseen2)
+    assert beside[20:100, 20:200].all() and not beside[20:100, 200:380].any()
+    assert "japanese" not in unseen2 or not unseen2["japanese"].any()
     # called without ``unseen_to`` (the yellow fit could not be told): the pair's pixels stay unseen
     without = cr.dim_darker_hue(L, code, where, box.sheet_colours, EX, 3.0, plain=~where,
                                 alone=np.zeros(code.shape, np.uint8))

@@ -240,6 +240,14 @@ SUNK_NAMED_WITH_OTHERS = True
 # The fitter's view only; coverage's names and decisions are unchanged.
 RED_UNDER_YELLOW_FOR_RED = True
 RED_FILM, PASSES_RED = "british", "japanese"  # the red film, and the film that passes its bright channel
+# ... but not where the yellow film shows itself beside the pair's pixels: two films' overlap has each
+# film alone somewhere round it (unless one lies wholly within the other), so a patch of "red and
+# yellow" touching the yellow film alone (within YELLOW_NEAR_MM, that colour opened by YELLOW_OPEN_MM
+# to drop the speckle of blends at film edges) may be their overlap, and what the yellow fitter made
+# of it before is kept (the first renderer's development 523 through the first phone: freed there, a
+# Japanese eye witness and a British surface camera went from named to unidentified)
+YELLOW_NEAR_MM = 2.0
+YELLOW_OPEN_MM = 1.0
 
 
 def _dim_darker(m: np.ndarray, a: np.ndarray, bright: np.ndarray | None = None) -> np.ndarray:
@@ -309,12 +317,36 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
                     alone[ys[ok], xs[ok]] = np.uint8(1 << i)
                 if passing:  # ... the film under it neither seen nor denied
                     under = (bits[ys, xs] & np.uint8(passing)) > 0
+                    if (ok & under).any():  # not beside the yellow film alone (see YELLOW_NEAR_MM)
+                        keep = _away_from(where.shape, ys[ok & under], xs[ok & under], bits == passing, ppm)
+                        drop = np.flatnonzero(ok & under)[~keep]
+                        if len(drop):
+                            ok[drop] = False
+                            out[ys[drop], xs[drop]] = False
+                            if alone is not None:
+                                alone[ys[drop], xs[drop]] = 0
                     if (ok & under).any():
                         k = PASSES_RED
                         if k not in unseen_to:
                             unseen_to[k] = np.zeros(where.shape, bool)
                         unseen_to[k][ys[ok & under], xs[ok & under]] = True
     return out
+
+
+def _away_from(shape, ys, xs, other_alone: np.ndarray, ppm: float) -> np.ndarray:
+    """For the pixels (ys, xs): False where their connected patch comes within YELLOW_NEAR_MM of
+    ``other_alone`` (bool; opened by YELLOW_OPEN_MM first), True elsewhere."""
+    ko = 2 * int(round(YELLOW_OPEN_MM * ppm)) + 1
+    seen = cv2.morphologyEx(other_alone.view(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8))
+    if not seen.any():
+        return np.ones(len(ys), bool)
+    kn = 2 * int(round(YELLOW_NEAR_MM * ppm)) + 1
+    near = cv2.dilate(seen, np.ones((kn, kn), np.uint8)) > 0
+    cand = np.zeros(shape, np.uint8)
+    cand[ys, xs] = 1
+    n, lab = cv2.connectedComponents(cand, connectivity=8)
+    bad = np.unique(lab[near & (cand > 0)])
+    return ~np.isin(lab[ys, xs], bad[bad > 0])
 
 
 def _overlaps_fail(a: np.ndarray, i: int) -> list[int]:
