@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from .colourmasks import EXPEDITIONS, MIN_BLOB_MM2, _colour_masks, _lookalikes, fit_unseen_apart
-from . import coverage_between, coverage_glare_rim, coverage_halo, coverage_photo_middle
+from . import coverage_between, coverage_glare_rim, coverage_halo, coverage_overshoot, coverage_photo_middle
 from .coverage_between import between_colours, given_to_neither, light_doubted
 from .coverage_two_films import named_across
 from .coverage_red_film import red_film_for_fitter, shown_as_red
@@ -481,6 +481,7 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
     _tick('planes')
 
     glare = flat_area & (Lmax > GLARE_LOG)
+    over = coverage_overshoot.overshoot(glare, Lmin)  # a film's own colour over the paper (the fitter's view)
     # added light too strong for what a pixel passes: it lifts a dark overlap's dim channels most,
     # shifting its hue towards another expedition's (a shift of log(1 + VEIL_SHARE) at most)
     spread: list = []  # the paper cells' own noise in rise (lighting._cell_noise; VEIL_FLOOR_FOR_FITTER)
@@ -552,6 +553,13 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         seen_dim = dim & _one_expedition(code) & (Lmax > DIM_FIT_BRIGHT_LOG)
         dim_fit = dim & ~seen_dim if seen_dim.any() else None
     misfit_fit = None  # the misfit pixels the fitter cannot see (MISFIT_SEEN_BY_FITTER)
+    if over is not None:
+        # the fitter's glare grown from the cores without a film's colour over the paper
+        # (coverage_overshoot.py); coverage's glare as it is
+        cores = bright & ~over if veil is None else (bright & ~over) | veil
+        fit_glare = glare if glare_seen_by_fitter is None else glare_seen_by_fitter
+        glare_seen_by_fitter = fit_glare & (_glare_grown(cores, haze, occluded, wmin, ppm) | over)
+        over = fit_glare & ~glare_seen_by_fitter if coverage_overshoot.CAGE_ON_FREED_UNNAMED else None
     rim = None  # the fade of glare shown to the fitter (coverage_glare_rim.py)
     if coverage_glare_rim.GLARE_RIM_SEEN_BY_FITTER and glare.any():
         # a film's own colour in glare's fade is shown to the fitter; the clipped core stays unseen
@@ -562,6 +570,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                                                     wmin, cv2.max(cv2.max(wc[0], wc[1]), wc[2]))
         if rim is not None:
             glare_seen_by_fitter = fit_glare & ~rim
+    if over is not None and over.any():  # a cage on what coverage_overshoot freed: unnamed as on the fade
+        rim = over if rim is None else rim | over
     # the planes and the warped photo are done with: free them before the masks are built, so the
     # process's peak memory stays in bounds on a 12 MP photo (about 90 MB at 4 px/mm)
     del Lc, wc, Lmax, Lmin, wmin, warped, L_seen
@@ -587,13 +597,15 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
         if hue.any():
             misfit_fit = left & ~hue
     fit_code = None  # the fitter's own names, where it reads them otherwise than coverage
+    sunk_unseen_to: dict = {}  # expedition -> freed for another film, unseen to its fit (coverage_ray.RED_UNDER_YELLOW_FOR_RED)
     if DIM_DARKER_SEEN_BY_FITTER and doubted and (misfit.any() or dim.any()):
         # ... and a film whose dim channels a peaky light sank (see DIM_DARKER_SEEN_BY_FITTER)
         left_mf = misfit if misfit_fit is None else misfit_fit
         left_dim = dim if dim_fit is None else dim_fit
         sunk_alone = np.zeros(code.shape, np.uint8)  # (coverage_ray.SUNK_NAMED_WITH_OTHERS)
         sunk = dim_darker_hue(L_col, code, left_mf | left_dim, cols, EXPEDITIONS, ppm,
-                              plain=flat_area & valid & ~(misfit | dim | glare), alone=sunk_alone, moved=moved)
+                              plain=flat_area & valid & ~(misfit | dim | glare), alone=sunk_alone, moved=moved,
+                              unseen_to=sunk_unseen_to)
         if sunk.any():
             misfit_fit = left_mf & ~sunk
             dim_fit = left_dim & ~sunk
@@ -648,6 +660,8 @@ def measure(photo: np.ndarray, reg: Registration, box, reference: np.ndarray | N
                                                None if fit_seen is None else (fit_seen, unknown_fit, fit_code),
                                                side_by_side=bands.each)
     fit_masks, fit_unseen = fit_unseen_apart(fit_masks)  # (colourmasks.DOUBT_UNSEEN_TO_PAIR)
+    for x, m in sunk_unseen_to.items():  # (coverage_ray.RED_UNDER_YELLOW_FOR_RED)
+        fit_unseen[x] = fit_unseen[x] | m if x in fit_unseen else m
 
     _tick('colour')
     regions = _regions(unknown, lay, glare, saturated, dark | too_dark_px | dim, ~valid, occluded)

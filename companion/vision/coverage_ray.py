@@ -223,6 +223,31 @@ DIM_AGAINST_UNSHADED = True
 # pass.  Not a yellow film with a red or a green one (it passes their only bright channel; development
 # 2: a red film's pixels named red and yellow, freed, showed the fitter a Japanese sonar too).
 SUNK_NAMED_WITH_OTHERS = True
+# ... and the red film's pixels the match named "red and yellow" (development 2, fluorescent: three
+# British sheets, green at -2.3 .. -2.5 and blue at -3.5 against the profile's -1.22 and -1.29, named
+# British and Japanese on 0.4-0.7 of their pixels, dim, unseen to every fitter; no yellow film on the
+# photo).  The red film's only bright channel is red, which the yellow film passes: a red film whose
+# dim channels sank and the two films' overlap are one colour, and no test on the pixel tells them
+# apart -- but in both readings the red film lies there.  So, once the photo's own red film passes the
+# test above (its pool of pixels named it alone), such a pixel that passes ``_dim_darker`` for the red
+# film is shown to the red fitter as red, and to the yellow fitter as unseen (neither its colour nor
+# paper: the yellow film under it can be neither affirmed nor denied) -- session 39 freed these pixels
+# named both, and the yellow fitter fitted a Japanese sonar on them.  A yellow film alone does not
+# pass: the red film's dim test puts its green at -1.07 or below (the profile's -1.22 plus
+# DIM_LIGHTER_TOL), 0.9 under the yellow film's -0.17, and a light moves the yellow film's green by
+# 0.3-0.6 (session 39).  Only the red film: the green film's one bright channel is passed by the yellow
+# film too, but yellow over blue reads green (a look-alike), a third reading without the green film.
+# The fitter's view only; coverage's names and decisions are unchanged.
+RED_UNDER_YELLOW_FOR_RED = True
+RED_FILM, PASSES_RED = "british", "japanese"  # the red film, and the film that passes its bright channel
+# ... but not where the yellow film shows itself beside the pair's pixels: two films' overlap has each
+# film alone somewhere round it (unless one lies wholly within the other), so a patch of "red and
+# yellow" touching the yellow film alone (within YELLOW_NEAR_MM, that colour opened by YELLOW_OPEN_MM
+# to drop the speckle of blends at film edges) may be their overlap, and what the yellow fitter made
+# of it before is kept (the first renderer's development 523 through the first phone: freed there, a
+# Japanese eye witness and a British surface camera went from named to unidentified)
+YELLOW_NEAR_MM = 2.0
+YELLOW_OPEN_MM = 1.0
 
 
 def _dim_darker(m: np.ndarray, a: np.ndarray, bright: np.ndarray | None = None) -> np.ndarray:
@@ -242,14 +267,16 @@ def _dim_darker(m: np.ndarray, a: np.ndarray, bright: np.ndarray | None = None) 
 
 def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: dict, expeditions,
                    ppm: float, plain: np.ndarray | None = None, alone: np.ndarray | None = None,
-                   moved: dict | None = None) -> np.ndarray:
+                   moved: dict | None = None, unseen_to: dict | None = None) -> np.ndarray:
     """Of ``where`` (bool: misfit or dim pixels the fitter cannot see), those whose code names one
     expedition and whose colour is the profile's with its dim channels darker (``_dim_darker``),
     when the median colour of all such pixels of that expedition (HUE_MIN_MM2 of them at least) is
     so too and lies nearer the expedition's ray than any other ray.  ``alone`` (uint8, in place; with
     SUNK_NAMED_WITH_OTHERS): the expedition's bit where a pixel freed was named with another.
     ``moved``: expedition index -> its film's colour as the photo shows it (log, 3), judged in place
-    of the profile's (its bright channels still the profile's: coverage_photo_middle.moved_films)."""
+    of the profile's (its bright channels still the profile's: coverage_photo_middle.moved_films).
+    ``unseen_to`` (a dict, filled; with RED_UNDER_YELLOW_FOR_RED and ``alone``): expedition -> the
+    pixels freed for another film that are unseen to its fit (the yellow film's under the red one)."""
     out = np.zeros(where.shape, bool)
     bits = code & np.uint8(15)
     dirs, ray_bits = _rays(colours, expeditions)
@@ -276,6 +303,11 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
         out[ys[ok], xs[ok]] = True
         if SUNK_NAMED_WITH_OTHERS:  # ... and its pixels the match named it with another (see there)
             others = np.uint8(sum(1 << k for k in _overlaps_fail(a, i)))
+            passing = 0  # the film that passes this one's bright channel (see RED_UNDER_YELLOW_FOR_RED)
+            if (RED_UNDER_YELLOW_FOR_RED and alone is not None and unseen_to is not None
+                    and expeditions[i] == RED_FILM and PASSES_RED in expeditions):
+                passing = 1 << list(expeditions).index(PASSES_RED)
+                others = np.uint8(others | passing)
             with_other = ((bits & np.uint8(1 << i)) > 0) & ((bits & others) > 0) & ((bits & ~np.uint8((1 << i) | others)) == 0)
             ys, xs = nonzero_yx(where & with_other)
             if len(ys):
@@ -283,7 +315,38 @@ def dim_darker_hue(L: np.ndarray, code: np.ndarray, where: np.ndarray, colours: 
                 out[ys[ok], xs[ok]] = True
                 if alone is not None:
                     alone[ys[ok], xs[ok]] = np.uint8(1 << i)
+                if passing:  # ... the film under it neither seen nor denied
+                    under = (bits[ys, xs] & np.uint8(passing)) > 0
+                    if (ok & under).any():  # not beside the yellow film alone (see YELLOW_NEAR_MM)
+                        keep = _away_from(where.shape, ys[ok & under], xs[ok & under], bits == passing, ppm)
+                        drop = np.flatnonzero(ok & under)[~keep]
+                        if len(drop):
+                            ok[drop] = False
+                            out[ys[drop], xs[drop]] = False
+                            if alone is not None:
+                                alone[ys[drop], xs[drop]] = 0
+                    if (ok & under).any():
+                        k = PASSES_RED
+                        if k not in unseen_to:
+                            unseen_to[k] = np.zeros(where.shape, bool)
+                        unseen_to[k][ys[ok & under], xs[ok & under]] = True
     return out
+
+
+def _away_from(shape, ys, xs, other_alone: np.ndarray, ppm: float) -> np.ndarray:
+    """For the pixels (ys, xs): False where their connected patch comes within YELLOW_NEAR_MM of
+    ``other_alone`` (bool; opened by YELLOW_OPEN_MM first), True elsewhere."""
+    ko = 2 * int(round(YELLOW_OPEN_MM * ppm)) + 1
+    seen = cv2.morphologyEx(other_alone.view(np.uint8), cv2.MORPH_OPEN, np.ones((ko, ko), np.uint8))
+    if not seen.any():
+        return np.ones(len(ys), bool)
+    kn = 2 * int(round(YELLOW_NEAR_MM * ppm)) + 1
+    near = cv2.dilate(seen, np.ones((kn, kn), np.uint8)) > 0
+    cand = np.zeros(shape, np.uint8)
+    cand[ys, xs] = 1
+    n, lab = cv2.connectedComponents(cand, connectivity=8)
+    bad = np.unique(lab[near & (cand > 0)])
+    return ~np.isin(lab[ys, xs], bad[bad > 0])
 
 
 def _overlaps_fail(a: np.ndarray, i: int) -> list[int]:
