@@ -122,9 +122,12 @@ CHROMA_SCALE = 128.0
 #: pixels darker than this (mean channel) have no chromaticity worth the name (noise over a small mean);
 #: they are counted as the table's chroma (pips and dark side faces are not the face's colour)
 CHROMA_LEAST_LUM = 40.0
-#: the chroma silhouette's die must be light: the median brightness of its square at least this share
-#: of the table's (a dark die on a light table is found by the distance silhouette, or not at all here)
+#: the chroma silhouette's die must be light: its face's brightness (this percentile of its square's:
+#: the face between its pips, which with their blur darken up to a third of a six's face) at least this
+#: share of the table's (a dark die on a light table is found by the distance silhouette, or not at all
+#: here; a pastel face is 0.85-0.95 of a white table's brightness)
 LIGHT_DIE = 0.8
+LIGHT_DIE_PERCENTILE = 75
 #: the chroma silhouette's level: over this share of the face's chroma distance. Higher than HALF: a
 #: shadow is the table's colour dimmed but not exactly (a tint of the light's and the die's bounce), a
 #: tail under half the face's level on the shadow's side that a half-level edge takes in (light 3414's
@@ -152,9 +155,12 @@ def _chroma_silhouette(win: np.ndarray):
         return None  # (the die's colour does not stand out of the table's: a white die on white)
     mask = (dist > CHROMA_HALF * top).astype(np.uint8)
     n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
-    if n < 2:
+    # (the blob nearest the middle of those of a face's least area: a noisy pixel's chroma in a dark
+    # pip's hole, a speck, lies nearer the middle than the face's centroid when the window is moved)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= (LEAST_PX / 2) ** 2]
+    if not big:
         return None
-    k = 1 + int(np.argmin([math.dist(cents[i], (w / 2, h / 2)) for i in range(1, n)]))
+    k = min(big, key=lambda i: math.dist(cents[i], (w / 2, h / 2)))
     blob = (lab == k).astype(np.uint8)
     cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cnt = max(cnts, key=cv2.contourArea)
@@ -167,7 +173,7 @@ def _chroma_silhouette(win: np.ndarray):
         return None
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [cnt], -1, 1, -1)
-    if float(np.median(lum[filled > 0])) < LIGHT_DIE * table_lum:
+    if float(np.percentile(lum[filled > 0], LIGHT_DIE_PERCENTILE)) < LIGHT_DIE * table_lum:
         return None  # (not a light die)
     return cx, cy, math.sqrt(rw * rh), ang, dist
 
@@ -203,13 +209,12 @@ def _rss(cols, y):
     return float(((y - cols @ coef) ** 2).sum())
 
 
-def fit_layouts(win: np.ndarray):
+def fit_layouts(win: np.ndarray, by_chroma: bool = False):
     """{value: least residual} over the layouts, the no-pips residual, and the silhouette, for the die
-    in the middle of ``win`` (BGR) -- or None when its silhouette is not a face seen square."""
+    in the middle of ``win`` (BGR) -- or None when its silhouette is not a face seen square
+    (``by_chroma``: the silhouette by chroma, :func:`_chroma_silhouette`)."""
     win = win.astype(np.float32)
-    sil = _silhouette(win)
-    if sil is None and LIGHT_DIE_FACE_BY_CHROMA:
-        sil = _chroma_silhouette(win)
+    sil = _chroma_silhouette(win) if by_chroma else _silhouette(win)
     if sil is None:
         return None
     cx, cy, side, ang, dist = sil
@@ -254,7 +259,19 @@ def read_blurred(img: np.ndarray, centre, side: float):
     x1, y1 = int(min(W, centre[0] + h)), int(min(H, centre[1] + h))
     if x1 - x0 < 24 or y1 - y0 < 24:
         return None, None
-    got = fit_layouts(img[y0:y1, x0:x1])
+    val, detail = _judge(fit_layouts(img[y0:y1, x0:x1]), side, x0, y0)
+    if val is None and LIGHT_DIE_FACE_BY_CHROMA:
+        # (the second way: the face by its chroma, when the silhouette by distance gave no value -- not
+        # a square, or a square that was the die with its shadow, whose fit no layout explains)
+        val2, detail2 = _judge(fit_layouts(img[y0:y1, x0:x1], by_chroma=True), side, x0, y0)
+        if val2 is not None:
+            return val2, detail2
+    return val, detail
+
+
+def _judge(got, side: float, x0: int, y0: int):
+    """(value or None, detail) from :func:`fit_layouts`' answer for a report of ``side`` in the window
+    cut at x0, y0."""
     if got is None:
         return None, None
     fits, blank, (cx, cy, fside, ang, sg) = got
