@@ -65,25 +65,29 @@ def _read(img, report_side=70.0):
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
 def test_a_light_face_beside_its_shadow_takes_its_value(monkeypatch, value):
     img = _photo(value, seed=value)
-    monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", True)
-    got = _read(img)
+    got = _read(img)  # (the switch as the reader has it: on)
     assert got.value == value
     assert math.dist(got.center, (CX, CY)) < 0.2 * SIDE
     monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", False)
     assert _read(img).value is None  # (the distance silhouette is the die with its shadow)
 
 
-def test_a_white_die_on_white_is_not_found_by_chroma(monkeypatch):
-    monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", True)
-    win = _photo(5, face=(245, 245, 245), seed=11)[1400:1600, 1900:2100].astype(np.float32)
-    assert bf._chroma_silhouette(win) is None
+def test_a_white_die_on_white_stays_unreadable():
+    # (no chroma to find its face by; its distance silhouette is the die with its shadow)
+    img = _photo(5, face=(245, 245, 245), seed=11)
+    assert bf._chroma_silhouette(img[1416:1584, 1916:2084].astype(np.float32)) is None
+    assert _read(img).value is None
 
 
 def test_rendered_light_3322_pink_five_read_right_none_wrong(monkeypatch):
-    from tests.dice_flags import counts_off_then_on
+    from companion.vision.dice import read_dice
+    from companion.vision.dice_eval import score_scene
     from tests.dice_raymarch_light import render_light
 
-    off, on = counts_off_then_on(monkeypatch, bf, "LIGHT_DIE_FACE_BY_CHROMA", render_light(3322))
+    scene = render_light(3322)
+    on = score_scene(scene, read_dice(scene.image)).counts  # (the switch as the reader has it: on)
+    monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", False)
+    off = score_scene(scene, read_dice(scene.image)).counts
     assert on["right"] == off["right"] + 1  # (the pink five)
     assert on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] == 0
