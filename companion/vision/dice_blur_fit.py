@@ -104,8 +104,9 @@ def _silhouette(win: np.ndarray):
     return cx, cy, math.sqrt(rw * rh), ang, dist
 
 
-#: the second way to a light die's face (session 41, h2): when the silhouette by colour distance is not
-#: a square, the face found by its chroma. Why: a light die on white paper or a white table differs from
+#: the second way to a light die's face (session 41, h2): when the silhouette by colour distance gives no
+#: value (not a square, or die and shadow fitted by no layout), the face found by its chroma. Why: a light
+#: die on white paper or a white table differs from
 #: the table less than its shadow does (the shadow is the larger part of the colour distance, and the
 #: silhouette is the die with its shadow: not a square); but a shadow is the table's own colour, dimmed
 #: (the same chromaticity, only darker), while the top face has the die's colour and faces the light
