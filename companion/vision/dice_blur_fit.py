@@ -104,6 +104,81 @@ def _silhouette(win: np.ndarray):
     return cx, cy, math.sqrt(rw * rh), ang, dist
 
 
+#: the second way to a light die's face (session 41, h2): when the silhouette by colour distance gives no
+#: value (not a square, or die and shadow fitted by no layout), the face found by its chroma. Why: a light
+#: die on white paper or a white table differs from
+#: the table less than its shadow does (the shadow is the larger part of the colour distance, and the
+#: silhouette is the die with its shadow: not a square); but a shadow is the table's own colour, dimmed
+#: (the same chromaticity, only darker), while the top face has the die's colour and faces the light
+#: (it is not darker than the table). So the pixels whose *chromaticity* differs from the table's are
+#: the die's faces without the shadow, and the die must be light (its face about as bright as the
+#: table). The same square test, size guards and layout fit follow. (Keeping only pixels not darker
+#: than the table was tried: it cut the blurred face where it meets its shadow -- light 3414's faces
+#: lost a corner -- while the chroma alone gave squares there.) A white die on white has no chroma:
+#: not found this way. False: the reader as before (only the distance silhouette).
+LIGHT_DIE_FACE_BY_CHROMA = True
+#: a pixel's chromaticity: its colour over its mean channel, times this (a grey pixel is (128, 128, 128)
+#: whatever its brightness, so a shadow's distance from the table is its tint only; units like BGR's)
+CHROMA_SCALE = 128.0
+#: pixels darker than this (mean channel) have no chromaticity worth the name (noise over a small mean);
+#: they are counted as the table's chroma (pips and dark side faces are not the face's colour)
+CHROMA_LEAST_LUM = 40.0
+#: the chroma silhouette's die must be light: its face's brightness (this percentile of its square's:
+#: the face between its pips, which with their blur darken up to a third of a six's face) at least this
+#: share of the table's (a dark die on a light table is found by the distance silhouette, or not at all
+#: here; a pastel face is 0.85-0.95 of a white table's brightness)
+LIGHT_DIE = 0.8
+LIGHT_DIE_PERCENTILE = 75
+#: the chroma silhouette's level: over this share of the face's chroma distance. Higher than HALF: a
+#: shadow is the table's colour dimmed but not exactly (a tint of the light's and the die's bounce), a
+#: tail under half the face's level on the shadow's side that a half-level edge takes in (light 3414's
+#: faces measured 51-52 px at 0.5, 49-51 at 0.6; true 45-47 px)
+CHROMA_HALF = 0.6
+
+
+def _chroma_silhouette(win: np.ndarray):
+    """As :func:`_silhouette`, the face found by chromaticity (see LIGHT_DIE_FACE_BY_CHROMA)."""
+    h, w = win.shape[:2]
+    r = max(2, int(RING * min(h, w)))
+    lum = win.mean(axis=2)
+    chroma = win * (CHROMA_SCALE / np.maximum(lum, CHROMA_LEAST_LUM))[..., None]
+    in_ring = np.ones((h, w), bool)
+    in_ring[r:h - r, r:w - r] = False
+    ring = chroma[in_ring]
+    table = np.median(ring, axis=0)
+    table_lum = float(np.median(lum[in_ring]))
+    dist = np.linalg.norm(chroma - table, axis=2)
+    dist[lum < CHROMA_LEAST_LUM] = 0.0
+    inner = dist[h // 4: 3 * h // 4, w // 4: 3 * w // 4]
+    top = float(np.percentile(inner, 90))
+    ring_d = float(np.percentile(np.linalg.norm(ring - table, axis=1), 95))
+    if top < 2.5 * max(ring_d, 4.0):
+        return None  # (the die's colour does not stand out of the table's: a white die on white)
+    mask = (dist > CHROMA_HALF * top).astype(np.uint8)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
+    # (the blob nearest the middle of those of a face's least area: a noisy pixel's chroma in a dark
+    # pip's hole, a speck, lies nearer the middle than the face's centroid when the window is moved)
+    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= (LEAST_PX / 2) ** 2]
+    if not big:
+        return None
+    k = min(big, key=lambda i: math.dist(cents[i], (w / 2, h / 2)))
+    blob = (lab == k).astype(np.uint8)
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(cnts, key=cv2.contourArea)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+    if min(rw, rh) < 8 or max(rw, rh) > SQUARE_RATIO * min(rw, rh):
+        return None
+    if cv2.contourArea(cnt) < SQUARE_FILL * rw * rh:
+        return None
+    if cx < 0.2 * w or cx > 0.8 * w or cy < 0.2 * h or cy > 0.8 * h:
+        return None
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, [cnt], -1, 1, -1)
+    if float(np.percentile(lum[filled > 0], LIGHT_DIE_PERCENTILE)) < LIGHT_DIE * table_lum:
+        return None  # (not a light die)
+    return cx, cy, math.sqrt(rw * rh), ang, dist
+
+
 def _face_coords(h, w, cx, cy, side, ang):
     """(u, v) in sides of every pixel of an h x w window, for a face centred at cx, cy turned ``ang``."""
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -135,11 +210,12 @@ def _rss(cols, y):
     return float(((y - cols @ coef) ** 2).sum())
 
 
-def fit_layouts(win: np.ndarray):
+def fit_layouts(win: np.ndarray, by_chroma: bool = False):
     """{value: least residual} over the layouts, the no-pips residual, and the silhouette, for the die
-    in the middle of ``win`` (BGR) -- or None when its silhouette is not a face seen square."""
+    in the middle of ``win`` (BGR) -- or None when its silhouette is not a face seen square
+    (``by_chroma``: the silhouette by chroma, :func:`_chroma_silhouette`)."""
     win = win.astype(np.float32)
-    sil = _silhouette(win)
+    sil = _chroma_silhouette(win) if by_chroma else _silhouette(win)
     if sil is None:
         return None
     cx, cy, side, ang, dist = sil
@@ -184,7 +260,19 @@ def read_blurred(img: np.ndarray, centre, side: float):
     x1, y1 = int(min(W, centre[0] + h)), int(min(H, centre[1] + h))
     if x1 - x0 < 24 or y1 - y0 < 24:
         return None, None
-    got = fit_layouts(img[y0:y1, x0:x1])
+    val, detail = _judge(fit_layouts(img[y0:y1, x0:x1]), side, x0, y0)
+    if val is None and LIGHT_DIE_FACE_BY_CHROMA:
+        # (the second way: the face by its chroma, when the silhouette by distance gave no value -- not
+        # a square, or a square that was the die with its shadow, whose fit no layout explains)
+        val2, detail2 = _judge(fit_layouts(img[y0:y1, x0:x1], by_chroma=True), side, x0, y0)
+        if val2 is not None:
+            return val2, detail2
+    return val, detail
+
+
+def _judge(got, side: float, x0: int, y0: int):
+    """(value or None, detail) from :func:`fit_layouts`' answer for a report of ``side`` in the window
+    cut at x0, y0."""
     if got is None:
         return None, None
     fits, blank, (cx, cy, fside, ang, sg) = got
