@@ -164,10 +164,11 @@ CAGE_BESIDE_OVERLAP_UNNAMED = True
 # named: _named passes such a small fit ("no band seen: no veto"), but a cage is the shape any
 # hex-sized scrap of a bigger sheet fits, and only paper seen round it shows that it ends there
 # (development 13, 17 of the second generator: a sheet's corner past another film, a camera's tip on
-# the land).  Only when the type is not given.  Off: true cages show no band either -- on the first
-# renderer's development 512 (as rendered twice, both phones) and 513 (as rendered) it unnamed 5 right
-# cages for 2 typed extras there (and 2 on the second generator, 13 and 17): a cage's hex rim and
-# printed line are unseen to the fitter, and a neighbouring film can hide the rest (session 41).
+# the land).  Only when the type is not given.  Off: true cages show no band either -- read on the
+# second generator's development 0-40 and the first renderer's 500-549 (three variants) it unnamed 8
+# right cages (31; 512 as rendered and both phones, 513 and 537 as rendered, 539 both phones) for 9
+# typed extras: a cage's hex rim and printed line are unseen to the fitter, and a neighbouring film
+# or glare can hide the rest (session 41).
 CAGE_EDGE_UNSEEN_UNNAMED = False
 # A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
 # the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline

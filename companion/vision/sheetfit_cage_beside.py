@@ -33,7 +33,10 @@ from .sheetgrid import _fill
 # into the neighbouring hexes, where a bigger sheet's colour would continue
 BAND_MM = (0.5, 3.0)
 # at least this share of the band unseen to the fitter and darker than the cage's own colour by
-# STACK_DARKER_LOG: the colour runs on under another film along that much of the cage's edge
+# STACK_DARKER_LOG: the colour runs on under another film along that much of the cage's edge.  Set
+# after seeing cases (session 41): the typed extras it takes read 0.37-0.50 (the second generator's
+# 13 and 29, the first renderer's 512 and 521), the 85 right named cages read 0.18 at most (531
+# through the first phone); typed extras at 0.19-0.29 are left (35, 520, 521); the only value tried
 DARK_BESIDE_SHARE = 0.3
 # a fit's grid pixel is unseen to it when under half of it is seen (as sheetfit_cage_scrap)
 UNSEEN = 0.5
