@@ -85,6 +85,9 @@ def test_the_veil_over_dark_overlaps_stays_unseen_to_the_fitter(box, monkeypatch
     # ... and without sheetfit.RUNNER_UP_CHECK (session 32): on, it leaves one of the two cages the
     # rule is for unnamed by itself (before, 1 typed extra, not 2)
     monkeypatch.setattr(sheetfit, "RUNNER_UP_CHECK", False)
+    # ... and without sheetfit.CAGE_BESIDE_OVERLAP_UNNAMED (session 41): on, it leaves one of the
+    # two cages unnamed by itself (its band reads dark and unseen: before, 1 typed extra, not 2)
+    monkeypatch.setattr(sheetfit, "CAGE_BESIDE_OVERLAP_UNNAMED", False)
     monkeypatch.setattr(cov, "VEIL_SEEN_BY_FITTER", True)  # off by default (see coverage.py)
     _adj, now = _adjudicated(box, data, scene)
     assert now.extra_named == 0 and now.wrong <= 1, now.errors
