@@ -12,9 +12,17 @@ def _four(x, y, conf, side=200.0):
 
 def test_one_die_read_twice_reported_once(monkeypatch):
     monkeypatch.setattr(S, "ONE_READING_PER_PLACE", True)
-    dice = [_four(235, 162, 0.74), Die(None, (300, 200), 0.0, 80.0, "no pips"), _four(237, 160, 0.9)]
+    dice = [_four(235, 162, 0.74), Die(None, (600, 500), 0.0, 80.0, "no pips"), _four(237, 160, 0.9)]
     got = S.one_reading_per_place(dice)
     assert [d.value for d in got] == [None, 4] and got[1].confidence == 0.9
+
+
+def test_unread_report_at_a_reading_left_out(monkeypatch):
+    monkeypatch.setattr(S, "ONE_READING_PER_PLACE", True)
+    monkeypatch.setattr(S, "UNREAD_AT_A_READING_DROPPED", True)
+    three = Die(3, (528.9, 1346.5), 0.8, 56.0)
+    dice = [three, Die(None, (528.1, 1346.0), 0.0, 56.0, "no pips"), Die(None, (700, 1346), 0.0, 56.0, "no pips")]
+    assert S.one_reading_per_place(dice) == [three, dice[2]]
 
 
 def test_two_dice_a_side_apart_both_kept(monkeypatch):
