@@ -50,6 +50,7 @@ from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
 from .dice_pip_squares import lone_speck, read_by_pip_squares
 from .dice_second_opinion import second_opinions
+from .dice_same_place import one_reading_per_place
 from .dice_table_texture import above_the_table
 from .dice_crop import read_crop
 from .dice_defocus import read_sharpened
@@ -153,7 +154,10 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
                                    *_photo_middle(W, H, settings))
     # (an unreadable die read again in three nested discs, its value taken when every disc reads
     # it: dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS)
-    return read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
+    dice = read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
+    # (last: a die read twice at one place, by two looks, reported once --
+    # dice_same_place.ONE_READING_PER_PLACE)
+    return one_reading_per_place(dice)
 
 
 def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float) -> list[Die]:
