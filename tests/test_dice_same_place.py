@@ -1,9 +1,10 @@
 """dice_same_place.ONE_READING_PER_PLACE (session 41, h6): two readings of one value within half a
 side of each other are one die read twice (two dice cannot lie closer than a side apart); the more
-confident is kept. Development pool light 6098: a mint four read twice, 0.01 of a side apart."""
+confident is kept. Development pool light 6098: a mint four read twice, 0.01 of a side apart (read off then on by h6:
+extra 1 -> 0; that scene takes about a minute of CPU a read, so it is not in the suite while the
+rule is off -- docs/dice-camera.md, fortieth round, h6)."""
 import companion.vision.dice_same_place as S
 from companion.vision.dice import Die
-from tests.dice_flags import counts_off_then_on
 
 
 def _four(x, y, conf, side=200.0):
@@ -41,10 +42,3 @@ def test_switched_off_keeps_both(monkeypatch):
     monkeypatch.setattr(S, "ONE_READING_PER_PLACE", False)
     dice = [_four(235, 162, 0.74), _four(237, 160, 0.9)]
     assert S.one_reading_per_place(dice) == dice
-
-
-def test_light_6098_mint_four_read_once(monkeypatch):
-    from tests.dice_raymarch_light import render_light
-    off, on = counts_off_then_on(monkeypatch, S, "ONE_READING_PER_PLACE", render_light(6098))
-    assert off["extra"] == on["extra"] + 1
-    assert on["right"] == off["right"] and on["wrong"] == off["wrong"]
