@@ -64,8 +64,9 @@ def test_rendered_side_face_in_shade_stays_unread(monkeypatch):
     assert off["extra"] == 1 and off["near_wrong"] == 1  # (the guard off: the side face read as a three)
     assert on["extra"] == on["near_wrong"] == on["wrong"] == 0
     assert on["right"] == off["right"] == 2 and on["unread"] == off["unread"] == 1
-    # (the module's defaults, the discs on: the side face's report stays unread)
+    # (the guard at its default, the discs on: the side face's report stays unread)
     monkeypatch.undo()
+    monkeypatch.setattr(N, "UNREAD_READ_IN_NESTED_DISCS", True)
     found = read_dice(scene.image)
     two = next(t for t in scene.dice if t.value == 2)
     side_face = [d for d in found if 0.5 * two.side_px < math.dist(d.center, two.center) < two.side_px]
