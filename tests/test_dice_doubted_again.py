@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import cv2
 
-from companion.vision import dice, dice_doubted_again
+from companion.vision import dice, dice_doubted_again, dice_nested_discs
 
 
 def test_rendered_three_read_as_a_two_reads_right_again(monkeypatch):
@@ -20,6 +20,8 @@ def test_rendered_three_read_as_a_two_reads_right_again(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (the nested discs read this three right with the read-again off: held off, this test's subject is the read-again)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     off, on = counts_off_then_on(monkeypatch, dice, "DOUBTED_SIZES_READ_AGAIN", render_raymarch(2092))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]

@@ -82,9 +82,13 @@ def test_a_tilted_dies_top_face_is_told_from_its_side_face_by_its_shade(monkeypa
     """Dev scene 66 (a phone photo tilted 15 degrees, a marbled four): its top face and a side face
     both read, overlapping, so both were left unreadable; the side face is the darker."""
     import companion.vision.dice as dice
+    import companion.vision.dice_nested_discs as dice_nested_discs
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (the nested discs read the four right where the overlap leaves both faces unread, the outer
+    # report: held off, this test's subject is the shade rule)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     before, after = counts_off_then_on(monkeypatch, dice, "SIDE_FACES_BY_SHADE", render_raymarch(66))
     assert after["right"] == before["right"] + 1 and after["wrong"] == 0 and after["extra"] == before["extra"]
 

@@ -27,6 +27,10 @@ import numpy as np
 from .dice_grey import photo_is_grey
 from .dice_side_shade import SHADE_GAP
 
+#: the end of the reason a reading doubted here is given (:mod:`.dice_nested_discs` leaves such a
+#: report unread: its face is a side face, whatever value the discs round it read)
+DOUBT_END = "a side face in shade?"
+
 #: a face this much darker (Lab L, 0-255) than the upper quartile of the ring round it is in shade
 #: (development: light dice read right 49 at most, side faces read as the die 50-131)
 SHADED_GAP = 60.0
@@ -66,7 +70,7 @@ def doubt_shaded_faces(dice: list, img: np.ndarray) -> list:
         if not _pips_darker(img, d.pips, c[0]) or dark_bodied(img, d):
             continue  # (light pips, or black sides round a glossy black die's grey top face)
         d.value, d.confidence = None, 0.0
-        d.reason = f"a light face {around - c[0]:.0f} darker than the light round it: a side face in shade?"
+        d.reason = f"a light face {around - c[0]:.0f} darker than the light round it: {DOUBT_END}"
     return dice
 
 
