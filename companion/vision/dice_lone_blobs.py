@@ -64,11 +64,13 @@ AGREE = 3
 
 def read_lone_blobs(dice: Sequence[D], img: np.ndarray, work_px: float, sigmas: float,
                     read_square: Callable[[tuple[float, float], float], list],
-                    make: Callable[[D, tuple[float, float]], D]) -> list[D]:
+                    make: Callable[[D, tuple[float, float]], D],
+                    seen: tuple[np.ndarray, float] | None = None) -> list[D]:
     """``dice`` with the dice read in blobs nothing is reported on (:data:`LONE_BLOBS_READ`).
     The foreground is computed at ``work_px`` with the reader's ``sigmas``; ``read_square(centre,
     side)`` reads the dice round ``centre`` for a die ``side`` across (photo pixels); ``make(die,
-    centre)`` is a reading moved to ``centre``."""
+    centre)`` is a reading moved to ``centre``; ``seen``, the reader's foreground mask and its
+    scale, is used when it is at ``work_px``'s scale (computed again otherwise)."""
     out = list(dice)
     if not LONE_BLOBS_READ:
         return out
@@ -78,8 +80,12 @@ def read_lone_blobs(dice: Sequence[D], img: np.ndarray, work_px: float, sigmas: 
     side = float(np.median(sides))
     H, W = img.shape[:2]
     f = min(1.0, work_px / max(H, W))
-    small = cv2.resize(img, (round(W * f), round(H * f)), interpolation=cv2.INTER_AREA) if f < 1 else img
-    fg = _Foreground(small, sigmas).mask
+    size = (round(W * f), round(H * f)) if f < 1 else (W, H)
+    if seen is not None and seen[1] == f and seen[0].shape[:2] == size[::-1]:
+        fg = seen[0]  # (the reader's own: the same photo, scale and sigmas)
+    else:
+        small = cv2.resize(img, size, interpolation=cv2.INTER_AREA) if f < 1 else img
+        fg = _Foreground(small, sigmas).mask
     n, _, stats, _ = components_with_stats(fg)
     s = side * f
     added: list[D] = []
