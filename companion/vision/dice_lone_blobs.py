@@ -7,7 +7,7 @@ at one end. Such a blob is not die-shaped (the shadow's parallelogram on a squar
 hull filled, or too long), and its box is larger than the dice read: every look reads it as a
 whole, at its own size -- the shadow's dark grey a face, the die a part of it -- and reads nothing,
 and neither the die-shaped-blob report nor the small-blob looks take it. The die is missed with
-nothing reported near it (development light 3319, 3408, 3414; docs/dice-camera.md, fortieth round,
+nothing reported near it (development light 3319, 3408, 3451; docs/dice-camera.md, fortieth round,
 h3).
 
 The die lies at one end of its blob, where is not known (the shadow falls the lamp's way). So the
