@@ -28,6 +28,10 @@ def test_a_small_white_two_read_at_its_top_face(monkeypatch):
     from companion.vision.dice import read_dice
     from tests.dice_raymarch_light import render_light
 
+    import companion.vision.dice_lone_blobs as lone
+
+    # (the blob-with-nothing-reported read, dice_lone_blobs, finds this two too: off, to test this rule alone)
+    monkeypatch.setattr(lone, "LONE_BLOBS_READ", False)
     scene = render_light(4027)
     off, on = counts_off_then_on(monkeypatch, tops, "SMALL_TOPS_IN_OPEN_PART", scene)
     assert (off["right"], off["missed"]) == (1, 1)

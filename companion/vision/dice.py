@@ -45,6 +45,7 @@ import numpy as np
 
 from .blob_labels import components_with_stats
 from .dice_grey import photo_is_grey
+from .dice_lone_blobs import read_lone_blobs
 from .dice_foreground import _Foreground, background_distance, flatten_lighting, foreground_mask
 from .dice_loading import DiceImageError, _as_bgr, load_image
 from .dice_look_choice import BLOB_CONFIDENCE, _after, _counted, _size_miss, _sure
@@ -142,12 +143,13 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     img = _as_bgr(image)
     if min(img.shape[:2]) < 16:
         return []
-    dice = _read_whole(img, settings, closer=True)
+    seen: dict = {}  # (the first look's foreground at the working scale, for dice_lone_blobs)
+    dice = _read_whole(img, settings, closer=True, seen=seen)
     # (a small defocused die no window reads: its face fitted with each layout's pips blurred as its
     # edge is, the value taken when one fits clearly best -- dice_blur_fit.UNREAD_READ_BY_BLURRED_LAYOUT)
     if any(d.value is None for d in dice):
         dice = read_blurred_unread(img, dice, settings.work_px, settings.min_die_frac)
-    # (last: an unreadable report on a light die's side face moved to its top face's pips beyond
+    # (an unreadable report on a light die's side face moved to its top face's pips beyond
     # it, the top face itself the table's colour: dice_top_pips.UNREAD_AT_TOP_FACE_PIPS)
     H, W = img.shape[:2]
     dice = unread_at_top_face_pips(dice, img, settings.work_px, settings.background_sigmas,
@@ -155,6 +157,12 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     # (an unreadable die read again in three nested discs, its value taken when every disc reads
     # it: dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS)
     dice = read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
+    # (a blob nothing is reported on, a die's size with its shadow -- a light die under one lamp
+    # joined to its shadow, too long and too little filled for a die-shaped blob -- read at the read
+    # dice's size in windows over it, a value kept when read alike in windows moved round it:
+    # dice_lone_blobs.LONE_BLOBS_READ)
+    dice = read_lone_blobs(dice, img, settings.work_px, settings.background_sigmas, partial(_read_square, img),
+                           lambda d, c: replace(d, center=c), seen.get("foreground"))
     # (last: a die read twice at one place, by two looks, reported once --
     # dice_same_place.ONE_READING_PER_PLACE)
     return one_reading_per_place(dice)
@@ -176,10 +184,10 @@ def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: 
     return _read_blob_at(img, mask[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
 
 
-def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False) -> list[Die]:
+def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False, seen: dict | None = None) -> list[Die]:
     """Every die in ``img``: the photo's reading and its re-reads (squared, unsmeared, and with
     ``closer`` small unread dice read closer; a window read closer is not read closer again)."""
-    dice = _read_photo(img, settings)
+    dice = _read_photo(img, settings, seen)
     if PIXELS_SQUARED_BY_PIPS and square_frame(*_photo_size(img, settings)):
         stretch = photo_stretch(dice)
         if stretch is not None and any(d.value is None for d in dice):
@@ -366,11 +374,14 @@ def _unread_read_squared(img: np.ndarray, settings: ReaderSettings, stretch: flo
     return unread_told_by(dice, back_to_photo(*_read_with_square_pixels(img, settings, stretch)))
 
 
-def _read_photo(img: np.ndarray, settings: ReaderSettings) -> list[Die]:
-    """Every die in ``img`` (BGR, square pixels assumed): every look in turn."""
+def _read_photo(img: np.ndarray, settings: ReaderSettings, keep: dict | None = None) -> list[Die]:
+    """Every die in ``img`` (BGR, square pixels assumed): every look in turn. ``keep``, when given,
+    gets the working scale's foreground mask and scale as "foreground"."""
     H, W = img.shape[:2]
     f = min(1.0, settings.work_px / max(H, W))
     dice, zoom, seen = _read_at(img, f, settings)
+    if keep is not None:
+        keep["foreground"] = seen
     if zoom > 1:
         # small blobs with marks inside, away from the die-sized ones, lay on no die read (small
         # dice far off in a big photo, too small to find at the working scale): look again finer
