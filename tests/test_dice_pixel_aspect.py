@@ -102,7 +102,7 @@ def test_a_photo_with_square_pixels_is_read_once(monkeypatch):
 
     calls = []
     real = dice._read_photo
-    monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape) or real(img, settings))
+    monkeypatch.setattr(dice, "_read_photo", lambda img, settings, keep=None: calls.append(img.shape) or real(img, settings, keep))
     dice.read_dice(render_raymarch(4923).image)
     assert calls == [(480, 640, 3)]
 
@@ -183,7 +183,7 @@ def test_only_a_square_frame_is_looked_at_for_a_stretch(monkeypatch):
     assert not square_frame(640, 480)
     squeezed = [_four((100, 100), 60, 10, sy=0.75), _four((300, 200), 60, 50, sy=0.75), Die(None, (200, 300), 0.0, 60)]
     calls = []
-    monkeypatch.setattr(dice, "_read_photo", lambda img, settings: calls.append(img.shape[:2]) or list(squeezed))
+    monkeypatch.setattr(dice, "_read_photo", lambda img, settings, keep=None: calls.append(img.shape[:2]) or list(squeezed))
     dice.read_dice(np.zeros((480, 640, 3), np.uint8))
     assert calls == [(480, 640)]
     calls.clear()
