@@ -237,8 +237,11 @@ SUNK_NAMED_WITH_OTHERS = True
 # DIM_LIGHTER_TOL), 0.9 under the yellow film's -0.17, and a light moves the yellow film's green by
 # 0.3-0.6 (session 39).  Only the red film: the green film's one bright channel is passed by the yellow
 # film too, but yellow over blue reads green (a look-alike), a third reading without the green film.
-# The fitter's view only; coverage's names and decisions are unchanged.
-RED_UNDER_YELLOW_FOR_RED = True
+# The fitter's view only; coverage's names and decisions are unchanged.  OFF since session 41's held-out
+# read: on the second generator's held-out photos it moved no count, and on the first renderer's through
+# the first phone it named one sheet a wrong type (69282, with a typed extra) and left two right sheets
+# unidentified (69537); its tests switch it on (docs/board-vision.md, thirty-fourth round).
+RED_UNDER_YELLOW_FOR_RED = False
 RED_FILM, PASSES_RED = "british", "japanese"  # the red film, and the film that passes its bright channel
 # ... but not where the yellow film shows itself beside the pair's pixels: two films' overlap has each
 # film alone somewhere round it (unless one lies wholly within the other), so a patch of "red and
