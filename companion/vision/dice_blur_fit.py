@@ -91,16 +91,10 @@ def _silhouette(win: np.ndarray):
     if n < 2:
         return None
     k = 1 + int(np.argmin([math.dist(cents[i], (w / 2, h / 2)) for i in range(1, n)]))
-    blob = (lab == k).astype(np.uint8)
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    cnt = max(cnts, key=cv2.contourArea)
-    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
-    if min(rw, rh) < 8 or max(rw, rh) > SQUARE_RATIO * min(rw, rh):
+    sq = _square_blob(lab == k, w, h)
+    if sq is None:
         return None
-    if cv2.contourArea(cnt) < SQUARE_FILL * rw * rh:
-        return None
-    if cx < 0.2 * w or cx > 0.8 * w or cy < 0.2 * h or cy > 0.8 * h:
-        return None
+    cx, cy, rw, rh, ang, cnt = sq
     return cx, cy, math.sqrt(rw * rh), ang, dist
 
 
@@ -164,16 +158,10 @@ def _chroma_silhouette(win: np.ndarray):
     if not big:
         return None
     k = min(big, key=lambda i: math.dist(cents[i], (w / 2, h / 2)))
-    blob = (lab == k).astype(np.uint8)
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    cnt = max(cnts, key=cv2.contourArea)
-    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
-    if min(rw, rh) < 8 or max(rw, rh) > SQUARE_RATIO * min(rw, rh):
+    sq = _square_blob(lab == k, w, h)
+    if sq is None:
         return None
-    if cv2.contourArea(cnt) < SQUARE_FILL * rw * rh:
-        return None
-    if cx < 0.2 * w or cx > 0.8 * w or cy < 0.2 * h or cy > 0.8 * h:
-        return None
+    cx, cy, rw, rh, ang, cnt = sq
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [cnt], -1, 1, -1)
     if float(np.percentile(lum[filled > 0], LIGHT_DIE_PERCENTILE)) < LIGHT_DIE * table_lum:
@@ -335,3 +323,18 @@ def read_blurred_unread(img: np.ndarray, dice: list, work_px: int, min_die_frac:
                        confidence=0.5, reason="", seen_pips=None, seen_at=None)
 
     return replace_small_unread(img, dice, work_px, min_die_frac, one)
+
+
+def _square_blob(blob: np.ndarray, w: int, h: int):
+    """(cx, cy, rw, rh, angle, contour) of ``blob``'s outline when it is a square seen from above
+    near the window's middle (sides within SQUARE_RATIO, filling SQUARE_FILL of its box); else None."""
+    cnts, _ = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cnt = max(cnts, key=cv2.contourArea)
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(cnt)
+    if min(rw, rh) < 8 or max(rw, rh) > SQUARE_RATIO * min(rw, rh):
+        return None
+    if cv2.contourArea(cnt) < SQUARE_FILL * rw * rh:
+        return None
+    if cx < 0.2 * w or cx > 0.8 * w or cy < 0.2 * h or cy > 0.8 * h:
+        return None
+    return cx, cy, rw, rh, ang, cnt
