@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from . import coverage as cov
+from . import coverage_fit_reach
 from . import gridfit
 from .blur import BLURRED_MM, markers_blur_mm
 from .decoding import Photo, decode  # noqa: F401  (decode: part of this module's interface)
@@ -357,6 +358,9 @@ def adjudicate(photo: Photo, box, reference: np.ndarray | None = None, colours: 
         sheets = dict(zip(cov.EXPEDITIONS, done))
         if result.glare_rim is not None:  # a cage on the fade of glare alone: unnamed (coverage_glare_rim.py)
             sheets = cages_on_rim(box, sheets, result.glare_rim, result.fit_masks, lay.x0, lay.y0, lay.ppm)
+        # a hex a named sheet's outline reaches across with no colour of it seen: undecided, not
+        # uncovered (coverage_fit_reach.FIT_REACH_UNDECIDED; coverage's covered hexes untouched)
+        result = coverage_fit_reach.undecided_under_fits(box, result, sheets)
         st.wall["sheets"] = time.perf_counter() - t
         st.cpu["sheets"] = sum(st.cpu.pop(f"sheets {e}") for e in (*cov.EXPEDITIONS, "seen", "land"))
         for e in (*cov.EXPEDITIONS, "seen"):
