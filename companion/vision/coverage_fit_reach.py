@@ -10,8 +10,8 @@ pointed sheet (eye witness, underwater camera) ending on a line hub -- often at 
 paper lies beyond -- or a straight edge lying along the line itself.  The colour match needs a patch
 of plain paper a sheet's width across, and a tip narrower than that shows none; on the line the
 colour is carried only from paper beside it (coverage_lines: bridged or crossed), which such a tip
-does not have.  (Three more were films washed out to the paper's colour whose fitted outline lies
-deep in the hex.)
+does not have.  (Three more were pale films the colour match named nothing, their fitted outline
+2.5-4.2 mm into the hex.)
 
 The fitted pose is good to a millimetre or so, not to the colour's own pixel, so the hex is made
 **undecided** for that expedition, never covered: absence of colour is no evidence there, and the
