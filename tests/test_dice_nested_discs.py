@@ -139,3 +139,39 @@ def test_two_reports_of_one_die_only_the_outer_one_read(monkeypatch, outer_first
     monkeypatch.setattr(N, "OUTER_OF_TWO_REPORTS", False)
     out = N.read_in_nested_discs(dice, read_disc, None, (1000.0, 1000.0), 2800.0)
     assert out[0].value == (5 if outer_first else 4) and out[1].value is None
+
+
+def _one_in_veins(veins: bool) -> np.ndarray:
+    """A green face 240 px across (a die read bigger than the 120 px its neighbours give the discs), its
+    one's pip at (200, 200); with ``veins``, dark veins 14 px wide every 40 px across the face and the
+    three's corner pips 0.4 sides out along its diagonal, each on a vein (a marbled die's veins run
+    through its pips, so those pips are no separate marks); without, the same face with just the pip."""
+    import cv2
+    import numpy as np
+
+    img = np.full((400, 400, 3), (225, 225, 220), np.uint8)
+    cv2.rectangle(img, (80, 80), (320, 320), (60, 150, 60), -1)
+    cv2.circle(img, (200, 200), 9, (20, 20, 20), -1)
+    if veins:
+        for x in range(40, 400, 40):
+            if x != 200:
+                cv2.line(img, (x - 60, 80), (x + 60, 320), (25, 25, 25), 14)
+        for k in (-1, 1):
+            cv2.circle(img, (200 + 34 * k, 200 - 34 * k), 9, (20, 20, 20), -1)
+        img[:80], img[320:], img[:, :80], img[:, 320:] = 225, 225, 225, 225
+    return img
+
+
+@pytest.mark.parametrize("veins", [True, False])
+def test_a_one_in_veins_is_not_vouched_for(monkeypatch, veins):
+    """Pip-coloured veins larger than a pip over a third of the ring (the three's corner pips joined to
+    them): the ring test finds no round mark there, so without RING_SEEN_CLEAN the one is taken; with
+    it, only the clean face's one is."""
+    img = _one_in_veins(veins)
+    one = Die(1, (200.0, 200.0), 0.9, 120.0, pips=((200.0, 200.0, 9.0),))
+    assert N.round_marks(img, one.pips[0], 120.0) == []
+    assert (N.ring_hidden(img, one.pips[0], 120.0) > N.RING_HIDDEN_MOST) is veins
+    monkeypatch.setattr(N, "RING_SEEN_CLEAN", True)
+    assert N.one_alone(img, one, 120.0) is (not veins)
+    monkeypatch.setattr(N, "RING_SEEN_CLEAN", False)
+    assert N.one_alone(img, one, 120.0) is True
