@@ -109,10 +109,12 @@ def _silhouette(win: np.ndarray):
 #: table). The same square test, size guards and layout fit follow. (Keeping only pixels not darker
 #: than the table was tried: it cut the blurred face where it meets its shadow -- light 3414's faces
 #: lost a corner -- while the chroma alone gave squares there.) A white die on white has no chroma:
-#: not found this way. False: the reader as before (only the distance silhouette). OFF since session
-#: 41's held-out read: there it read one light die right (5418's four) and one wrong (5200's 45 px four
-#: read as a one) -- one for one; its tests switch it on (docs/dice-camera.md, fortieth round).
-LIGHT_DIE_FACE_BY_CHROMA = False
+#: not found this way. False: the reader as before (only the distance silhouette). Off after session
+#: 41's held-out read (one light die read right, 5418's four, and one wrong, 5200's 45 px four read as a
+#: one); on again in session 42 with CHROMA_FACE_TOP_ONLY, the guard against the cause found for such a
+#: wrong value (a tilted die's side faces in its chroma square; docs/dice-camera.md, forty-first round):
+#: guarded, it added nothing wrong on any development set read.
+LIGHT_DIE_FACE_BY_CHROMA = True
 #: a pixel's chromaticity: its colour over its mean channel, times this (a grey pixel is (128, 128, 128)
 #: whatever its brightness, so a shadow's distance from the table is its tint only; units like BGR's)
 CHROMA_SCALE = 128.0
