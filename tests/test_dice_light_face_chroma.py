@@ -64,8 +64,7 @@ def _read(img, report_side=70.0):
 
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
 def test_a_light_face_beside_its_shadow_takes_its_value(monkeypatch, value):
-    monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", True)  # (off by default since session 41's held-out read)
-    img = _photo(value, seed=value)
+    img = _photo(value, seed=value)  # (the switch at its default)
     got = _read(img)
     assert got.value == value
     assert math.dist(got.center, (CX, CY)) < 0.2 * SIDE
@@ -87,8 +86,7 @@ def test_rendered_light_3322_pink_five_read_right_none_wrong(monkeypatch):
     from tests.dice_raymarch_light import render_light
 
     scene = render_light(3322)
-    monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", True)  # (off by default since session 41's held-out read)
-    on = score_scene(scene, read_dice(scene.image)).counts
+    on = score_scene(scene, read_dice(scene.image)).counts  # (the switch at its default)
     monkeypatch.setattr(bf, "LIGHT_DIE_FACE_BY_CHROMA", False)
     off = score_scene(scene, read_dice(scene.image)).counts
     assert on["right"] == off["right"] + 1  # (the pink five)

@@ -109,10 +109,12 @@ def _silhouette(win: np.ndarray):
 #: table). The same square test, size guards and layout fit follow. (Keeping only pixels not darker
 #: than the table was tried: it cut the blurred face where it meets its shadow -- light 3414's faces
 #: lost a corner -- while the chroma alone gave squares there.) A white die on white has no chroma:
-#: not found this way. False: the reader as before (only the distance silhouette). OFF since session
-#: 41's held-out read: there it read one light die right (5418's four) and one wrong (5200's 45 px four
-#: read as a one) -- one for one; its tests switch it on (docs/dice-camera.md, fortieth round).
-LIGHT_DIE_FACE_BY_CHROMA = False
+#: not found this way. False: the reader as before (only the distance silhouette). Off after session
+#: 41's held-out read (one light die read right, 5418's four, and one wrong, 5200's 45 px four read as a
+#: one); on again in session 42 with CHROMA_FACE_TOP_ONLY, the guard against the cause found for such a
+#: wrong value (a tilted die's side faces in its chroma square; docs/dice-camera.md, forty-first round):
+#: guarded, it added nothing wrong on any development set read.
+LIGHT_DIE_FACE_BY_CHROMA = True
 #: a pixel's chromaticity: its colour over its mean channel, times this (a grey pixel is (128, 128, 128)
 #: whatever its brightness, so a shadow's distance from the table is its tint only; units like BGR's)
 CHROMA_SCALE = 128.0
@@ -130,6 +132,26 @@ LIGHT_DIE_PERCENTILE = 75
 #: tail under half the face's level on the shadow's side that a half-level edge takes in (light 3414's
 #: faces measured 51-52 px at 0.5, 49-51 at 0.6; true 45-47 px)
 CHROMA_HALF = 0.6
+#: the chroma square must be the die's top face, not the top face with a side face (session 42, h2).
+#: Why: a die seen at a tilt shows one or two side faces, of the die's own colour (the same chroma as
+#: its top face) but turned away from the light, so darker -- and carrying pips of their own. The
+#: chroma silhouette takes them in with the top face: its "square" is then larger than the face and
+#: off its centre, and the layout fit reads the side face's pips with the top face's (development
+#: light 3468: a pink one with a side face's four beside it read as a six; session 41's held-out
+#: wrong four read as a one is of this size and kind). The top face is the part of the square as
+#: bright as the face (it faces the light); the guard keeps the square only when that part, with its
+#: pips filled in (the outline of the bright part's largest piece), covers TOP_FACE_SHARE of it.
+#: False: the chroma square as session 41 built it.
+CHROMA_FACE_TOP_ONLY = True
+#: the top face's pixels: at least this share of the face's bright level (the square's
+#: LIGHT_DIE_PERCENTILE brightness). The renders' side faces are 0.45-0.76 of it where they meet the
+#: square's edge; the top face between its pips and its blurred edge against a white table are 0.9-1.0
+TOP_FACE_LUM = 0.8
+#: ... and they must cover this share of the chroma square. Measured on the chroma squares of 168
+#: development light dice 30-70 px (light 3300-3529, each fitted at its true centre): every fit read
+#: right with EXPLAINS met covered 0.73-0.97; the three read wrong (a one as a six: light 3468, 3489)
+#: 0.52-0.61; of all fits whose best layout was wrong, 57 of 74 covered under 0.7
+TOP_FACE_SHARE = 0.7
 
 
 def _chroma_silhouette(win: np.ndarray):
@@ -164,9 +186,27 @@ def _chroma_silhouette(win: np.ndarray):
     cx, cy, rw, rh, ang, cnt = sq
     filled = np.zeros((h, w), np.uint8)
     cv2.drawContours(filled, [cnt], -1, 1, -1)
-    if float(np.percentile(lum[filled > 0], LIGHT_DIE_PERCENTILE)) < LIGHT_DIE * table_lum:
+    level = float(np.percentile(lum[filled > 0], LIGHT_DIE_PERCENTILE))
+    if level < LIGHT_DIE * table_lum:
         return None  # (not a light die)
-    return cx, cy, math.sqrt(rw * rh), ang, dist
+    side = math.sqrt(rw * rh)
+    if CHROMA_FACE_TOP_ONLY and _top_face_share(lum, cx, cy, side, ang) < TOP_FACE_SHARE:
+        return None  # (the square is the top face with a side face: see CHROMA_FACE_TOP_ONLY)
+    return cx, cy, side, ang, dist
+
+
+def _top_face_share(lum: np.ndarray, cx: float, cy: float, side: float, ang: float) -> float:
+    """The share of the square (cx, cy, side, ang) covered by its top face: the largest piece of the
+    pixels in it at least TOP_FACE_LUM of its bright level, its pips filled (see CHROMA_FACE_TOP_ONLY)."""
+    h, w = lum.shape
+    u, v = _face_coords(h, w, cx, cy, side, ang)
+    face = (np.abs(u) <= 0.5) & (np.abs(v) <= 0.5)
+    level = float(np.percentile(lum[face], LIGHT_DIE_PERCENTILE))
+    bright = (face & (lum >= TOP_FACE_LUM * level)).astype(np.uint8)
+    cnts, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cnts:
+        return 0.0
+    return float(max(cv2.contourArea(c) for c in cnts)) / (side * side)
 
 
 def _face_coords(h, w, cx, cy, side, ang):
