@@ -35,6 +35,7 @@ from .placement import cage_overreach_mm, three_own_overlap
 from .sheetclusters import explain_again
 from .sheetfit_cage_beside import cage_runs_under
 from .sheetfit_cage_scrap import cage_scrap, leads_bigger
+from .sheetfit_sonar_rest import sonar_unrefuted
 from .sheetlayers import _LOG8, layers
 from .sheetproducts import read_products
 from .sheetgroups import MIN_PURITY, explain_blob, plausible_pose  # noqa: F401  (MIN_PURITY: was defined here)
@@ -170,6 +171,11 @@ CAGE_BESIDE_OVERLAP_UNNAMED = True
 # typed extras: a cage's hex rim and printed line are unseen to the fitter, and a neighbouring film
 # or glare can hide the rest (session 41).
 CAGE_EDGE_UNSEEN_UNNAMED = False
+# (session 42) A pointed fit smaller than a sonar, lying inside a sonar whose rest (the sonar's
+# outline outside the fit) shows no plain paper -- unseen under glare or another film, or another
+# film's colour darker than that film alone (two filters' product) -- does not show that the sheet
+# ends at its outline: it is not named (sheetfit_sonar_rest.py).  Only when the type is not given.
+SONAR_REST_UNNAMED = False
 # A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
 # the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline
 # outside the fit's) shows this expedition's colour that no other fitted sheet explains, the
@@ -556,6 +562,11 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
                           and cage_runs_under(grid, shapes[eq], (x, y, ang), photo, r0, c0))
                  and not (PRODUCTS_DO_NOT_NAME and len(types) > 1 and _named_by_products(grid, shapes, refined, eq, products))
                  and not (len(types) > 1 and _paper_on_products(grid, shapes[eq], (x, y, ang), score, products)))
+        if (named and SONAR_REST_UNNAMED and len(types) > 1
+                and sonar_unrefuted(grid, shapes, refined, eq, (x, y, ang), photo, r0, c0,
+                                    _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1)), NESTED_SHARE,
+                                    min_px)):
+            named = False
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:
         for i in _one_layer_overlaps(grid, shapes, out, single):
