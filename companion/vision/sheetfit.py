@@ -171,11 +171,17 @@ CAGE_BESIDE_OVERLAP_UNNAMED = True
 # typed extras: a cage's hex rim and printed line are unseen to the fitter, and a neighbouring film
 # or glare can hide the rest (session 41).
 CAGE_EDGE_UNSEEN_UNNAMED = False
-# (session 42) A pointed fit smaller than a sonar, lying inside a sonar whose rest (the sonar's
-# outline outside the fit) shows no plain paper -- unseen under glare or another film, or another
-# film's colour darker than that film alone (two filters' product) -- does not show that the sheet
-# ends at its outline: it is not named (sheetfit_sonar_rest.py).  Only when the type is not given.
-SONAR_REST_UNNAMED = False
+# (session 42) A pointed fit smaller than a sonar (a surface camera, an eye witness, an underwater
+# camera) lying inside a sonar whose rest -- the sonar's outline outside the fit -- holds more of
+# this colour that no fit explains than plain paper, by a sheet's worth (MIN_SHEET_MM2; another
+# film's colour reading darker there than that film alone is no paper: two filters' product), does
+# not show that the sheet ends at its outline: it is not named (sheetfit_sonar_rest.py).  Every
+# wrong type of the second generator's development 0-40 was a sonar read so, its rest under another
+# film or glare (session 41).  Only when the type is not given.  Development (session 42; right /
+# wrong types / typed extras): second generator 0-59 366 / 6 / 11 -> 366 / 3 / 9; the first
+# renderer 500-549 as rendered unchanged, first phone 446 / 2 / 3 -> 444 / 1 / 3 (510, 530: a right
+# camera beside unseen colour unnamed), second phone 449 / 3 / 3 -> 449 / 2 / 3.
+SONAR_REST_UNNAMED = True
 # A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
 # the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline
 # outside the fit's) shows this expedition's colour that no other fitted sheet explains, the

@@ -21,14 +21,15 @@ Over the rest of the best sonar that contains the fit (the fit's area inside it 
   pass the product of their transmissions, so another film lying over (or under) this sheet is
   darker there than where it lies on paper, and the fitter counts such a pixel as paper when the
   colour match names only the other film.
-When the colour is at least ``sheetfit.MIN_SHEET_MM2`` (a sheet's worth: the least colour the
-fitter takes for a sheet at all) and at least the refuting paper, the sonar is as well supported
-as the fit -- it explains a sheet's worth of colour the fit leaves, and the photo refutes it less
-than that -- and the fit is reported unidentified (a sheet there, its type unsure).  Unseen pixels
+When that colour exceeds the refuting paper by at least ``sheetfit.MIN_SHEET_MM2`` (a sheet's
+worth: the least colour the fitter takes for a sheet at all), the sonar is as well supported as the
+fit -- it explains a sheet's worth more of the colour the fit leaves than the photo shows paper
+against it -- and the fit is reported unidentified (a sheet there, its type unsure).  Unseen pixels
 (glare, an overlap the colour match cannot read) count neither way.  The fits and coverage are
 untouched, so the switch's effect is exactly a named fit becoming unnamed.  No constant of its own
-but ``ALONE_MM``; the comparison (colour against paper, pixel for pixel) was chosen after seeing
-the cases (docs/board-vision.md, thirty-fifth round, h4).
+but ``ALONE_MM``; the comparison and its margin were chosen after seeing the cases (without the
+margin, colour merely more than paper, the first renderer's first phone lost two right sheets more,
+at leads of 3-5 mm^2: docs/board-vision.md, thirty-fifth round, h4).
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def best_rest(grid, shapes, refined, eq, pose, photo, r0: int, c0: int, other, n
 
 def sonar_unrefuted(grid, shapes, refined, eq, pose, photo, r0: int, c0: int, other, nested_share: float,
                     min_px: float) -> bool:
-    """Is a fitted shape nested in a sonar whose rest holds at least ``min_px`` of this colour that
-    no fit explains, and more of it than plain paper (other films darker than alone aside)?"""
+    """Is a fitted shape nested in a sonar whose rest holds more of this colour that no fit explains
+    than plain paper (other films darker than alone aside), by at least ``min_px``?"""
     best = best_rest(grid, shapes, refined, eq, pose, photo, r0, c0, other, nested_share)
-    return best is not None and best["own_px"] >= min_px and best["support_px"] >= 0.0
+    return best is not None and best["support_px"] >= min_px
