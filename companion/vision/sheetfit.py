@@ -570,8 +570,8 @@ def fit_expedition(box, expedition: str, colour: np.ndarray, seen, x0: float, y0
                  and not (len(types) > 1 and _paper_on_products(grid, shapes[eq], (x, y, ang), score, products)))
         if (named and SONAR_REST_UNNAMED and len(types) > 1
                 and sonar_unrefuted(grid, shapes, refined, eq, (x, y, ang), photo, r0, c0,
-                                    _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1)), NESTED_SHARE,
-                                    min_px)):
+                                    lambda: _other_colour(cut_others, expedition, k, kc, (r0, r1, c0, c1)),
+                                    NESTED_SHARE, min_px, [q[1:4] for q in others if q[0] == "sonar"])):
             named = False
         out.append(FittedSheet(pose, score, visible / grid.ppm ** 2, float(confidence), named, edge))
     if LAYER_CHECK and single is not None and len(types) > 1:

@@ -39,6 +39,7 @@ import numpy as np
 
 from .sheetfit_cage_scrap import STACK_DARKER_LOG, _grey, _mask
 from .sheetgrid import UNCOLOURED_COST
+from .sheets import place
 from .sheetsearch import refine
 
 # the fitted shapes it reads: the pointed shapes smaller than a sonar (a sonar's point and sides
@@ -49,6 +50,9 @@ NESTED_TYPES = ("surface_camera", "eye_witness", "underwater_camera")
 # film where it lies on paper beside the overlap (past the printed line round the sonar's hexes,
 # about a hex's half-width; the only value tried)
 ALONE_MM = 6.0
+# a sonar of this expedition already fitted covering this share of the sonar read is that sonar: the
+# fit lies on it (a second sheet, two layers of one colour), not inside an unfitted one
+FITTED_SHARE = 0.5
 # a fine-grid pixel is another colour's when at least this share of it is (as sheetfit_cage_beside's UNSEEN)
 OTHER = 0.5
 
@@ -111,12 +115,24 @@ def rest_figures(grid, fit_shape, fit_pose, sonar_shape, sonar_pose, photo, r0: 
             "support_px": float(grid.U[R].sum()) - (plain_px - stacked_px)}
 
 
+def _fitted_there(shape, pose, fitted) -> bool:
+    """Does a sonar already fitted (``fitted``: poses) cover at least ``FITTED_SHARE`` of a sonar at ``pose``?"""
+    mine = place(shape, *pose).astype(np.float32)
+    area = cv2.contourArea(mine)
+    return any(cv2.intersectConvexConvex(mine, place(shape, *q).astype(np.float32))[0] >= FITTED_SHARE * area
+               for q in fitted)
+
+
 def best_rest(grid, shapes, refined, eq, pose, photo, r0: int, c0: int, other, nested_share: float,
-              sonar: str = "sonar") -> dict | None:
+              sonar: str = "sonar", fitted=(), min_px: float | None = None) -> dict | None:
     """The figures (``rest_figures``) of the best supported sonar holding a fitted shape (``eq`` at
     ``pose`` (x, y, angle)): the most of this colour left unexplained in its rest, less its refuting
     paper; or None.  The sonar's poses tried: the search's refined one, and one refined from the
-    fit's own pose (the point on the shore both share)."""
+    fit's own pose (the point on the shore both share) -- not one a sonar of this expedition already
+    fitted covers (``fitted``: the fit lies on that sonar, a second sheet; the colour its pose leaves
+    are slivers).  ``other``: the other expeditions' colour, or a function giving it (asked only when
+    the darker-than-alone part could decide: with ``min_px``, when the colour leads the plain paper
+    by under ``min_px`` but is ``min_px`` or more)."""
     if eq not in NESTED_TYPES or sonar not in shapes:
         return None
     s = shapes[sonar]
@@ -124,20 +140,29 @@ def best_rest(grid, shapes, refined, eq, pose, photo, r0: int, c0: int, other, n
     if sonar in refined:
         poses.append(tuple(refined[sonar][1]))
     poses.append(tuple(refine(grid, s, *pose)[:3]))
-    best = None
-    for p in poses:
-        f = rest_figures(grid, shapes[eq], pose, s, p, photo, r0, c0, other)
-        if f is None or f["nested"] < nested_share:
-            continue
-        f["pose"] = [round(float(v), 2) for v in p]
-        if best is None or f["support_px"] > best["support_px"]:
-            best = f
-    return best
+    poses = [p for p in poses if not _fitted_there(s, p, fitted)]
+
+    def figures(oth):
+        best = None
+        for p in poses:
+            f = rest_figures(grid, shapes[eq], pose, s, p, photo, r0, c0, oth)
+            if f is None or f["nested"] < nested_share:
+                continue
+            f["pose"] = [round(float(v), 2) for v in p]
+            if best is None or f["support_px"] > best["support_px"]:
+                best = f
+        return best
+    if not callable(other):
+        return figures(other)
+    best = figures(None)  # plain paper all refuting: the darker-than-alone part can only add support
+    if best is None or min_px is None or best["support_px"] >= min_px or best["own_px"] < min_px:
+        return best
+    return figures(other())
 
 
 def sonar_unrefuted(grid, shapes, refined, eq, pose, photo, r0: int, c0: int, other, nested_share: float,
-                    min_px: float) -> bool:
+                    min_px: float, fitted=()) -> bool:
     """Is a fitted shape nested in a sonar whose rest holds more of this colour that no fit explains
     than plain paper (other films darker than alone aside), by at least ``min_px``?"""
-    best = best_rest(grid, shapes, refined, eq, pose, photo, r0, c0, other, nested_share)
+    best = best_rest(grid, shapes, refined, eq, pose, photo, r0, c0, other, nested_share, fitted=fitted, min_px=min_px)
     return best is not None and best["support_px"] >= min_px
