@@ -178,9 +178,10 @@ CAGE_EDGE_UNSEEN_UNNAMED = False
 # not show that the sheet ends at its outline: it is not named (sheetfit_sonar_rest.py).  Every
 # wrong type of the second generator's development 0-40 was a sonar read so, its rest under another
 # film or glare (session 41).  Only when the type is not given.  Development (session 42; right /
-# wrong types / typed extras): second generator 0-59 366 / 6 / 11 -> 366 / 3 / 9; the first
-# renderer 500-549 as rendered unchanged, first phone 446 / 2 / 3 -> 444 / 1 / 3 (510, 530: a right
-# camera beside unseen colour unnamed), second phone 449 / 3 / 3 -> 449 / 2 / 3.
+# wrong types / typed extras): second generator 0-120 758 / 15 / 42 -> 757 / 7 / 34 (118: a right
+# camera unnamed); the first renderer 500-549 as rendered unchanged, first phone 446 / 2 / 3 -> 444 /
+# 1 / 3 (510, 530: a right camera beside unseen colour unnamed), second phone 449 / 3 / 3 -> 449 / 2
+# / 3; coverage unchanged everywhere.
 SONAR_REST_UNNAMED = True
 # A fit's confidence is its evidence lead over the runner-up (the best other refined shape), and
 # the two shapes differ only where their outlines do.  Where the runner-up's own part (its outline
