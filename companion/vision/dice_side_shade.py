@@ -54,17 +54,18 @@ HUE_APART = 30.0
 #: (first renderer 5030, 5034: 0.2 and less) is two dice
 SHADE_RATIO_LEAST = 0.3
 #: the SHADE_RATIO_LEAST bound holds only for a light die: a dark die's lit top face (a black die
-#: with white pips, Lab L 80 under a phone's lamp, ray 4313) is light mostly by the lamp's gloss,
-#: which faces up with the top face, while its side face in shade has only its dark body colour
-#: (L 10 there: 0.12 of the top's). The bound's case -- a black die beside a white one -- needs a
-#: light face; two faces both under DARK_DIE_TOP are one dark die's top face and its side face when
-#: they lie closer than ONE_DIE_APART (two dice cannot). Only in :func:`drop_side_faces`.
-#: False: the bound applies to every pair (the reader before, session 41).
+#: with white or red pips) is light mostly by the lamp's gloss, which faces up with the top face,
+#: while its side face in shade shows only its dark body colour (ray 4313: Lab L 80 and 10, 0.12;
+#: light 3815 under a flash: 136 and 24, 0.18). The bound's case -- a black die beside a white one --
+#: needs a light face; when the lighter face is under DARK_DIE_TOP, two faces of one colour closer
+#: than ONE_DIE_APART are one dark die's top face and its side face (two dice cannot lie that
+#: close). Used only by :func:`drop_side_faces`. False: the bound applies to every pair (the reader
+#: before, session 41).
 DARK_DIE_SIDE_DEEP_IN_SHADE = True
-#: Lab L (0-255) under which the lighter face is a dark die's, not a light one's: the half of the
-#: scale (light dice's top faces measure 150-252, their side faces in shade 0.41-0.85 of that; a black
-#: die's lit top face 80, ray 4313)
-DARK_DIE_TOP = 128.0
+#: Lab L (0-255) under which the lighter face is a dark die's lit top face, not a light die's face:
+#: between the dark dice's lit top faces measured (80 and 136, above) and the light dice's top faces
+#: in the pairs 0.7-1.05 sides apart this round logged (186-254: white, ivory, cream, pastel)
+DARK_DIE_TOP = 160.0
 #: ... or their chroma vectors differ by at most this (a white or black die's faces, whose hue is
 #: noise: an ivory die's top face and its side face in shade measured 13 apart)
 CHROMA_STEP = 20.0
