@@ -76,3 +76,12 @@ def test_ray_4313_a_black_dies_side_face_read_as_a_one_beside_its_three(monkeypa
     assert before["extra"] == 1 and after["extra"] == 0
     assert after["right"] == before["right"] and after["wrong"] == before["wrong"] == 0
     assert after["unread"] == before["unread"] and after["missed"] == before["missed"]
+
+
+def test_a_dark_dies_top_face_lit_by_a_flash_still_counts_as_a_dark_die():
+    """Light 3815 (a black-red die under a flash): its top face Lab L 136, its side face 24, read as
+    a six beside its five. A top face that light is still under DARK_DIE_TOP: the side face is
+    dropped. (Fails with DARK_DIE_TOP at 128, the first bound tried.)"""
+    top, side = (126, 126, 126), (20, 20, 20)
+    assert 128 < _lightness(top) < 150 and _lightness(side) < 0.3 * _lightness(top)  # (the case measured)
+    assert [d.value for d in drop_side_faces(_readings(), _picture(top, side))] == [1]
