@@ -53,6 +53,19 @@ HUE_APART = 30.0
 #: and the table's reflection reach it: development 0.41-0.85); a black die beside a white one
 #: (first renderer 5030, 5034: 0.2 and less) is two dice
 SHADE_RATIO_LEAST = 0.3
+#: the SHADE_RATIO_LEAST bound holds only for a light die: a dark die's lit top face (a black die
+#: with white or red pips) is light mostly by the lamp's gloss, which faces up with the top face,
+#: while its side face in shade shows only its dark body colour (ray 4313: Lab L 80 and 10, 0.12;
+#: light 3815 under a flash: 136 and 24, 0.18). The bound's case -- a black die beside a white one --
+#: needs a light face; when the lighter face is under DARK_DIE_TOP, two faces of one colour closer
+#: than ONE_DIE_APART are one dark die's top face and its side face (two dice cannot lie that
+#: close). Used only by :func:`drop_side_faces`. False: the bound applies to every pair (the reader
+#: before, session 41).
+DARK_DIE_SIDE_DEEP_IN_SHADE = True
+#: Lab L (0-255) under which the lighter face is a dark die's lit top face, not a light die's face:
+#: between the dark dice's lit top faces measured (80 and 136, above) and the light dice's top faces
+#: in the pairs 0.7-1.05 sides apart this round logged (186-254: white, ivory, cream, pastel)
+DARK_DIE_TOP = 160.0
 #: ... or their chroma vectors differ by at most this (a white or black die's faces, whose hue is
 #: noise: an ivory die's top face and its side face in shade measured 13 apart)
 CHROMA_STEP = 20.0
@@ -107,7 +120,7 @@ def drop_side_faces(dice: list, img: np.ndarray) -> list:
                 continue
             ca = colours.setdefault(id(a), face_colour(img, a))
             cb = colours.setdefault(id(b), face_colour(img, b))
-            darker = _darker_of_one_colour(a, ca, b, cb)
+            darker = _darker_of_one_colour(a, ca, b, cb, DARK_DIE_SIDE_DEEP_IN_SHADE)
             if darker is None:
                 continue
             top, side = (b, a) if darker is a else (a, b)
@@ -183,10 +196,14 @@ def side_face_of(a, b, img: np.ndarray) -> bool:
     return _darker_of_one_colour(a, face_colour(img, a), b, face_colour(img, b)) is a
 
 
-def _darker_of_one_colour(a, ca: np.ndarray, b, cb: np.ndarray):
+def _darker_of_one_colour(a, ca: np.ndarray, b, cb: np.ndarray, dark_die_deep_shade: bool = False):
     """Of readings ``a`` and ``b`` with face colours ``ca``, ``cb`` (Lab), the clearly darker one
-    when both are of one colour; None otherwise."""
-    if abs(ca[0] - cb[0]) < SHADE_GAP or min(ca[0], cb[0]) < SHADE_RATIO_LEAST * max(ca[0], cb[0]):
+    when both are of one colour; None otherwise. ``dark_die_deep_shade``: the shade-ratio bound is
+    not applied when the lighter face is a dark die's (under DARK_DIE_TOP)."""
+    if abs(ca[0] - cb[0]) < SHADE_GAP:
+        return None
+    if min(ca[0], cb[0]) < SHADE_RATIO_LEAST * max(ca[0], cb[0]) and not (
+            dark_die_deep_shade and max(ca[0], cb[0]) < DARK_DIE_TOP):
         return None
     za, zb = complex(ca[1], ca[2]), complex(cb[1], cb[2])
     if BURNT_OUT_FACES_HAVE_NO_HUE and max(ca[0], cb[0]) >= BURNT_OUT and min(ca[0], cb[0]) >= BURNT_OUT_SIDE_LEAST:
