@@ -97,3 +97,15 @@ def test_a_drawn_marbled_five_reported_unread_at_a_blob_too_large(monkeypatch):
     assert abs(got.center[0] - c[0]) < 10 and abs(got.center[1] - c[1]) < 10
     # (the blob's own size -- the crop the reader made -- reads nothing there)
     assert not [d for d in _read_disc(img, unread.center, 170.0, 1.2, reader=read_ringed_pips) if d.value]
+
+
+def test_rendered_marbled_six_read_at_the_dice_size(monkeypatch):
+    """Development ray 3084: a defocused marbled green six, 53 px, its blob 87 px with its shadow and
+    side faces ("no pips"); read at the read dice's size, a six in every disc. Nothing else moves."""
+    from tests.dice_flags import counts_off_then_on
+    from tests.dice_raymarch import render_raymarch
+
+    off, on = counts_off_then_on(monkeypatch, R, "UNREAD_RINGED_AT_DICE_SIZE", render_raymarch(3084))
+    assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
+    for k in ("wrong", "missed", "extra", "near_wrong"):
+        assert on[k] == off[k]
