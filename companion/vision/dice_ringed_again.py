@@ -27,8 +27,8 @@ D = TypeVar("D")  # a :class:`.dice.Die`
 
 #: an unreadable die read again by the ringed look at the read dice's size, in three discs, the
 #: value kept when every disc reads it (False: the reader as before). Session 42: development ray
-#: 3000-3164, 3700-3799, 4300-4399 +3 right (ray 3084, 3774, 4313), light 3300-3539 +1 (light 3452), light 3780-3869 and 4000-4039 +1 (3858),
-#: nothing wrong, missed, extra or near-wrong added; the check set ray 3900-3999 unchanged. Not run
+#: 3000-3164, 3700-3799, 4300-4399 +3 right (ray 3084, 3774, 4313), light 3300-3539 +1 (light 3452),
+#: light 3780-3869 and 4000-4039 +1 (3858), nothing wrong, missed, extra or near-wrong added; the check set ray 3900-3999 unchanged. Not run
 #: with it on: the older rules' off-then-on tests beyond tests/test_dice_reader.py. It reads a report a
 #: doubt called a part of a larger face too (ray 4313, right there) -- docs/dice-camera.md, forty-first
 #: round, h6
