@@ -75,6 +75,7 @@ from .dice_shaded_face import dark_bodied, doubt_shaded_faces
 from .dice_top_beside_unread import tops_beside_unread
 from .dice_top_pips import unread_at_top_face_pips
 from .dice_nested_discs import one_alone, read_in_nested_discs
+from .dice_ringed_again import read_ringed_again
 from .dice_unread_place import at_top_faces
 from .dice_small_whole import whole_face_by_its_pips, whole_small_face
 from .dice_whole_one import light_pip_on_darker_face, whole_one_face
@@ -157,6 +158,9 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     # (an unreadable die read again in three nested discs, its value taken when every disc reads
     # it: dice_nested_discs.UNREAD_READ_IN_NESTED_DISCS)
     dice = read_in_nested_discs(dice, partial(_read_disc, img), partial(one_alone, img), *_photo_middle(W, H, settings))
+    # (an unreadable die's pips looked for by their rings again, in discs cut for the read dice's size:
+    # dice_ringed_again.UNREAD_RINGED_AT_DICE_SIZE)
+    dice = read_ringed_again(dice, partial(_read_disc, img, reader=read_ringed_pips))
     # (a blob nothing is reported on, a die's size with its shadow -- a light die under one lamp
     # joined to its shadow, too long and too little filled for a die-shaped blob -- read at the read
     # dice's size in windows over it, a value kept when read alike in windows moved round it:
@@ -168,9 +172,10 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> list
     return one_reading_per_place(dice)
 
 
-def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float) -> list[Die]:
+def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: float, reader=None) -> list[Die]:
     """The dice read in a disc ``disc`` sides across round ``centre`` (full-resolution pixels),
-    cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are)."""
+    cropped as a blob is for a die ``side`` across (its side * 0.9, as blobs' are); ``reader``: a
+    look other than the crop read (as :func:`_read_blob_at`'s)."""
     r = max(2, int(round(disc * side / 2)))
     x0, y0 = int(round(centre[0])) - r, int(round(centre[1])) - r
     mask = np.zeros((2 * r + 1, 2 * r + 1), np.uint8)
@@ -181,7 +186,7 @@ def _read_disc(img: np.ndarray, centre: tuple[float, float], side: float, disc: 
     cx1, cy1 = min(mask.shape[1], W - x0), min(mask.shape[0], H - y0)
     if cx1 <= cx0 or cy1 <= cy0:
         return []
-    return _read_blob_at(img, mask[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9)
+    return _read_blob_at(img, mask[cy0:cy1, cx0:cx1] > 0, (x0 + cx0, y0 + cy0), 1.0, side * 0.9, reader)
 
 
 def _read_whole(img: np.ndarray, settings: ReaderSettings, closer: bool = False, seen: dict | None = None) -> list[Die]:
