@@ -56,9 +56,13 @@ D = TypeVar("D")  # a :class:`.dice.Die`
 #: again as a three -- an extra and a near-wrong that dice_face_runs_on's doubt had removed. Its own
 #: tests switch it on. Session 41: ``OTHER_FACE_DOUBTS_KEPT`` leaves light 6198's report (a side face
 #: in shade, dice_shaded_face's doubt) unread; on the development sets read then the guarded rule added
-#: right values only. Still off: the older tests were not all run with it on (those found changed
-#: hold the discs off; docs/dice-camera.md, fortieth round, h1).
-UNREAD_READ_IN_NESTED_DISCS = False
+#: right values only. Session 42: ON -- most dice test files run with it on (those whose counts it
+#: changed, each by reading a die right that another rule's switch left unread, hold the discs off);
+#: the one wrong read found there (light 3148's side face, doubted for its top face's pips beyond
+#: it, read again as a one) kept unread by ``SIDE_FACE_DOUBT_KEPT``; ray 3700-3799, 4300-4399, light
+#: 3780-3869, 4000-4039, pool light 6000-6099 read end to end: right values only (docs/dice-camera.md,
+#: forty-first round, h1).
+UNREAD_READ_IN_NESTED_DISCS = True
 #: a report an earlier doubt made of a reading whose *face* it doubted -- not its value -- is left
 #: unread (False: every unread report read again, session 40's rule). The discs answer a doubt about
 #: the value a face shows (marks beyond its pips that a larger crop brings in or leaves out: the value
