@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision import dice_one_face, dice_pips
+from companion.vision import dice_nested_discs, dice_one_face, dice_pips
 from companion.vision.dice_one_face import side_face_marks
 from companion.vision.dice_pips import FACE_PX, Pip, fill_holes, find_pips, fit_with_outliers
 
@@ -106,6 +106,8 @@ def test_rendered_tilted_two_beside_its_side_face_reads_two(monkeypatch):
     # (s33h1: held off to test these rules alone -- with them off the two's pips are "off layout",
     # and dice.RINGED_PIPS_WHERE_OFF_LAYOUT then reads the two right by its ringed pips)
     monkeypatch.setattr(dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", False)
+    # (the nested discs read the two right where these rules are off: held off, this test's subject is these rules)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     scene = render_raymarch(31)
     assert score_scene(scene, read_dice(scene.image)).counts["right"] == 2
     for module, flag in ((dice_pips, "TIES_BY_ROUNDEST"), (dice_one_face, "SIDE_FACE_MARKS_APART")):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import dice_one_middle, dice_pips
+from companion.vision import dice_nested_discs, dice_one_middle, dice_pips
 from companion.vision.dice_one_middle import at_its_face_middle
 from companion.vision.dice_pips import Pip
 
@@ -90,6 +90,9 @@ def test_rendered_side_face_one_beside_a_five_is_not_taken(monkeypatch):
     # (and with dice.UNREAD_SMALL_READ_CLOSER the five, 77 px in a 3000x2250 photo, is read right
     # in a window at full resolution without the share bar: held off too, session 37)
     monkeypatch.setattr(dice, "UNREAD_SMALL_READ_CLOSER", False)
+    # (and the nested discs read the five's own unreadable report right with the share bar: held off
+    # too, this test's subject is the share bar; session 42)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     on = score_scene(scene, read_dice(scene.image)).counts
     monkeypatch.setattr(dice_one_middle, "TOP_FACE_SHARE_LEAST", 0.0)
     off = score_scene(scene, read_dice(scene.image)).counts
@@ -103,6 +106,8 @@ def test_rendered_translucent_one_beside_its_side_face_reads_one(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (the nested discs read the one right with the rule off: held off, this test's subject is the rule)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     off, on = counts_off_then_on(monkeypatch, dice_pips, "ONES_BY_THEIR_FACES_MIDDLE", render_raymarch(4026))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["extra"] <= off["extra"] and on["near_wrong"] <= off["near_wrong"]

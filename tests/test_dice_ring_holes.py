@@ -10,7 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision import dice, dice_crop
+from companion.vision import dice, dice_crop, dice_nested_discs
 
 
 def test_rendered_marbled_six_in_its_ring_reads_six(monkeypatch):
@@ -23,6 +23,8 @@ def test_rendered_marbled_six_in_its_ring_reads_six(monkeypatch):
     # (with this rule off the ringed-pips look reads the die right as well, dice_ringed_pips: held
     # off, so the test measures this rule alone)
     monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
+    # (and the nested discs read the six right with this rule off: held off too; session 42)
+    monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
     off, on = counts_off_then_on(monkeypatch, dice, "RING_HOLES_READ", render_raymarch(1068))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
