@@ -112,6 +112,10 @@ def test_rendered_marbled_four_reads_four(monkeypatch):
     # (with this rule off the ringed-pips look reads the die right as well, dice_ringed_pips: held
     # off, so the test measures this rule alone)
     monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
+    # (the ringed look read again at the read dice's size reads it right too, dice_ringed_again,
+    # session 42: held off for the same reason)
+    from companion.vision import dice_ringed_again
+    monkeypatch.setattr(dice_ringed_again, "UNREAD_RINGED_AT_DICE_SIZE", False)
     off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_FACES_LOOKED_AT", render_raymarch(2057))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] == 0 and on["near_wrong"] == 0 and on["extra"] == 0
