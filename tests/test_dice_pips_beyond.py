@@ -116,6 +116,10 @@ def test_ray_4376s_ivory_four_doubted_at_its_side_face_is_reported_at_its_top_fa
     # test's subject is where the report lies)
     import companion.vision.dice_nested_discs as dice_nested_discs
     monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
+    # (the ringed look read again at the read dice's size, dice_ringed_again (session 42), reads this
+    # die right with this test's rule off too: held off, the test measures its own rule alone)
+    from companion.vision import dice_ringed_again
+    monkeypatch.setattr(dice_ringed_again, "UNREAD_RINGED_AT_DICE_SIZE", False)
     off, on = counts_off_then_on(monkeypatch, beyond, "TOP_FACE_AT_ITS_PIPS", render_raymarch(4376))
     assert on["missed"] == off["missed"] - 1 and on["unread"] == off["unread"] + 1
     assert (on["right"], on["wrong"], on["extra"], on["near_wrong"]) == (

@@ -25,6 +25,10 @@ def test_rendered_marbled_six_in_its_ring_reads_six(monkeypatch):
     monkeypatch.setattr(dice, "MARBLED_PIPS_BY_RINGS", False)
     # (and the nested discs read the six right with this rule off: held off too; session 42)
     monkeypatch.setattr(dice_nested_discs, "UNREAD_READ_IN_NESTED_DISCS", False)
+    # (the ringed look read again at the read dice's size, dice_ringed_again (session 42), reads this
+    # die right with this test's rule off too: held off, the test measures its own rule alone)
+    from companion.vision import dice_ringed_again
+    monkeypatch.setattr(dice_ringed_again, "UNREAD_RINGED_AT_DICE_SIZE", False)
     off, on = counts_off_then_on(monkeypatch, dice, "RING_HOLES_READ", render_raymarch(1068))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]

@@ -18,6 +18,10 @@ def test_rendered_marbled_four_is_read_by_its_ringed_pips(monkeypatch):
     from tests.dice_flags import counts_off_then_on
     from tests.dice_raymarch import render_raymarch
 
+    # (the ringed look read again at the read dice's size, dice_ringed_again (session 42), reads this
+    # die right with this test's rule off too: held off, the test measures its own rule alone)
+    from companion.vision import dice_ringed_again
+    monkeypatch.setattr(dice_ringed_again, "UNREAD_RINGED_AT_DICE_SIZE", False)
     off, on = counts_off_then_on(monkeypatch, dice, "MARBLED_PIPS_BY_RINGS", render_raymarch(2082))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
@@ -103,6 +107,10 @@ def test_rendered_marbled_three_whose_pips_fit_no_layout_is_read_by_its_ringed_p
     # (with dice.UNREAD_SMALL_READ_CLOSER the three is read right in a window at full resolution with
     # this switch off too: held off, so the test measures this switch alone; session 37)
     monkeypatch.setattr(dice, "UNREAD_SMALL_READ_CLOSER", False)
+    # (the ringed look read again at the read dice's size, dice_ringed_again (session 42), reads this
+    # die right with this test's rule off too: held off, the test measures its own rule alone)
+    from companion.vision import dice_ringed_again
+    monkeypatch.setattr(dice_ringed_again, "UNREAD_RINGED_AT_DICE_SIZE", False)
     off, on = counts_off_then_on(monkeypatch, dice, "RINGED_PIPS_WHERE_OFF_LAYOUT", render_raymarch(2099))
     assert on["right"] == off["right"] + 1 and on["unread"] == off["unread"] - 1
     assert on["wrong"] == off["wrong"] and on["near_wrong"] == off["near_wrong"] and on["extra"] == off["extra"]
