@@ -16,3 +16,14 @@ def counts_off_then_on(monkeypatch, module, flag: str, scene) -> tuple[Counter, 
         monkeypatch.setattr(module, flag, on)
         counts.append(score_scene(scene, read_dice(scene.image)).counts)
     return counts[0], counts[1]
+
+
+def scripted_discs(by_disc: dict):
+    """A ``read_disc(centre, side, disc)`` that answers each disc diameter with the dice scripted for
+    it, and the list of its calls (for the nested discs' and the ringed read again's tests)."""
+    calls = []
+
+    def read_disc(centre, side, disc):
+        calls.append((centre, side, disc))
+        return list(by_disc.get(disc, []))
+    return read_disc, calls

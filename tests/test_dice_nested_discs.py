@@ -11,16 +11,10 @@ import pytest
 
 from companion.vision import dice_nested_discs as N
 from companion.vision.dice import Die, _read_disc, read_dice
+from tests.dice_flags import scripted_discs
 
 
-def _scripted(by_disc: dict):
-    """A ``read_disc`` that answers each disc diameter with the dice scripted for it."""
-    calls = []
-
-    def read_disc(centre, side, disc):
-        calls.append((centre, side, disc))
-        return list(by_disc.get(disc, []))
-    return read_disc, calls
+_scripted = scripted_discs  # (tests/dice_flags.py)
 
 
 READ = Die(4, (100.0, 100.0), 0.9, 100.0)

@@ -12,18 +12,13 @@ import numpy as np
 from companion.vision import dice_ringed_again as R
 from companion.vision.dice import Die, _read_disc
 from companion.vision.dice_ringed_pips import read_ringed_pips
+from tests.dice_flags import scripted_discs
 
 READ = Die(4, (100.0, 100.0), 0.9, 100.0)
 UNREAD = Die(None, (500.0, 300.0), 0.0, 170.0, reason="no pips")
 
 
-def _scripted(by_disc: dict):
-    calls = []
-
-    def read_disc(centre, side, disc):
-        calls.append((centre, side, disc))
-        return list(by_disc.get(disc, []))
-    return read_disc, calls
+_scripted = scripted_discs  # (tests/dice_flags.py)
 
 
 def test_the_value_every_disc_reads_is_taken(monkeypatch):

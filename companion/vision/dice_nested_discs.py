@@ -209,12 +209,22 @@ def read_in_nested_discs(dice: Sequence[D], read_disc: Callable[[tuple[float, fl
         if g.value == 1 and ONES_ALONE and (one_alone is None or g.pips is None or len(g.pips) != 1
                                             or not one_alone(g, side)):
             continue
-        if any(math.dist(g.center, o.center) < APART * max(o.side_px, side) for o in read):
-            continue
-        out[k] = replace(d, value=g.value, center=g.center, confidence=min(v.confidence for v in values),
-                         side_px=g.side_px, reason="", pips=g.pips, seen_pips=None)
-        read.append(out[k])
+        taken = value_taken(d, g, values, side, read, APART)
+        if taken is not None:
+            out[k] = taken
     return out
+
+
+def value_taken(d: D, g: D, values: Sequence[D], side: float, read: list[D], apart: float) -> D | None:
+    """The unreadable die ``d`` given ``g``'s value (read alike in every disc of ``values``), appended
+    to ``read`` -- or None where ``g`` lies within ``apart`` sides of a die already read (that die's
+    face read again). Shared by the nested discs and the ringed read again."""
+    if any(math.dist(g.center, o.center) < apart * max(o.side_px, side) for o in read):
+        return None
+    taken = replace(d, value=g.value, center=g.center, confidence=min(v.confidence for v in values),
+                    side_px=g.side_px, reason="", pips=g.pips, seen_pips=None)
+    read.append(taken)
+    return taken
 
 
 def other_face_doubted(d: D) -> bool:

@@ -20,10 +20,9 @@ twos in every disc (ray 3089, 3103, 3743, 4313; docs/dice-camera.md, forty-first
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Callable, Sequence, TypeVar
 
-from .dice_nested_discs import other_face_doubted
+from .dice_nested_discs import other_face_doubted, value_taken
 
 D = TypeVar("D")  # a :class:`.dice.Die`
 
@@ -84,10 +83,7 @@ def read_ringed_again(dice: Sequence[D], read_disc: Callable[[tuple[float, float
             values.append(got[0])
         if len(values) != len(DISCS) or len({g.value for g in values}) != 1 or values[0].value not in VALUES:
             continue
-        g = values[0]  # (the die's own disc)
-        if any(math.dist(g.center, o.center) < APART * max(o.side_px, side) for o in read):
-            continue
-        out[k] = replace(d, value=g.value, center=g.center, confidence=min(v.confidence for v in values),
-                         side_px=g.side_px, reason="", pips=g.pips, seen_pips=None)
-        read.append(out[k])
+        taken = value_taken(d, values[0], values, side, read, APART)  # (values[0]: the die's own disc)
+        if taken is not None:
+            out[k] = taken
     return out
